@@ -1,0 +1,129 @@
+// Package refusal holds the closed vocabulary of reasons a command can be refused for,
+// and the error type that carries one.
+//
+// The vocabulary is Marinara Engine's (so an AI GM written for it reads our write-back
+// unchanged) plus the words sheetkeeper adds for advancement, permissions and campaigns.
+// A reason is a machine code: it goes into a tag's reason="…" attribute verbatim, and
+// front ends turn it into plain words with Explain. Anything that is not a refusal is an
+// internal error, shown to users only as "Internal error" while the detail is logged.
+package refusal
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Reason is one word of the closed refusal vocabulary.
+type Reason string
+
+// Marinara's reasons.
+const (
+	Malformed          Reason = "malformed"
+	TooMany            Reason = "too-many"
+	UnknownCharacter   Reason = "unknown-character"
+	AmbiguousCharacter Reason = "ambiguous-character"
+	UnknownPool        Reason = "unknown-pool"
+	AmbiguousPool      Reason = "ambiguous-pool"
+	Insufficient       Reason = "insufficient"
+	BadAmount          Reason = "bad-amount"
+	NoTemp             Reason = "no-temp"
+	UnknownTrack       Reason = "unknown-track"
+	WrongTrack         Reason = "wrong-track"
+	UnknownKind        Reason = "unknown-kind"
+	NoBox              Reason = "no-box"
+	UnknownCondition   Reason = "unknown-condition"
+	UnknownState       Reason = "unknown-state"
+	UnknownValue       Reason = "unknown-value"
+	UnknownField       Reason = "unknown-field"
+	UnknownRest        Reason = "unknown-rest"
+	UnknownEntry       Reason = "unknown-entry"
+	AmbiguousEntry     Reason = "ambiguous-entry"
+	BadPool            Reason = "bad-pool"
+)
+
+// Reasons sheetkeeper adds: advancement (the seed's), permissions and campaigns.
+const (
+	NotEnabled     Reason = "not-enabled"
+	NotAllowed     Reason = "not-allowed"
+	UnknownAbility Reason = "unknown-ability"
+	UnknownSkill   Reason = "unknown-skill"
+	UnknownSave    Reason = "unknown-save"
+	UnknownTier    Reason = "unknown-tier"
+	WhoRequired    Reason = "who-required"
+	NotGM          Reason = "not-gm"
+	NoCampaign     Reason = "no-campaign"
+)
+
+// plain is what a player reads for each reason.
+var plain = map[Reason]string{
+	Malformed:          "the tag could not be read",
+	TooMany:            "too many commands in one message",
+	UnknownCharacter:   "no character by that name",
+	AmbiguousCharacter: "more than one character answers to that name",
+	UnknownPool:        "the character has no such pool",
+	AmbiguousPool:      "more than one pool answers to that name",
+	Insufficient:       "not enough left to pay for it",
+	BadAmount:          "the amount is out of bounds",
+	NoTemp:             "that pool cannot hold temporary points",
+	UnknownTrack:       "the character has no such track",
+	WrongTrack:         "that command does not work on that kind of track",
+	UnknownKind:        "the track has no such kind of damage",
+	NoBox:              "the track has no such box",
+	UnknownCondition:   "the ruleset has no such condition",
+	UnknownState:       "the ruleset has no such state",
+	UnknownValue:       "the state has no such value",
+	UnknownField:       "the character has no such field",
+	UnknownRest:        "the ruleset has no such rest",
+	UnknownEntry:       "nothing on the sheet answers to that name",
+	AmbiguousEntry:     "more than one entry on the sheet answers to that name",
+	BadPool:            "that pool cannot pay for it",
+	NotEnabled:         "the ruleset does not allow advancement",
+	NotAllowed:         "that is not allowed",
+	UnknownAbility:     "the ruleset has no such ability",
+	UnknownSkill:       "the ruleset has no such skill",
+	UnknownSave:        "the ruleset has no such save",
+	UnknownTier:        "the ruleset has no such proficiency tier",
+	WhoRequired:        "say which character (who=…)",
+	NotGM:              "only a GM of this campaign may do that",
+	NoCampaign:         "this channel has no campaign",
+}
+
+// Known reports whether r belongs to the closed vocabulary.
+func (r Reason) Known() bool { _, ok := plain[r]; return ok }
+
+// Explain returns the reason in words a player understands.
+func (r Reason) Explain() string {
+	if s, ok := plain[r]; ok {
+		return s
+	}
+	return string(r)
+}
+
+// Error is a refusal: a reason, an optional detail for people, and optional bounds
+// (for bad-amount, written back as bounds="lo..hi").
+type Error struct {
+	Reason Reason
+	Detail string
+	Bounds string
+}
+
+func (e *Error) Error() string {
+	if e.Detail != "" {
+		return string(e.Reason) + ": " + e.Detail
+	}
+	return string(e.Reason)
+}
+
+// New returns a refusal with a detail built from format and args.
+func New(r Reason, format string, args ...any) *Error {
+	return &Error{Reason: r, Detail: fmt.Sprintf(format, args...)}
+}
+
+// Of returns the reason carried by err, or "" when err is not a refusal.
+func Of(err error) Reason {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Reason
+	}
+	return ""
+}

@@ -1,0 +1,94 @@
+// Package ruleset reads Marinara Engine Game Mode rulesets (schemaVersion 1): it decodes
+// a file into typed values, refusing unknown keys, and checks its meaning — every name
+// resolves, every bound holds, prompt-bound text is safe — reporting every problem at
+// once with its JSON path.
+//
+// The format's authority is Marinara's zod schema (packages/shared/src/schemas/
+// ruleset.schema.ts) and its guide, plus the seed's later additions (advancement, pool
+// pays and level, targetsPerCostStep, several scaled rows told apart by name, the 1.340
+// limits). Catalog entries are validated here too, because what an entry may write is
+// decided by the sheet's lists; the catalog package serves them to the picker.
+package ruleset
+
+import (
+	"sheetkeeper/strictjson"
+)
+
+// Ruleset is one decoded, validated ruleset definition.
+type Ruleset struct {
+	Comment       string     `json:"$comment,omitempty"`
+	SchemaVersion int        `json:"schemaVersion"`
+	ID            string     `json:"id"`
+	Version       int        `json:"version"`
+	Name          string     `json:"name"`
+	Edition       string     `json:"edition,omitempty"`
+	License       *License   `json:"license,omitempty"`
+	Coverage      Coverage   `json:"coverage"`
+	Resolution    Resolution `json:"resolution"`
+	Sheet         Sheet      `json:"sheet"`
+	Rests         []Rest     `json:"rests,omitempty"`
+	GM            GM         `json:"gm"`
+	Catalogs      []Catalog  `json:"catalogs,omitempty"`
+	Items         *Items     `json:"items,omitempty"`
+	Battle        *Battle    `json:"battle,omitempty"`
+	Combat        *Combat    `json:"combat,omitempty"`
+	Layers        []Layer    `json:"layers,omitempty"`
+
+	// features lists what the file uses that a package must declare a Capability API
+	// for; filled while checking.
+	features []Feature
+}
+
+// Feature is something a ruleset uses that needs at least Capability API 1.Minor,
+// and where it is first used.
+type Feature struct {
+	Name  string
+	Minor int
+	Path  string
+}
+
+// Features returns what the ruleset uses that a package must declare an API for, in
+// the order met. A single-file ruleset needs no declaration: the engine that reads it
+// validates it.
+func (rs *Ruleset) Features() []Feature { return rs.features }
+
+// MaxSingleFileBytes bounds a ruleset imported as one file (catalogs inline).
+const MaxSingleFileBytes = 512 * 1024
+
+// Parse decodes data as a ruleset and checks it. It returns every problem found; the
+// ruleset is usable only when there are none.
+func Parse(data []byte) (*Ruleset, strictjson.Problems) {
+	rs := &Ruleset{}
+	ps := strictjson.Decode(data, rs, "", strictjson.Options{AllowComment: true})
+	if len(ps) > 0 {
+		ps.Sort()
+		return rs, ps
+	}
+	c := &checker{rs: rs}
+	c.check()
+	c.p.Sort()
+	return rs, c.p
+}
+
+// checker carries what the meaning checks share: the ruleset, the problems found and the
+// name indexes built once from the sheet.
+type checker struct {
+	rs    *Ruleset
+	p     strictjson.Problems
+	names *sheetNames
+}
+
+func (c *checker) add(path, format string, args ...any) { c.p.Add(path, format, args...) }
+
+// uses records that the ruleset needs Capability API 1.minor for feature at path.
+func (c *checker) uses(feature string, minor int, path string) {
+	c.rs.features = append(c.rs.features, Feature{Name: feature, Minor: minor, Path: path})
+}
+
+// check runs every meaning check, the sheet's first: the others resolve names against it.
+func (c *checker) check() {
+	c.checkCore()
+	c.checkCatalogs()
+	c.checkItems()
+	c.checkFight()
+}
