@@ -1,0 +1,77 @@
+// Command sheetkeeper keeps tabletop character sheets honest while a Game Master
+// narrates in Discord. See README.md; `sheetkeeper help` lists the commands.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"sheetkeeper/config"
+)
+
+// command is one subcommand: what it does in a line, and how it runs. run returns the
+// process exit status: 0 done, 1 failed, 2 misused.
+type command struct {
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// commands is filled by each command's file, so adding a command touches one file.
+var commands = map[string]command{}
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		return 0
+	}
+	name := args[0]
+	// Two-word commands (`ruleset check`) are registered with their space.
+	if len(args) > 1 {
+		if c, ok := commands[name+" "+args[1]]; ok {
+			return c.run(args[2:], stdin, stdout, stderr)
+		}
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "sheetkeeper: unknown command %q; `sheetkeeper help` lists them\n", strings.Join(args[:min(2, len(args))], " "))
+		return 2
+	}
+	return c.run(args[1:], stdin, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "sheetkeeper keeps tabletop character sheets honest while a Game Master narrates in Discord.")
+	fmt.Fprintln(w, "\nusage: sheetkeeper COMMAND [flags]; each command takes --help\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].summary)
+	}
+}
+
+// loadConfig parses a command's flags and settings. It returns the exit status to use
+// when the command must stop (help asked, or a bad setting), else -1.
+func loadConfig(name string, use []string, args []string, stderr io.Writer) (*config.Config, []string, int) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg, rest, err := config.Load(fs, use, args, os.Getenv)
+	switch {
+	case err == config.ErrHelp:
+		return nil, nil, 0
+	case err != nil:
+		fmt.Fprintf(stderr, "sheetkeeper %s: %v\n", name, err)
+		return nil, nil, 2
+	}
+	return cfg, rest, -1
+}

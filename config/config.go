@@ -1,0 +1,249 @@
+// Package config gathers sheetkeeper's settings from flags, SHEETKEEPER_* environment
+// variables and an optional file, validates them once, and explains each in --help.
+//
+// Precedence is the usual one: a flag beats the environment, which beats the file,
+// which beats the default. The Discord token is never a flag: flags show up in process
+// listings and shell history, so it comes only from the environment or the file.
+package config
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+// Config is every setting a sheetkeeper command may use.
+type Config struct {
+	DB           string // the bbolt database file
+	DiscordToken string // the bot token; empty means no Discord
+	DiscordAPI   string // base URL of Discord's API (tests point it at a fake)
+	DiscordGuild string // a guild to register slash commands in, for fast development
+	LogLevel     string // debug, info, warn or error
+	ConfigFile   string // where the optional file was read from
+}
+
+// Setting describes one setting: its flag name, its environment variables (the first
+// is the canonical one), and what it means.
+type Setting struct {
+	Name    string
+	Env     []string
+	Help    string
+	NoFlag  bool // secret: environment or file only
+	Default func() string
+	field   func(*Config) *string
+}
+
+// Settings lists every setting in the order --help shows them.
+var Settings = []Setting{
+	{Name: "db", Env: []string{"SHEETKEEPER_DB"}, Help: "the database file (created if missing); the console and the bot can share one",
+		Default: DefaultDB, field: func(c *Config) *string { return &c.DB }},
+	{Name: "discord-token", Env: []string{"DISCORD_TOKEN", "SHEETKEEPER_DISCORD_TOKEN"}, NoFlag: true,
+		Help:  "the Discord bot token (environment or config file only, never a flag)",
+		field: func(c *Config) *string { return &c.DiscordToken }},
+	{Name: "discord-api", Env: []string{"SHEETKEEPER_DISCORD_API"}, Help: "base URL of the Discord API; tests point it at a local fake",
+		Default: func() string { return "https://discord.com" }, field: func(c *Config) *string { return &c.DiscordAPI }},
+	{Name: "discord-guild", Env: []string{"SHEETKEEPER_DISCORD_GUILD"}, Help: "register slash commands in this guild only (instant, for development) instead of globally",
+		field: func(c *Config) *string { return &c.DiscordGuild }},
+	{Name: "log-level", Env: []string{"SHEETKEEPER_LOG_LEVEL"}, Help: "how much to log: debug, info, warn or error",
+		Default: func() string { return "info" }, field: func(c *Config) *string { return &c.LogLevel }},
+}
+
+// ErrHelp is returned when the user asked for --help; the help was already written.
+var ErrHelp = flag.ErrHelp
+
+// Load builds the configuration of one command. It registers the settings named in use
+// (plus --config) on fs, parses args, and fills the rest from env and the file. It
+// returns the remaining arguments. env is os.Getenv in production; tests pass a map.
+func Load(fs *flag.FlagSet, use []string, args []string, env func(string) string) (*Config, []string, error) {
+	c := &Config{}
+	flagged := map[string]*string{}
+	for _, s := range Settings {
+		if !contains(use, s.Name) || s.NoFlag {
+			continue
+		}
+		flagged[s.Name] = fs.String(s.Name, "", s.Help+envNote(s)+defaultNote(s))
+	}
+	configPath := fs.String("config", "", "read settings from this file: lines of `name = value` with the names above (env SHEETKEEPER_CONFIG)")
+	fs.Usage = func() { usage(fs, use) }
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, err
+	}
+
+	file := map[string]string{}
+	if *configPath == "" {
+		*configPath = env("SHEETKEEPER_CONFIG")
+	}
+	if *configPath != "" {
+		var err error
+		if file, err = readFile(*configPath); err != nil {
+			return nil, nil, err
+		}
+		c.ConfigFile = *configPath
+	}
+
+	for _, s := range Settings {
+		if !contains(use, s.Name) {
+			continue
+		}
+		dst := s.field(c)
+		switch {
+		case flagged[s.Name] != nil && *flagged[s.Name] != "":
+			*dst = *flagged[s.Name]
+		case firstEnv(s, env) != "":
+			*dst = firstEnv(s, env)
+		case file[s.Name] != "":
+			*dst = file[s.Name]
+		case s.Default != nil:
+			*dst = s.Default()
+		}
+		delete(file, s.Name)
+	}
+	for name := range file {
+		if !known(name) {
+			return nil, nil, fmt.Errorf("config file %s: unknown setting %q", *configPath, name)
+		}
+	}
+	if err := c.validate(use); err != nil {
+		return nil, nil, err
+	}
+	return c, fs.Args(), nil
+}
+
+func (c *Config) validate(use []string) error {
+	var errs []error
+	if contains(use, "db") && strings.TrimSpace(c.DB) == "" {
+		errs = append(errs, errors.New("db: the database path is empty"))
+	}
+	if contains(use, "log-level") {
+		switch c.LogLevel {
+		case "debug", "info", "warn", "error":
+		default:
+			errs = append(errs, fmt.Errorf("log-level: %q is not one of debug, info, warn, error", c.LogLevel))
+		}
+	}
+	if contains(use, "discord-api") {
+		u, err := url.Parse(c.DiscordAPI)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("discord-api: %q is not an http or https URL", c.DiscordAPI))
+		}
+	}
+	if contains(use, "discord-guild") && c.DiscordGuild != "" && strings.Trim(c.DiscordGuild, "0123456789") != "" {
+		errs = append(errs, fmt.Errorf("discord-guild: %q is not a guild id (digits)", c.DiscordGuild))
+	}
+	return errors.Join(errs...)
+}
+
+// readFile reads `name = value` lines; `#` starts a comment line. Values may be quoted.
+func readFile(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("config file: %w", err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, value, ok := strings.Cut(line, "=")
+		if !ok {
+			return nil, fmt.Errorf("config file %s:%d: expected name = value", path, n)
+		}
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if len(value) >= 2 && (value[0] == '"' || value[0] == '\'') && value[len(value)-1] == value[0] {
+			value = value[1 : len(value)-1]
+		}
+		out[name] = value
+	}
+	return out, sc.Err()
+}
+
+// DefaultDB is sheetkeeper.db in the user's data directory.
+func DefaultDB() string {
+	return filepath.Join(dataDir(), "sheetkeeper", "sheetkeeper.db")
+}
+
+// dataDir follows each platform's convention for application data: XDG on Unix,
+// Application Support on macOS, LocalAppData on Windows.
+func dataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && runtime.GOOS != "windows" && runtime.GOOS != "darwin" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	switch runtime.GOOS {
+	case "windows":
+		if d := os.Getenv("LocalAppData"); d != "" {
+			return d
+		}
+	case "darwin":
+		if err == nil {
+			return filepath.Join(home, "Library", "Application Support")
+		}
+	}
+	if err != nil {
+		return "."
+	}
+	return filepath.Join(home, ".local", "share")
+}
+
+func firstEnv(s Setting, env func(string) string) string {
+	for _, name := range s.Env {
+		if v := env(name); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func envNote(s Setting) string { return " (env " + strings.Join(s.Env, " or ") + ")" }
+
+func defaultNote(s Setting) string {
+	if s.Default == nil {
+		return ""
+	}
+	return " (default " + s.Default() + ")"
+}
+
+func usage(fs *flag.FlagSet, use []string) {
+	w := fs.Output()
+	fmt.Fprintf(w, "usage: sheetkeeper %s\n\nsettings (flag, then environment, then config file, then default):\n", fs.Name())
+	fs.PrintDefaults()
+	names := make([]string, 0)
+	for _, s := range Settings {
+		if s.NoFlag && contains(use, s.Name) {
+			names = append(names, fmt.Sprintf("  %s\n    \t%s%s\n", s.Name, s.Help, envNote(s)))
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprint(w, n)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func known(name string) bool {
+	for _, s := range Settings {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
