@@ -721,7 +721,7 @@ func (m *Manifest) validate(ps *problems, skip func(string) bool) {
 	check("schemaVersion", m.SchemaVersion == 2, "must be 2")
 
 	api := m.CapabilityAPI
-	apiOK := !skip("capabilityApi")
+	apiOK := !skip("capabilityApi") && !skip("capabilityApi.major") && !skip("capabilityApi.minor")
 	if apiOK {
 		switch {
 		case api.Major < 1:
@@ -872,15 +872,15 @@ func (m *Manifest) validate(ps *problems, skip func(string) bool) {
 	if apiOK {
 		gate := func(what string, need Version) {
 			if !api.AtLeast(need) {
-				ps.add(Malformed, ap, what+" needs Capability API "+need.String()+"; the package declares "+api.String())
+				ps.add(Malformed, ap, what+" Capability API "+need.String()+"; the package declares "+api.String())
 			}
 		}
-		gate("contributions.assets", APIAssets)
+		gate("contributions.assets needs", APIAssets)
 		if _, ok := listed[RulesetPath]; ok {
-			gate("ruleset.json", APIRuleset)
+			gate("ruleset.json needs", APIRuleset)
 		}
 		if catalogs > 0 {
-			gate("catalog files (catalogs/<id>.json)", APICatalogFiles)
+			gate("catalog files (catalogs/<id>.json) need", APICatalogFiles)
 		}
 	}
 }
