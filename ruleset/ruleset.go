@@ -61,6 +61,7 @@ func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 	rs := &Ruleset{}
 	ps := strictjson.Decode(data, rs, "", strictjson.Options{AllowComment: true})
 	if len(ps) > 0 {
+		AnnotateEntryProblems(rs, ps)
 		ps.Sort()
 		return rs, ps
 	}

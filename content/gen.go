@@ -1,0 +1,3 @@
+package content
+
+//go:generate go run ./internal/srdgen -src ../../shared/data/srd-5.1 -out rulesets/dnd5e-srd

@@ -1,0 +1,274 @@
+package ruleset
+
+import (
+	"sort"
+	"strings"
+
+	"sheetkeeper/strictjson"
+)
+
+// Catalog is a named set of ready-made entries an author ships with the ruleset: rows
+// the picker copies onto sheet lists (spells, class features), creatures a fight reads,
+// or items a party carries. Its entries sit inline in Entries or, for a long list, in a
+// standalone file at Asset (`catalogs/<id>.json`), checked when the picker first asks.
+type Catalog struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	// Holds is "rows" (the default), "creatures" or "items"; Kind applies the default.
+	Holds *string `json:"holds,omitempty"`
+	// Feeds names the sheet lists the entries may write rows into: 1–8, required for a
+	// catalog of rows, refused for the others (they write nothing onto a sheet).
+	Feeds   []string        `json:"feeds,omitempty"`
+	Filters []CatalogFilter `json:"filters,omitempty"`
+	Units   *CatalogUnits   `json:"units,omitempty"`
+	Entries []Entry         `json:"entries,omitempty"`
+	Asset   *string         `json:"asset,omitempty"`
+}
+
+// CatalogFilter is something the picker may narrow entries by: a number, one word
+// ("text"), or several words ("tags"). StartFrom names a sheet field the picker opens
+// narrowed to, so a Tinker sees Tinker entries first.
+type CatalogFilter struct {
+	ID        string     `json:"id"`
+	Label     string     `json:"label"`
+	Type      string     `json:"type"`
+	StartFrom *StartFrom `json:"startFrom,omitempty"`
+}
+
+// StartFrom names the sheet field a filter opens on.
+type StartFrom struct {
+	Field string `json:"field"`
+}
+
+// CatalogUnits says what the numbers of mechanics.range and area.size mean.
+type CatalogUnits struct {
+	Distance *DistanceUnit `json:"distance,omitempty"`
+}
+
+// DistanceUnit is a distance's name and what one cell of a board is worth in it.
+type DistanceUnit struct {
+	Label   string  `json:"label"`
+	PerCell float64 `json:"perCell"`
+}
+
+// What a catalog holds.
+const (
+	holdsRows      = "rows"
+	holdsCreatures = "creatures"
+	holdsItems     = "items"
+)
+
+// Catalog limits (the entry limit holds inline and in a standalone file alike).
+const (
+	maxCatalogs        = 12
+	MaxCatalogEntries  = 2000
+	maxFeeds           = 8
+	maxCatalogFilters  = 8
+	maxUnitLabel       = 12
+	catalogAssetPrefix = "catalogs/"
+	maxAssetPath       = 240
+)
+
+// Kind returns what the catalog holds, "rows" when the file does not say.
+func (cat *Catalog) Kind() string {
+	if cat.Holds == nil {
+		return holdsRows
+	}
+	return *cat.Holds
+}
+
+// AssetPath is the one path a catalog's standalone file may have.
+func (cat *Catalog) AssetPath() string { return catalogAssetPrefix + cat.ID + ".json" }
+
+func (cat *Catalog) feeds(list string) bool {
+	for _, f := range cat.Feeds {
+		if f == list {
+			return true
+		}
+	}
+	return false
+}
+
+func (cat *Catalog) filter(id string) *CatalogFilter {
+	for i := range cat.Filters {
+		if cat.Filters[i].ID == id {
+			return &cat.Filters[i]
+		}
+	}
+	return nil
+}
+
+// Catalog returns the catalog id, or nil.
+func (rs *Ruleset) Catalog(id string) *Catalog {
+	for i := range rs.Catalogs {
+		if rs.Catalogs[i].ID == id {
+			return &rs.Catalogs[i]
+		}
+	}
+	return nil
+}
+
+// checkCatalogs checks every catalog header and its inline entries. Every problem inside
+// an entry carries `catalog/entry` after the entry's path, so an author finds it among
+// 2,000 others.
+func (c *checker) checkCatalogs() {
+	if c.rs.Catalogs == nil {
+		return
+	}
+	c.count("catalogs", len(c.rs.Catalogs), 0, maxCatalogs)
+	c.unique("catalogs", "catalog", len(c.rs.Catalogs), func(i int) string { return c.rs.Catalogs[i].ID })
+	ctx := newEntryContext(c)
+	for i := range c.rs.Catalogs {
+		cat := &c.rs.Catalogs[i]
+		path := strictjson.Join("catalogs", i)
+		c.checkCatalogHeader(cat, path)
+		if cat.Entries != nil {
+			c.checkEntries(cat, cat.Entries, strictjson.Join(path, "entries"), ctx)
+		}
+	}
+}
+
+// checkCatalogHeader checks what a catalog says about itself.
+func (c *checker) checkCatalogHeader(cat *Catalog, path string) {
+	at := func(k string) string { return strictjson.Join(path, k) }
+	c.sheetID(at("id"), cat.ID)
+	c.label(at("label"), cat.Label)
+	kind := cat.Kind()
+	if cat.Holds != nil {
+		c.oneOf(at("holds"), kind, holdsRows, holdsCreatures, holdsItems)
+	}
+	switch kind {
+	case holdsCreatures:
+		c.usesOnce("creature catalogs", 27, at("holds"))
+		if c.rs.Combat == nil {
+			c.add(at("holds"), "a catalog of creatures needs a combat block for its creatures to be written in")
+		}
+	case holdsItems:
+		c.usesOnce("item catalogs", 49, at("holds"))
+		if c.rs.Items == nil {
+			c.add(at("holds"), "a catalog of items needs an items block for its items to be written in")
+		}
+	}
+	switch {
+	case kind != holdsRows && cat.Feeds != nil:
+		c.add(at("feeds"), "a catalog of %s writes no rows, so it feeds no list", kind)
+	case kind == holdsRows && cat.Feeds == nil:
+		c.add(at("feeds"), "a catalog of rows names the lists it feeds")
+	case cat.Feeds != nil:
+		c.count(at("feeds"), len(cat.Feeds), 1, maxFeeds)
+		for i, id := range cat.Feeds {
+			c.known(strictjson.Join(at("feeds"), i), "list", id, c.names.list(id) != nil)
+		}
+		c.uniqueStrings(at("feeds"), "list", cat.Feeds)
+	}
+	c.catalogFilters(at("filters"), cat.Filters)
+	if u := cat.Units; u != nil && u.Distance != nil {
+		c.promptText(at("units.distance.label"), u.Distance.Label, maxUnitLabel)
+		if u.Distance.PerCell <= 0 {
+			c.add(at("units.distance.perCell"), "must be above 0")
+		}
+	}
+	if (cat.Entries == nil) == (cat.Asset == nil) {
+		c.add(path, `a catalog has exactly one of "entries" or "asset"`)
+	}
+	if cat.Entries != nil {
+		c.count(at("entries"), len(cat.Entries), 0, MaxCatalogEntries)
+	}
+	if cat.Asset != nil {
+		c.usesOnce("standalone catalog files", 21, at("asset"))
+		if *cat.Asset != cat.AssetPath() || textLen(*cat.Asset) > maxAssetPath {
+			c.add(at("asset"), "a catalog's asset is %q", cat.AssetPath())
+		}
+	}
+}
+
+// catalogFilters checks a header's filters: unique sheet ids, a type, and a startFrom
+// field the sheet declares.
+func (c *checker) catalogFilters(path string, fs []CatalogFilter) {
+	c.count(path, len(fs), 0, maxCatalogFilters)
+	c.unique(path, "catalog filter", len(fs), func(i int) string { return fs[i].ID })
+	for i := range fs {
+		f := &fs[i]
+		p := strictjson.Join(path, i)
+		c.sheetID(strictjson.Join(p, "id"), f.ID)
+		c.label(strictjson.Join(p, "label"), f.Label)
+		c.oneOf(strictjson.Join(p, "type"), f.Type, "number", "text", "tags")
+		if f.StartFrom != nil {
+			fp := strictjson.Join(p, "startFrom.field")
+			c.known(fp, "field", f.StartFrom.Field, c.names.field(f.StartFrom.Field) != nil)
+		}
+	}
+}
+
+// checkEntries checks a catalog's entries, wherever they ship, and annotates every
+// problem inside an entry with `catalog/entry`. Problems found before (the decode's) are
+// annotated too when they sit under this path.
+func (c *checker) checkEntries(cat *Catalog, entries []Entry, path string, ctx *entryContext) {
+	c.unique(path, "entry", len(entries), func(i int) string { return entries[i].ID })
+	before := c.p
+	c.p = nil
+	for i := range entries {
+		c.checkEntry(cat, &entries[i], strictjson.Join(path, i), ctx)
+	}
+	annotateEntries(c.p, cat.ID, entries, path)
+	annotateEntries(before, cat.ID, entries, path)
+	c.p = append(before, c.p...)
+}
+
+// annotateEntries inserts `catalog/entry` after each entry's path in the problems under
+// path (`catalogs[0].entries[3] (knacks/last-ember).rows[1]…`).
+func annotateEntries(ps strictjson.Problems, catalogID string, entries []Entry, path string) {
+	prefix := path + "["
+	for i := range ps {
+		rest, ok := strings.CutPrefix(ps[i].Path, prefix)
+		if !ok {
+			continue
+		}
+		end := strings.IndexByte(rest, ']')
+		if end < 0 || strings.HasPrefix(rest[end+1:], " (") {
+			continue
+		}
+		n := 0
+		for _, d := range rest[:end] {
+			if d < '0' || d > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int(d-'0')
+		}
+		if n < 0 || n >= len(entries) || entries[n].ID == "" {
+			continue
+		}
+		ps[i].Path = prefix + rest[:end+1] + " (" + catalogID + "/" + entries[n].ID + ")" + rest[end+1:]
+	}
+}
+
+// AnnotateEntryProblems marks the problems inside inline catalog entries with their
+// `catalog/entry`, for problems found while decoding (before the checks run).
+func AnnotateEntryProblems(rs *Ruleset, ps strictjson.Problems) {
+	for i := range rs.Catalogs {
+		cat := &rs.Catalogs[i]
+		annotateEntries(ps, cat.ID, cat.Entries, strictjson.Join(strictjson.Join("catalogs", i), "entries"))
+	}
+}
+
+// usesOnce records a dated feature the first time it is met, so a catalog of 2,000
+// scaled rows lists it once.
+func (c *checker) usesOnce(feature string, minor int, path string) {
+	for _, f := range c.rs.features {
+		if f.Name == feature {
+			return
+		}
+	}
+	c.uses(feature, minor, path)
+}
+
+// sortedKeys returns a map's keys in order, so problems come out the same every run.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,61 @@
+package ruleset
+
+import (
+	"sheetkeeper/strictjson"
+)
+
+// catalogFile is a standalone catalog, `catalogs/<id>.json` in a package:
+// `{ "schemaVersion": 1, "catalog": "<id>", "entries": [] }`.
+type catalogFile struct {
+	Schema        *string `json:"$schema,omitempty"`
+	SchemaVersion int     `json:"schemaVersion"`
+	Catalog       string  `json:"catalog"`
+	Entries       []Entry `json:"entries"`
+}
+
+// CheckCatalogFile decodes a standalone catalog file and checks its entries against an
+// already parsed ruleset, exactly as inline entries are checked. It runs when the picker
+// first asks for the catalog; a file with any problem shows its reasons instead of
+// entries. Paths start at the file's root (`entries[3] (spells/fireball).rows[0]…`).
+func CheckCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, strictjson.Problems) {
+	entries, ps, _ := checkCatalogFile(rs, catalogID, data)
+	if len(ps) > 0 {
+		return nil, ps
+	}
+	return entries, nil
+}
+
+func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, strictjson.Problems, []Feature) {
+	cat := rs.Catalog(catalogID)
+	if cat == nil {
+		var ps strictjson.Problems
+		ps.Add("", "%q is not a catalog of this ruleset", catalogID)
+		return nil, ps, nil
+	}
+	var f catalogFile
+	ps := strictjson.Decode(data, &f, "", strictjson.Options{AllowComment: true})
+	if len(ps) == 0 {
+		if f.SchemaVersion != 1 {
+			ps.Add("schemaVersion", "must be 1")
+		}
+		if f.Catalog != catalogID {
+			ps.Add("catalog", "this file is for catalog %q, not %q", f.Catalog, catalogID)
+		}
+	}
+	if len(ps) > 0 {
+		annotateEntries(ps, catalogID, f.Entries, "entries")
+		ps.Sort()
+		return nil, ps, nil
+	}
+	// The sheet's names are built by the core checks; run them on a copy so the shared
+	// ruleset is never written to (the picker may read catalogs concurrently).
+	cp := *rs
+	cp.features = nil
+	c := &checker{rs: &cp}
+	c.checkCore()
+	c.p = nil
+	c.count("entries", len(f.Entries), 0, MaxCatalogEntries)
+	c.checkEntries(cat, f.Entries, "entries", newEntryContext(c))
+	c.p.Sort()
+	return f.Entries, c.p, cp.features
+}

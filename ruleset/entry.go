@@ -1,0 +1,197 @@
+package ruleset
+
+import (
+	"regexp"
+
+	"sheetkeeper/strictjson"
+)
+
+// Entry is one ready-made thing of a catalog: rows the picker copies onto a sheet, an
+// opponent a fight puts across the table, or an item the party carries. Exactly one of
+// Rows, Creature and Item is set, and it must be the kind its catalog holds.
+type Entry struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	// Summary is the one line the picker shows under the label; the model never reads it.
+	Summary *string `json:"summary,omitempty"`
+	// Filters holds a value for some of the catalog's declared filters: a number, one
+	// word, or a list of words, by the filter's type. The JSON union is kept as decoded
+	// (float64, string or []any) and checked against the header.
+	Filters   map[string]any `json:"filters,omitempty"`
+	Rows      []Row          `json:"rows,omitempty"`
+	Mechanics *Mechanics     `json:"mechanics,omitempty"`
+	Creature  *Creature      `json:"creature,omitempty"`
+	Item      *Item          `json:"item,omitempty"`
+}
+
+// Row is one row an entry writes into a sheet list when it is picked. Values are keyed by
+// the list's column ids and hold what the row starts as; Scaled names up to four number
+// columns the sheet editor keeps following the character (a use count that grows with a
+// level), each still given a plain starting number in Values.
+type Row struct {
+	List   string                  `json:"list"`
+	Values map[string]any          `json:"values"`
+	Scaled map[string]ScaledColumn `json:"scaled,omitempty"`
+}
+
+// ScaledColumn is a number column whose value follows the sheet: the reference's own
+// number, or that number looked up in Table.
+type ScaledColumn struct {
+	From  ValueRef  `json:"from"`
+	Table StepTable `json:"table,omitempty"`
+}
+
+// Entry limits from the schema and the seed.
+const (
+	maxEntryID       = 80
+	maxEntryLabel    = 120
+	maxSummary       = 300
+	maxRowsPerEntry  = 6
+	maxScaledColumns = 4
+	maxFilterWord    = 80
+	maxFilterTags    = 24
+)
+
+// entryIDPattern is a catalog entry id: lowercase letters and digits in runs joined by
+// single hyphens, the same shape as a ruleset id, so `<catalog>/<entry>` never needs
+// quoting.
+var entryIDPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// entryKind says which of the three things an entry is, "" when it is none or several.
+func (e *Entry) entryKind() string {
+	n, kind := 0, ""
+	if e.Rows != nil {
+		n, kind = n+1, holdsRows
+	}
+	if e.Creature != nil {
+		n, kind = n+1, holdsCreatures
+	}
+	if e.Item != nil {
+		n, kind = n+1, holdsItems
+	}
+	if n != 1 {
+		return ""
+	}
+	return kind
+}
+
+// checkEntry checks one entry of catalog cat at path. It covers the entry's own shape
+// and every name it uses; what the catalog as a whole forbids (duplicate ids) is checked
+// by the caller.
+func (c *checker) checkEntry(cat *Catalog, e *Entry, path string, ctx *entryContext) {
+	at := func(k string) string { return strictjson.Join(path, k) }
+	c.entryID(at("id"), e.ID)
+	c.promptText(at("label"), e.Label, maxEntryLabel)
+	if e.Summary != nil {
+		c.catalogText(at("summary"), *e.Summary, maxSummary)
+	}
+	c.entryFilters(cat, e, at("filters"))
+
+	kind := e.entryKind()
+	switch {
+	case kind == "":
+		c.add(path, `an entry has exactly one of "rows", "creature" or "item"`)
+	case kind != cat.Kind() && cat.Kind() == holdsRows:
+		c.add(at(kindKey(kind)), "catalog %q holds rows, so an entry cannot carry %s", cat.ID, kindNoun(kind))
+	case kind != cat.Kind():
+		c.add(at(kindKey(cat.Kind())), "catalog %q holds %s, so every entry carries %s", cat.ID, cat.Kind(), kindNoun(cat.Kind()))
+	}
+	if e.Mechanics != nil {
+		switch {
+		case e.Creature != nil:
+			c.add(at("mechanics"), "a creature says what it does in its own actions, so it carries no mechanics")
+		case e.Item != nil:
+			c.add(at("mechanics"), "an item says what it does in its item block, so it carries no mechanics")
+		}
+		c.checkMechanics(e, at("mechanics"), ctx)
+	}
+	if e.Rows != nil {
+		c.checkRows(cat, e, at("rows"), ctx)
+	}
+	if e.Creature != nil {
+		c.checkCreature(e.Creature, at("creature"))
+	}
+	if e.Item != nil {
+		c.checkItem(e.Item, at("item"), ctx)
+	}
+}
+
+func kindKey(kind string) string {
+	switch kind {
+	case holdsCreatures:
+		return "creature"
+	case holdsItems:
+		return "item"
+	}
+	return "rows"
+}
+
+func kindNoun(kind string) string {
+	switch kind {
+	case holdsCreatures:
+		return "a creature"
+	case holdsItems:
+		return "an item"
+	}
+	return "rows"
+}
+
+// entryID checks a catalog entry id.
+func (c *checker) entryID(path, id string) {
+	switch {
+	case textLen(id) > maxEntryID:
+		c.add(path, "entry id %q is longer than %d characters", clip(id), maxEntryID)
+	case !entryIDPattern.MatchString(id):
+		c.add(path, "entry id %q must be lowercase letters and digits joined by single hyphens", clip(id))
+	}
+}
+
+// entryFilters checks an entry's filter values against the filters its catalog declares:
+// a number filter takes a number, a text filter one word, a tags filter a list of words.
+func (c *checker) entryFilters(cat *Catalog, e *Entry, path string) {
+	for _, id := range sortedKeys(e.Filters) {
+		v := e.Filters[id]
+		p := strictjson.Join(path, id)
+		f := cat.filter(id)
+		if f == nil {
+			c.add(p, "catalog %q has no filter %q", cat.ID, id)
+			continue
+		}
+		switch x := v.(type) {
+		case float64:
+			if f.Type != "number" && f.Type != "" {
+				c.add(p, "filter %q takes %s", id, filterWants(f.Type))
+			}
+		case string:
+			c.maxLen(p, x, maxFilterWord)
+			if f.Type != "text" && f.Type != "" {
+				c.add(p, "filter %q takes %s", id, filterWants(f.Type))
+			}
+		case []any:
+			c.count(p, len(x), 0, maxFilterTags)
+			for i, w := range x {
+				s, ok := w.(string)
+				if !ok {
+					c.add(strictjson.Join(p, i), "expected a string")
+					continue
+				}
+				c.maxLen(strictjson.Join(p, i), s, maxFilterWord)
+			}
+			if f.Type != "tags" && f.Type != "" {
+				c.add(p, "filter %q takes %s", id, filterWants(f.Type))
+			}
+		default:
+			c.add(p, "expected a number, a string or a list of strings")
+		}
+	}
+}
+
+func filterWants(typ string) string {
+	switch typ {
+	case "number":
+		return "a number"
+	case "text":
+		return "one word"
+	}
+	return "a list of words"
+}

@@ -1,0 +1,840 @@
+package ruleset
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// fightEdit changes the fight fixture in one place: Value is JSON text set at Path, or
+// "" to delete the key or element there.
+type fightEdit struct {
+	Path  string
+	Value string
+}
+
+// fightSegment matches one step of an edit path: a key, optionally with an index.
+var fightSegment = regexp.MustCompile(`^([^.\[]*)((?:\[\d+\])*)$`)
+
+// fightApply makes one edit on a generic JSON document.
+func fightApply(t *testing.T, doc any, e fightEdit) any {
+	t.Helper()
+	var steps []any
+	for _, part := range strings.Split(e.Path, ".") {
+		m := fightSegment.FindStringSubmatch(part)
+		if m == nil {
+			t.Fatalf("bad path %q", e.Path)
+		}
+		if m[1] != "" {
+			steps = append(steps, m[1])
+		}
+		for _, ix := range regexp.MustCompile(`\d+`).FindAllString(m[2], -1) {
+			n, _ := strconv.Atoi(ix)
+			steps = append(steps, n)
+		}
+	}
+	var val any
+	if e.Value != "" {
+		if err := json.Unmarshal([]byte(e.Value), &val); err != nil {
+			t.Fatalf("bad value %q: %v", e.Value, err)
+		}
+	}
+	var set func(node any, steps []any) any
+	set = func(node any, steps []any) any {
+		switch k := steps[0].(type) {
+		case string:
+			m, ok := node.(map[string]any)
+			if !ok {
+				t.Fatalf("%s: %q is not inside an object", e.Path, k)
+			}
+			switch {
+			case len(steps) > 1:
+				m[k] = set(m[k], steps[1:])
+			case e.Value == "":
+				delete(m, k)
+			default:
+				m[k] = val
+			}
+			return m
+		default:
+			i := k.(int)
+			a, ok := node.([]any)
+			if !ok || i > len(a) {
+				t.Fatalf("%s: no element %d", e.Path, i)
+			}
+			switch {
+			case len(steps) > 1:
+				a[i] = set(a[i], steps[1:])
+			case e.Value == "":
+				a = append(a[:i], a[i+1:]...)
+			case i == len(a):
+				a = append(a, val)
+			default:
+				a[i] = val
+			}
+			return a
+		}
+	}
+	return set(doc, steps)
+}
+
+// fightFixture parses testdata/fight/base.json generically, to be edited.
+func fightFixture(t *testing.T) any {
+	t.Helper()
+	data, err := os.ReadFile("testdata/fight/base.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// fightParse edits the fixture and parses it, returning every problem as `path: msg`.
+func fightParse(t *testing.T, edits ...fightEdit) (*Ruleset, []string) {
+	t.Helper()
+	doc := fightFixture(t)
+	for _, e := range edits {
+		doc = fightApply(t, doc, e)
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, ps := Parse(data)
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.String())
+	}
+	return rs, got
+}
+
+func TestFightFixtureIsValid(t *testing.T) {
+	rs, got := fightParse(t)
+	if len(got) > 0 {
+		t.Fatalf("the fixture has problems:\n%s", strings.Join(got, "\n"))
+	}
+	if rs.Combat.MainBudget() != "act" || rs.Combat.Economy.Budgets[2].Times() != 1 {
+		t.Fatalf("budgets read wrong: %+v", rs.Combat.Economy.Budgets)
+	}
+	jackal := rs.Catalogs[1].Entries[0].Creature
+	if h := jackal.HealthValue; h == nil || h.Dice != "3d6" || *h.Flat != 1 {
+		t.Fatalf("health decoded as %+v", jackal.HealthValue)
+	}
+	if len(jackal.ResistTo) != 2 || jackal.ResistTo[1].Type != "cut" || jackal.ResistTo[1].Except[0] != "silver" {
+		t.Fatalf("resistances decoded as %+v", jackal.ResistTo)
+	}
+	if r := jackal.Actions[1].Range; r == nil || r.Normal != 4 || *r.Long != 8 {
+		t.Fatalf("range decoded as %+v", jackal.Actions[1].Range)
+	}
+	if !rs.Combat.damageType(" BURN") || rs.Combat.damageType("acid") {
+		t.Fatal("damage types should match trimmed and without case")
+	}
+}
+
+// Creature paths in the fixture, as problems name them.
+const (
+	jackal = "catalogs[1].entries[0].creature"
+	jack   = "catalogs[1].entries[0] (trouble/jackal).creature"
+	warden = "catalogs[1].entries[1].creature"
+	ward   = "catalogs[1].entries[1] (trouble/warden).creature"
+)
+
+// TestFightRulesReportExactProblems breaks one thing per case and expects exactly the
+// problems named, at their paths.
+func TestFightRulesReportExactProblems(t *testing.T) {
+	cases := []struct {
+		name  string
+		edits []fightEdit
+		want  []string
+	}{
+		// battle
+		{"battle health starts empty", []fightEdit{{"battle.health", `{"pool":"strain"}`}},
+			[]string{`battle.health.pool: pool "strain" starts empty, so it cannot be the health pool`}},
+		{"battle health names both", []fightEdit{{"battle.health", `{"pool":"grit","track":"harm"}`}},
+			[]string{`battle.health: health names exactly one of: pool, track`}},
+		{"battle health on a plain track", []fightEdit{{"battle.health", `{"track":"heat"}`}},
+			[]string{`battle.health.track: track "heat" has no levels or boxes, so a fight has nothing to mark on it`}},
+		{"battle health is a list of pools", []fightEdit{{"battle.health", `{"pool":"charges"}`}},
+			[]string{`battle.health.pool: "charges" is a list whose rows are pools, not a live pool`}},
+		{"battle health unknown", []fightEdit{{"battle.health", `{"pool":"blood"}`}},
+			[]string{`battle.health.pool: unknown live pool "blood"`}},
+		{"battle energy is health", []fightEdit{{"battle.energy.pool", `"grit"`}},
+			[]string{`battle.energy.pool: the energy pool cannot also be the health pool`}},
+		{"battle slot twice", []fightEdit{{"battle.slots[1]", `{"pool":"slot_1","level":1}`}},
+			[]string{`battle.slots[1].level: slot level 1 is listed twice`, `battle.slots[1].pool: slot pool "slot_1" is listed twice`}},
+		{"battle slot is energy", []fightEdit{{"battle.slots[0].pool", `"luck"`}},
+			[]string{`battle.slots[0].pool: pool "luck" is already the health or energy pool`}},
+		{"battle slot level", []fightEdit{{"battle.slots[0].level", `10`}},
+			[]string{`battle.slots[0].level: 10 is out of range 1..9`}},
+		{"battle skills onlyWhen type", []fightEdit{{"battle.skills[0].onlyWhen", `"rank"`}},
+			[]string{`battle.skills[0].onlyWhen: column "rank" of list "knacks" is a number column, not boolean`}},
+		{"battle alwaysWhen alone", []fightEdit{{"battle.skills[0].onlyWhen", ``}},
+			[]string{`battle.skills[0].alwaysWhen: alwaysWhen is the exception to onlyWhen, so it needs onlyWhen beside it`}},
+		{"battle alwaysWhen value", []fightEdit{{"battle.skills[0].alwaysWhen.equals", `"none"`}},
+			[]string{`battle.skills[0].alwaysWhen.equals: column "rank" is a number field, so the value must not be a string`}},
+		{"battle skills list", []fightEdit{{"battle.skills[0].list", `"spells"`}},
+			[]string{`battle.skills[0].list: unknown list "spells"`}},
+
+		// combat: kind, health, rolls
+		{"combat kind", []fightEdit{{"combat.kind", `"melee"`}},
+			[]string{`combat.kind: "melee" is not one of: attack-vs-defense, dice-pool`}},
+		{"dice-pool fight on a summed ruleset", []fightEdit{{"combat.kind", `"dice-pool"`}}, []string{
+			`combat.attackRoll: a "dice-pool" fight throws pools, so it rolls no attack dice`,
+			`combat.conditions[0].modifiers[1].dice: a "dice-pool" fight adds dice to a pool, so a modifier gives a flat number of dice`,
+			`combat.kind: a "dice-pool" fight throws the ruleset's own pools, so resolution.kind must be "dice-pool" too`,
+			`combat.pool: a "dice-pool" fight needs pool to say how it rolls damage`,
+		}},
+		{"attack roll missing", []fightEdit{{"combat.attackRoll", ``}},
+			[]string{`combat.attackRoll: an "attack-vs-defense" fight needs attackRoll to say what an attack rolls`}},
+		{"pool block on a summed fight", []fightEdit{{"combat.pool", `{"soak":{"roll":true}}`}},
+			[]string{`combat.pool: pool is for a "dice-pool" fight`, `combat.pool.soak: soak takes something off: all, byKind or both`}},
+		{"hardness without spending", []fightEdit{{"combat.pool", `{"hardness":{"const":1}}`}}, []string{
+			`combat.pool: pool is for a "dice-pool" fight`,
+			`combat.pool.hardness: hardness only stops a spending blow, so initiative must be a resource with a style that spends`,
+		}},
+		{"natural faces of two dice", []fightEdit{{"combat.attackRoll.dice.count", `2`}},
+			[]string{`combat.attackRoll.naturals: natural results need a single die; with several dice use none`}},
+		{"critical word", []fightEdit{{"combat.attackRoll.critical", `"triple"`}},
+			[]string{`combat.attackRoll.critical: "triple" is not one of: double-dice, max-dice, none`}},
+		{"attack dice sides", []fightEdit{{"combat.attackRoll.dice.sides", `1`}},
+			[]string{`combat.attackRoll.dice.sides: 1 is out of range 2..1000`}},
+		{"defense reference", []fightEdit{{"combat.defense", `{"derived":"armor"}`}},
+			[]string{`combat.defense.derived: unknown derived value "armor"`}},
+		{"wound track health needs damage kinds", []fightEdit{{"combat.health", `{"track":"harm"}`}},
+			[]string{`combat.damageKinds: health is the wound track "harm", so damageKinds must say what kind of harm damage marks`}},
+		{"damage kinds default", []fightEdit{{"combat.health", `{"track":"harm"}`}, {"combat.damageKinds", `{"default":"burn","marks":"per-blow"}`}},
+			[]string{`combat.damageKinds.default: "burn" is not a kind of "harm"`}},
+		{"damage kinds mapped twice", []fightEdit{{"combat.health", `{"track":"harm"}`}, {"combat.damageKinds", `{"default":"knock","byType":{"Cut":"gash","cut":"knock"},"marks":"per-point"}`}},
+			[]string{`combat.damageKinds.byType.cut: damage type "cut" is mapped twice (types match without case)`}},
+		{"damage kinds unknown type", []fightEdit{{"combat.health", `{"track":"harm"}`}, {"combat.damageKinds", `{"default":"knock","byType":{"acid":"gash"},"marks":"per-point"}`}},
+			[]string{`combat.damageKinds.byType.acid: unknown damage type "acid"`}},
+		{"damage kinds unknown kind", []fightEdit{{"combat.health", `{"track":"harm"}`}, {"combat.damageKinds", `{"default":"knock","byType":{"cut":"slash"},"marks":"per-point"}`}},
+			[]string{`combat.damageKinds.byType.cut: "slash" is not a kind of "harm"`}},
+		{"damage kinds marks", []fightEdit{{"combat.health", `{"track":"harm"}`}, {"combat.damageKinds", `{"default":"knock","marks":"per-hit"}`}},
+			[]string{`combat.damageKinds.marks: "per-hit" is not one of: per-blow, per-point`}},
+		{"damage kinds beside a pool", []fightEdit{{"combat.damageKinds", `{"default":"knock","marks":"per-blow"}`}},
+			[]string{`combat.damageKinds: damageKinds maps damage onto a wound track's kinds, and health is a pool; point health at a wound track if the kind of a wound matters`}},
+
+		// initiative
+		{"initiative dice and pool", []fightEdit{{"combat.initiative.pool", `{"const":2}`}}, []string{
+			`combat.initiative: initiative is thrown as dice or as a pool: exactly one of the two`,
+			`combat.initiative.pool: initiative thrown as a pool is for a "dice-pool" fight`,
+		}},
+		{"initiative modifier without dice", []fightEdit{{"combat.initiative.dice", ``}}, []string{
+			`combat.initiative: initiative is thrown as dice or as a pool: exactly one of the two`,
+			`combat.initiative.modifier: a modifier is added to initiative dice, and there are none`,
+		}},
+		{"initiative plus without pool", []fightEdit{{"combat.initiative.plus", `2`}},
+			[]string{`combat.initiative.plus: plus is added to a pool's successes, and initiative is not a pool`}},
+		{"initiative each", []fightEdit{{"combat.initiative.each", `"turn"`}},
+			[]string{`combat.initiative.each: "turn" is not one of: fight, round`}},
+		{"initiative resource", []fightEdit{{"combat.initiative.resource", `{"base":0,"styles":[{"id":"tell","label":"Telling","spends":{"onMiss":[[0,-1]]}}],"crash":{"at":0,"condition":"dazed"}}`}}, []string{
+			`combat.initiative.resource: initiative that attacks move is for a "dice-pool" fight`,
+			`combat.initiative.resource: a number attacks move opens with a thrown pool, so initiative needs pool`,
+			`combat.initiative.resource.base: the base is what a number goes back to, so it must be above the crash line 0`,
+			`combat.initiative.resource.crash.condition: unknown condition "dazed"`,
+			`combat.initiative.resource.styles: at least one style takes: a crashed combatant attacks in it`,
+			`combat.initiative.resource.styles[0].spends.onMiss[0][1]: a miss costs nothing or more, never a gain`,
+		}},
+		{"initiative style", []fightEdit{{"combat.initiative.resource", `{"base":3,"styles":[{"id":"press","label":"Press","takes":{}},{"id":"odd","label":"Odd"}]}`}}, []string{
+			`combat.initiative.resource: initiative that attacks move is for a "dice-pool" fight`,
+			`combat.initiative.resource: a number attacks move opens with a thrown pool, so initiative needs pool`,
+			`combat.initiative.resource.styles[1]: a style either takes or spends: exactly one of the two`,
+		}},
+
+		// economy and the board
+		{"budget twice", []fightEdit{{"combat.economy.budgets[3]", `{"id":"act","label":"Again","per":"turn"}`}},
+			[]string{`combat.economy.budgets[3].id: duplicate budget id "act"`}},
+		{"budget refill", []fightEdit{{"combat.economy.budgets[0].per", `"day"`}},
+			[]string{`combat.economy.budgets[0].per: "day" is not one of: turn, round`}},
+		{"budget count", []fightEdit{{"combat.economy.budgets[1].count", `11`}},
+			[]string{`combat.economy.budgets[1].count: 11 is out of range 1..10`}},
+		{"no budgets", []fightEdit{{"combat.economy.budgets", `[]`}, {"combat.opportunity", ``}, {"combat.offHand", ``}, {"combat.attacks", ``}, {"combat.abilities", ``}, {"combat.contests", ``}, {"catalogs[1]", ``}},
+			[]string{`combat.economy.budgets: must not be empty`}},
+		{"movement reference", []fightEdit{{"combat.economy.movement", `{"livePool":"speed"}`}},
+			[]string{`combat.economy.movement.livePool: unknown pool "speed"`}},
+		{"no distance", []fightEdit{{"combat.distance", ``}}, []string{
+			`combat.attacks[0].range: range is measured in cells, so the combat block needs distance too`,
+			`combat.attacks[0].reach: reach is measured in cells, so the combat block needs distance too`,
+			`combat.contests[0].reach: reach is measured in cells, so the combat block needs distance too`,
+			`combat.contests[1].onWin.push: push is measured in cells, so the combat block needs distance too`,
+			`combat.ranged: ranged is measured in cells, so the combat block needs distance too`,
+		}},
+		{"cell worth", []fightEdit{{"combat.distance.perCell", `0`}},
+			[]string{`combat.distance.perCell: must be above 0`}},
+		{"distance label", []fightEdit{{"combat.distance.label", `"very long paces"`}},
+			[]string{`combat.distance.label: is 15 characters long, at most 12 allowed`}},
+		{"opportunity budget", []fightEdit{{"combat.opportunity.budget", `"bonus"`}},
+			[]string{`combat.opportunity.budget: unknown budget "bonus"`}},
+		{"off-hand ability", []fightEdit{{"combat.offHand.ability", `"half"`}},
+			[]string{`combat.offHand.ability: "half" is not one of: full, penalty-only`}},
+		{"ranged word", []fightEdit{{"combat.ranged.long", `"harder"`}},
+			[]string{`combat.ranged.long: "harder" is not one of: disadvantage, normal`}},
+		{"cover bonus", []fightEdit{{"combat.cover.bonus", `101`}},
+			[]string{`combat.cover.bonus: 101 is out of range 0..100`}},
+
+		// attack sources
+		{"attack name column type", []fightEdit{{"combat.attacks[0].name", `"damage"`}},
+			[]string{`combat.attacks[0].name: column "damage" of list "gear" is a dice column, not text`}},
+		{"attack proficiency column type", []fightEdit{{"combat.attacks[0].toHit.proficiency.column", `"bonus"`}},
+			[]string{`combat.attacks[0].toHit.proficiency.column: column "bonus" of list "gear" is a number column, not boolean`}},
+		{"attack damage type column", []fightEdit{{"combat.attacks[0].damage.type.column", `"trained"`}},
+			[]string{`combat.attacks[0].damage.type.column: column "trained" of list "gear" is a boolean column, not text or enum`}},
+		{"attack damage dice column", []fightEdit{{"combat.attacks[0].damage.dice.column", `"dice"`}},
+			[]string{`combat.attacks[0].damage.dice.column: list "gear" has no column "dice"`}},
+		{"attack reach column", []fightEdit{{"combat.attacks[0].reach.column", `"loading"`}},
+			[]string{`combat.attacks[0].reach.column: column "loading" of list "gear" is a boolean column, not number`}},
+		{"attack list", []fightEdit{{"combat.attacks[0].list", `"weapons"`}},
+			[]string{`combat.attacks[0].list: unknown list "weapons"`}},
+		{"strikes cap without strikes", []fightEdit{{"combat.attacks[0].strikes", ``}},
+			[]string{`combat.attacks[0].strikesCappedBy: strikesCappedBy holds a row to one strike, and without strikes the list buys one strike a spend anyway`}},
+		{"strikes below one", []fightEdit{{"combat.attacks[0].strikes", `{"const":0}`}},
+			[]string{`combat.attacks[0].strikes.const: one spend buys at least one strike`}},
+		{"long range shorter", []fightEdit{{"combat.attacks[0].range.long", `{"const":5}`}},
+			[]string{`combat.attacks[0].range.long: the long distance is at least the ordinary one`}},
+		{"distance source both", []fightEdit{{"combat.attacks[0].reach.const", `2`}},
+			[]string{`combat.attacks[0].reach: a distance names exactly one of: column, const`}},
+		{"attack budget", []fightEdit{{"combat.attacks[0].budget", `"slow"`}},
+			[]string{`combat.attacks[0].budget: unknown budget "slow"`}},
+
+		// ability sources
+		{"ability alwaysWhen value", []fightEdit{{"combat.abilities[0].alwaysWhen", `{"column":"rank","equals":true}`}},
+			[]string{`combat.abilities[0].alwaysWhen.equals: column "rank" is a number field, so the value must not be a boolean`}},
+		{"ability save difficulty", []fightEdit{{"combat.abilities[0].saveDifficulty", `{"saveMod":"will"}`}},
+			[]string{`combat.abilities[0].saveDifficulty.saveMod: unknown save "will"`}},
+		{"ability budget", []fightEdit{{"combat.abilities[0].budget", `"bonus"`}},
+			[]string{`combat.abilities[0].budget: unknown budget "bonus"`}},
+
+		// standard actions
+		{"standard twice", []fightEdit{{"combat.standard[1]", `"dodge"`}},
+			[]string{`combat.standard[1]: standard action "dodge" is listed twice`}},
+		{"standard word", []fightEdit{{"combat.standard[1]", `"sprint"`}},
+			[]string{`combat.standard[1]: "sprint" is not one of: dash, disengage, dodge, help, hide, ready`}},
+		{"dodge effect without dodge", []fightEdit{{"combat.standard[0]", ``}},
+			[]string{`combat.standardEffects.dodge: this ruleset's standard actions have no dodge for these saves to belong to`}},
+		{"dodge effect save", []fightEdit{{"combat.standardEffects.dodge.saves[0]", `"will"`}},
+			[]string{`combat.standardEffects.dodge.saves[0]: unknown save "will"`}},
+
+		// conditions and modifiers
+		{"condition twice", []fightEdit{{"combat.conditions[1].condition", `"shaken"`}},
+			[]string{`combat.conditions[1].condition: condition "shaken" is mapped twice`}},
+		{"condition unknown", []fightEdit{{"combat.conditions[1].condition", `"bleeding"`}},
+			[]string{`combat.conditions[1].condition: unknown condition "bleeding"`}},
+		{"condition effect word", []fightEdit{{"combat.conditions[1].effects[0]", `"fly"`}},
+			[]string{`combat.conditions[1].effects[0]: "fly" is not one of: ` + strings.Join(conditionEffects, ", ")}},
+		{"in sight gates an effect it lacks", []fightEdit{{"combat.conditions[0].whileSourceInSight", `["cannot-act"]`}},
+			[]string{`combat.conditions[0].whileSourceInSight[0]: this condition does not have the effect "cannot-act" to hold back`}},
+		{"in sight false", []fightEdit{{"combat.conditions[0].whileSourceInSight", `false`}},
+			[]string{`combat.conditions[0].whileSourceInSight: whileSourceInSight is true or a list of the condition's own effects`}},
+		{"saves with nothing to narrow", []fightEdit{{"combat.conditions[1].saves", `["grit_save"]`}},
+			[]string{`combat.conditions[1].saves: saves narrows own-saves-advantage, own-saves-disadvantage and modifiers to saves, and none of them is here`}},
+		{"skills with nothing to narrow", []fightEdit{{"combat.conditions[1].skills", `["sneak"]`}},
+			[]string{`combat.conditions[1].skills: skills narrows own-checks-advantage, own-checks-disadvantage and modifiers to checks, and none of them is here`}},
+		{"fails unknown save", []fightEdit{{"combat.conditions[1].failsSaves[0]", `"will"`}},
+			[]string{`combat.conditions[1].failsSaves[0]: unknown save "will"`}},
+		{"modifier flat zero", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"speed","flat":0}]`}},
+			[]string{`combat.conditions[1].modifiers[0].flat: a flat change of 0 changes nothing`}},
+		{"modifier dice on defense", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"defense","dice":"1d4"}]`}},
+			[]string{`combat.conditions[1].modifiers[0].dice: dice are rolled, so they change only attacks, saves or checks`}},
+		{"modifier says nothing", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"checks"}]`}},
+			[]string{`combat.conditions[1].modifiers[0].to: a modifier changes its number by flat, by dice, for speed by times, or for checks and saves by mode`}},
+		{"modifier minus without dice", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"attacks","flat":1,"minus":true}]`}},
+			[]string{`combat.conditions[1].modifiers[0].minus: minus is true and takes dice away, so it needs dice beside it`}},
+		{"modifier times off speed", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"defense","times":2}]`}},
+			[]string{`combat.conditions[1].modifiers[0].times: times changes speed only`}},
+		{"modifier times value", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"speed","times":3}]`}},
+			[]string{`combat.conditions[1].modifiers[0].times: times is 0.5 or 2`}},
+		{"modifier skills off checks", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"attacks","flat":1,"skills":["sneak"]}]`}},
+			[]string{`combat.conditions[1].modifiers[0].skills: skills narrows a change to checks`}},
+		{"modifier saves off saves", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"checks","flat":1,"saves":["grit_save"]}]`}},
+			[]string{`combat.conditions[1].modifiers[0].saves: saves narrows a change to saves`}},
+		{"modifier mode off rolls", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"defense","mode":"advantage"}]`}},
+			[]string{`combat.conditions[1].modifiers[0].mode: mode rolls checks or saves twice, so it changes nothing else`}},
+		{"modifier dice text", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"checks","dice":"d4"}]`}},
+			[]string{`combat.conditions[1].modifiers[0].dice: "d4" is not dice like 2d6 or 1d8+3`}},
+		{"modifier flat range", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"checks","flat":101}]`}},
+			[]string{`combat.conditions[1].modifiers[0].flat: 101 is out of range -100..100`}},
+
+		// levels
+		{"level on a wound track", []fightEdit{{"combat.levels[0].track", `"harm"`}},
+			[]string{`combat.levels[0].track: track "harm" is a wound track; a level reads a plain track's number`}},
+		{"level never reached", []fightEdit{{"combat.levels[0].at", `5`}},
+			[]string{`combat.levels[0].at: track "heat" goes up to 4, so level 5 is never reached`}},
+		{"level reads both", []fightEdit{{"combat.levels[0].derived", `"armor"`}}, []string{
+			`combat.levels[0].derived: unknown derived value "armor"`,
+			`combat.levels[0].track: a level reads a live track or a derived value: exactly one of the two`,
+		}},
+		{"level refused effect", []fightEdit{{"combat.levels[0]", `{"track":"heat","at":1,"effects":["ends-on-damage"]}`}},
+			[]string{`combat.levels[0].effects[0]: a level cannot have "ends-on-damage": nobody put it on, and it ends only when what it reads goes down`}},
+		{"level does nothing", []fightEdit{{"combat.levels[0]", `{"track":"heat","at":1}`}},
+			[]string{`combat.levels[0].effects: a level does something: effects, modifiers or saves it fails`}},
+		{"level given twice", []fightEdit{{"combat.levels[1]", `{"track":"heat","at":2,"failsSaves":["grit_save"]}`}},
+			[]string{`combat.levels[1].at: level 2 of "heat" is given twice`}},
+
+		// contests
+		{"contest check twice", []fightEdit{{"combat.contests[0].attacker.checks[1]", `"brawn"`}},
+			[]string{`combat.contests[0].attacker.checks[1]: check "brawn" is listed twice`}},
+		{"contest unknown check", []fightEdit{{"combat.contests[0].defender.checks[0]", `"wits"`}},
+			[]string{`combat.contests[0].defender.checks[0]: unknown contest check "wits"`}},
+		{"contest wins nothing", []fightEdit{{"combat.contests[0].onWin", `{}`}},
+			[]string{`combat.contests[0].onWin: winning a contest applies, ends or pushes something`}},
+		{"contest breaks free and applies", []fightEdit{{"combat.contests[1].onWin.applies", `[{"condition":"held"}]`}},
+			[]string{`combat.contests[1].onWin.applies[0].condition: a contest that breaks free of "held" cannot also apply it`}},
+		{"contest ends on", []fightEdit{{"combat.contests[1].onWin.ends[0].on", `"both"`}},
+			[]string{`combat.contests[1].onWin.ends[0].on: "both" is not one of: actor, target`}},
+		{"contest reach", []fightEdit{{"combat.contests[0].reach", `0`}},
+			[]string{`combat.contests[0].reach: 0 is out of range: above 0 and at most 10000`}},
+		{"contest strike", []fightEdit{{"combat.contests[0].strike", `false`}},
+			[]string{`combat.contests[0].strike: strike is true or left out`}},
+		{"contest holding", []fightEdit{{"combat.contests[1].from.holding", `"gripped"`}},
+			[]string{`combat.contests[1].from.holding: unknown condition "gripped"`}},
+		{"contest check value", []fightEdit{{"combat.checks[0].value", `{"abilityMod":"heart"}`}},
+			[]string{`combat.checks[0].value.abilityMod: unknown ability "heart"`}},
+		{"contest budget", []fightEdit{{"combat.contests[0].budget", `"slow"`}},
+			[]string{`combat.contests[0].budget: unknown budget "slow"`}},
+
+		// concentration and dying
+		{"concentration text", []fightEdit{{"combat.concentration.text", `"notes"`}},
+			[]string{`combat.concentration.text: unknown live text "notes"`}},
+		{"concentration save", []fightEdit{{"combat.concentration.save", `"will"`}},
+			[]string{`combat.concentration.save: unknown save "will"`}},
+		{"concentration share", []fightEdit{{"combat.concentration.fromDamage", `1.5`}},
+			[]string{`combat.concentration.fromDamage: 1.5 is out of range: above 0 and at most 1`}},
+		{"dying on a wound track", []fightEdit{{"combat.dying.successes", `"harm"`}},
+			[]string{`combat.dying.successes: track "harm" is a wound track, not a counter of death saves`}},
+		{"dying one track", []fightEdit{{"combat.dying.failures", `"saves_won"`}},
+			[]string{`combat.dying.failures: successes and failures are counted on two different tracks`}},
+		{"dying track max from the sheet", []fightEdit{{"sheet.live.tracks[1].max", `{"const":3}`}},
+			[]string{`combat.dying.successes: track "saves_won" counts death saves, so its max is a number, not a value the sheet works out`}},
+		{"dying track without room", []fightEdit{{"sheet.live.tracks[2].max", `0`}},
+			[]string{`combat.dying.failures: track "saves_lost" counts death saves, so its max is at least 1 and above its min`}},
+		{"dying track hidden", []fightEdit{{"sheet.live.tracks[1].hideWhen", `{"field":"calling","equals":"scout"}`}},
+			[]string{`combat.dying.successes: track "saves_won" counts death saves, so it cannot be hidden`}},
+		{"dying naturals", []fightEdit{{"combat.dying.dice.count", `2`}},
+			[]string{`combat.dying.naturals: natural results need a single die; with several dice use none`}},
+		{"dying condition", []fightEdit{{"combat.dying.condition", `"out"`}},
+			[]string{`combat.dying.condition: unknown condition "out"`}},
+		{"dying kind", []fightEdit{{"combat.dying.kind", `"bleed"`}},
+			[]string{`combat.dying.kind: "bleed" is not one of: saves`}},
+		{"dying while down", []fightEdit{{"combat.dying.damageWhileDown", `"three-failures"`}},
+			[]string{`combat.dying.damageWhileDown: "three-failures" is not one of: one-failure, two-failures, none`}},
+
+		// damage types, threat, spend limits
+		{"damage type twice", []fightEdit{{"combat.damageTypes[2]", `"Cut "`}},
+			[]string{`combat.damageTypes[2]: damage type "Cut " is listed twice`}},
+		{"damage type text", []fightEdit{{"combat.damageTypes[2]", `"[fire]"`}},
+			[]string{`combat.damageTypes[2]: must not contain square brackets`}},
+		{"threat band", []fightEdit{{"combat.threat.tiers[0].health", `[20,5]`}},
+			[]string{`combat.threat.tiers[0].health[0]: the lowest is above the highest`}},
+		{"threat defense", []fightEdit{{"combat.threat.tiers[0].defense", `101`}},
+			[]string{`combat.threat.tiers[0].defense: 101 is out of range 0..100`}},
+		{"threat tier twice", []fightEdit{{"combat.threat.tiers[1]", `{"id":"pack","label":"Pack again","health":[1,2],"defense":1,"toHit":0,"damagePerRound":[0,1],"saveDifficulty":0}`}},
+			[]string{`combat.threat.tiers[1].id: duplicate threat tier id "pack"`}},
+		{"spend limit on a group", []fightEdit{{"combat.spendLimits[0].pool", `"slots"`}},
+			[]string{`combat.spendLimits[0].pool: unknown live pool "slots"`}},
+		{"spend limit twice", []fightEdit{{"combat.spendLimits[1]", `{"pool":"luck","max":{"const":2},"per":"round"}`}},
+			[]string{`combat.spendLimits[1].pool: pool "luck" is limited twice`}},
+		{"spend limit per", []fightEdit{{"combat.spendLimits[0].per", `"fight"`}},
+			[]string{`combat.spendLimits[0].per: "fight" is not one of: turn, round`}},
+
+		// creatures: the block
+		{"creature without health", []fightEdit{{jackal + ".health", ``}},
+			[]string{jack + `.health: a creature without a sheet needs its health`}},
+		{"creature health range", []fightEdit{{jackal + ".health", `0`}},
+			[]string{jack + `.health: 0 is out of range 1..100000`}},
+		{"creature health word", []fightEdit{{jackal + ".health", `"lots"`}},
+			[]string{jack + `.health: expected a whole number or {"dice": ..., "flat": ...}`}},
+		{"creature health fraction", []fightEdit{{jackal + ".health", `1.5`}},
+			[]string{jack + `.health: expected an integer, got 1.5`}},
+		{"creature health dice", []fightEdit{{jackal + ".health.dice", `"3d1"`}},
+			[]string{jack + `.health.dice: "3d1" is not dice like 2d6 or 1d8+3`}},
+		{"creature health key", []fightEdit{{jackal + ".health.avg", `10`}},
+			[]string{jack + `.health.avg: unknown key`}},
+		{"creature without actions", []fightEdit{{jackal + ".actions", `[]`}, {jackal + ".riders", ``}, {jackal + ".signaturePoints", ``}},
+			[]string{jack + `.actions: a creature without a sheet needs at least one action, or it has nothing to do`}},
+		{"creature speed", []fightEdit{{jackal + ".speed", `-1`}},
+			[]string{jack + `.speed: -1 is out of range 0..10000`}},
+		{"creature unknown key", []fightEdit{{jackal + ".armor", `3`}},
+			[]string{jack + `.armor: unknown key`}},
+		{"creature tier", []fightEdit{{jackal + ".tier", `"boss"`}},
+			[]string{jack + `.tier: unknown threat tier "boss"`}},
+		{"no threat scale", []fightEdit{{"combat.threat", ``}}, []string{
+			jack + `.tier: this ruleset declares no threat tiers for a creature to sit on`,
+			ward + `.tier: this ruleset declares no threat tiers for a creature to sit on`,
+		}},
+		{"creature ability", []fightEdit{{jackal + ".abilities.grace", `1`}},
+			[]string{jack + `.abilities.grace: unknown ability "grace"`}},
+		{"creature ability range", []fightEdit{{jackal + ".abilities.brawn", `1001`}},
+			[]string{jack + `.abilities.brawn: 1001 is out of range -1000..1000`}},
+		{"creature save", []fightEdit{{jackal + ".saves.will", `1`}},
+			[]string{jack + `.saves.will: unknown save "will"`}},
+		{"creature contest check", []fightEdit{{jackal + ".checks.wits", `1`}},
+			[]string{jack + `.checks.wits: unknown contest check "wits"`}},
+		{"creature resist type", []fightEdit{{jackal + ".resist[0]", `"acid"`}},
+			[]string{jack + `.resist[0]: unknown damage type "acid"`}},
+		{"creature resist object type", []fightEdit{{jackal + ".resist[1].type", `"acid"`}},
+			[]string{jack + `.resist[1].type: unknown damage type "acid"`}},
+		{"creature resist tag", []fightEdit{{jackal + ".resist[1].except[0]", `"gold"`}},
+			[]string{jack + `.resist[1].except[0]: unknown item tag "gold"`}},
+		{"creature resist with no tags", []fightEdit{{"items.tags", ``}},
+			[]string{jack + `.resist[1].except[0]: this ruleset declares no item tags for a blow to carry`}},
+		{"creature resist after a broken one", []fightEdit{{jackal + ".resist", `[{"type":"cut","bogus":1},"acid"]`}}, []string{
+			jack + `.resist[0].bogus: unknown key`,
+			jack + `.resist[0].except: required`,
+			jack + `.resist[1]: unknown damage type "acid"`,
+		}},
+		{"creature vulnerable", []fightEdit{{jackal + ".vulnerable[0]", `"acid"`}},
+			[]string{jack + `.vulnerable[0]: unknown damage type "acid"`}},
+		{"creature immune shape", []fightEdit{{jackal + ".immune[0]", `5`}},
+			[]string{jack + `.immune[0]: expected a damage type or {"type": ..., "except": [...]}`}},
+		{"creature condition immunity", []fightEdit{{jackal + ".conditionImmunities[0]", `"asleep"`}},
+			[]string{jack + `.conditionImmunities[0]: unknown condition "asleep"`}},
+		{"creature hardness", []fightEdit{{jackal + ".hardness", `2`}},
+			[]string{jack + `.hardness: hardness only stops a spending blow, so initiative must be a resource with a style that spends`}},
+		{"creature soak", []fightEdit{{jackal + ".soak", `{"all":1}`}},
+			[]string{jack + `.soak: soak is for a "dice-pool" fight`}},
+		{"signature without points", []fightEdit{{jackal + ".signaturePoints", ``}},
+			[]string{jack + `.signaturePoints: an action bought with points needs signaturePoints to buy it from`}},
+		{"signature too dear", []fightEdit{{jackal + ".signaturePoints", `1`}},
+			[]string{jack + `.actions[4].signature.cost: this costs 2 and the creature only ever has 1 points`}},
+		{"creature loot", []fightEdit{{jackal + ".loot", `"hoard"`}},
+			[]string{jack + `.loot: unknown loot table "hoard"`}},
+		{"creature trait text", []fightEdit{{jackal + ".traits[0].text", `"It eats [whatever] stops."`}},
+			[]string{jack + `.traits[0].text: must not contain square brackets`}},
+		{"no combat block", []fightEdit{{"combat", ``}}, []string{
+			jack + `: this ruleset has no combat block, so there is nothing for a creature to be written in`,
+			ward + `: this ruleset has no combat block, so there is nothing for a creature to be written in`,
+			`catalogs[1].holds: a catalog of creatures needs a combat block for its creatures to be written in`,
+		}},
+
+		// creatures: actions
+		{"action budget", []fightEdit{{jackal + ".actions[0].budget", `"bonus"`}},
+			[]string{jack + `.actions[0].budget: unknown budget "bonus"`}},
+		{"action damage type", []fightEdit{{jackal + ".actions[0].damage.type", `"acid"`}},
+			[]string{jack + `.actions[0].damage.type: unknown damage type "acid"`}},
+		{"action damage empty", []fightEdit{{jackal + ".actions[4].damage", `{"type":"cut"}`}},
+			[]string{jack + `.actions[4].damage: damage names dice, a flat amount, or both`}},
+		{"clause save", []fightEdit{{jackal + ".actions[0].damage.plus[0].save.save", `"will"`}},
+			[]string{jack + `.actions[0].damage.plus[0].save.save: unknown save "will"`}},
+		{"clause save without difficulty", []fightEdit{{jackal + ".actions[0].save", ``}},
+			[]string{jack + `.actions[0].damage.plus[0].save.difficulty: this clause's save has no difficulty to be rolled against`}},
+		{"clause type", []fightEdit{{jackal + ".actions[0].damage.plus[0].type", `"acid"`}},
+			[]string{jack + `.actions[0].damage.plus[0].type: unknown damage type "acid"`}},
+		{"clause empty", []fightEdit{{jackal + ".actions[0].damage.plus[0]", `{"type":"burn"}`}},
+			[]string{jack + `.actions[0].damage.plus[0]: a clause names dice, a flat amount, or both`}},
+		{"too many clauses", []fightEdit{{jackal + ".actions[0].damage.plus", `[{"flat":1},{"flat":1},{"flat":1},{"flat":1}]`}},
+			[]string{jack + `.actions[0].damage.plus: has 4 items, at most 3 allowed`}},
+		{"save success word", []fightEdit{{jackal + ".actions[0].save.onSuccess", `"all"`}},
+			[]string{jack + `.actions[0].save.onSuccess: "all" is not one of: none, half, negates`}},
+		{"save-ends without a difficulty", []fightEdit{{jackal + ".actions[1].saveDifficulty", ``}},
+			[]string{jack + `.actions[1].saveDifficulty: a condition that ends on a save needs a difficulty for that save to be rolled against`}},
+		{"save and save difficulty", []fightEdit{{jackal + ".actions[0].saveDifficulty", `10`}},
+			[]string{jack + `.actions[0].saveDifficulty: this action has a save of its own, and a save that ends a condition uses that save's difficulty`}},
+		{"applied condition", []fightEdit{{jackal + ".actions[1].applies[0].condition", `"asleep"`}},
+			[]string{jack + `.actions[1].applies[0].condition: unknown condition "asleep"`}},
+		{"until-save without the save", []fightEdit{{jackal + ".actions[1].applies[0].saveEnds", ``}},
+			[]string{jack + `.actions[1].applies[0].saveEnds: "until-save" needs the save that ends it`}},
+		{"range long shorter", []fightEdit{{jackal + ".actions[1].range", `{"normal":4,"long":2}`}},
+			[]string{jack + `.actions[1].range.long: the long distance is at least the ordinary one`}},
+		{"range word", []fightEdit{{jackal + ".actions[1].range", `"far"`}},
+			[]string{jack + `.actions[1].range: expected a distance or {"normal": ..., "long": ...}`}},
+		{"range plain", []fightEdit{{jackal + ".actions[1].range", `10001`}},
+			[]string{jack + `.actions[1].range: 10001 is out of range 0..10000`}},
+		{"sequence names itself", []fightEdit{{jackal + ".actions[2].sequence[0].action", `"frenzy"`}},
+			[]string{jack + `.actions[2].sequence[0].action: a sequence cannot name itself`}},
+		{"sequence unknown action", []fightEdit{{jackal + ".actions[2].sequence[0].action", `"claw"`}},
+			[]string{jack + `.actions[2].sequence[0].action: unknown action "claw"`}},
+		{"sequence makes a reaction", []fightEdit{{jackal + ".actions[2].sequence[0].action", `"duck"`}},
+			[]string{jack + `.actions[2].sequence[0].action: "duck" is a reaction, so no sequence can make it`}},
+		{"sequence buys a signature", []fightEdit{{jackal + ".actions[2].sequence[0].action", `"lunge"`}},
+			[]string{jack + `.actions[2].sequence[0].action: "lunge" is bought with points, so a sequence cannot name it`}},
+		{"sequence of sequences", []fightEdit{{jackal + ".actions[3]", `{"id":"howl","name":"Howl","budget":"act","sequence":[{"action":"frenzy"}]}`}},
+			[]string{jack + `.actions[3].sequence[0].action: "frenzy" is a sequence, and a sequence cannot name another`}},
+		{"sequence carries its own", []fightEdit{{jackal + ".actions[2].toHit", `1`}},
+			[]string{jack + `.actions[2].toHit: a sequence resolves the actions it names, so it carries nothing of its own`}},
+		{"sequence times", []fightEdit{{jackal + ".actions[2].sequence[0].times", `11`}},
+			[]string{jack + `.actions[2].sequence[0].times: 11 is out of range 1..10`}},
+		{"recharge never back", []fightEdit{{jackal + ".actions[3].recharge.from", `7`}},
+			[]string{jack + `.actions[3].recharge.from: these dice roll 6 at most, so the action would never come back`}},
+		{"area shape", []fightEdit{{jackal + ".actions[3].area.shape", `"circle"`}},
+			[]string{jack + `.actions[3].area.shape: "circle" is not one of: burst, cone, line`}},
+		{"uses per", []fightEdit{{jackal + ".actions[3].uses.per", `"week"`}},
+			[]string{jack + `.actions[3].uses.per: "week" is not one of: encounter, day`}},
+		{"self takes a target", []fightEdit{{jackal + ".actions[5].targetCount", `2`}},
+			[]string{jack + `.actions[5].targetCount: an action that lands on the creature itself takes no other target`}},
+		{"reaction bought", []fightEdit{{jackal + ".actions[5].signature", `{"cost":1}`}},
+			[]string{jack + `.actions[5].signature: a reaction is taken at its moment, so it is not also bought between turns`}},
+		{"reaction cancels a hit", []fightEdit{{jackal + ".actions[5].reaction", `{"on":"hit","cancels":true}`}},
+			[]string{jack + `.actions[5].reaction: only an "aimed" or "used" reaction cancels: what has already happened cannot be called off`}},
+		{"reaction catalog", []fightEdit{{jackal + ".actions[5].reaction.against.catalogs[0]", `"spells"`}},
+			[]string{jack + `.actions[5].reaction.against.catalogs[0]: unknown catalog "spells"`}},
+		{"action id twice", []fightEdit{{jackal + ".actions[1].id", `"bite"`}}, []string{
+			jack + `.actions[1].id: duplicate action id "bite"`,
+			jack + `.actions[2].sequence[1].action: unknown action "worry"`,
+		}},
+		{"action name", []fightEdit{{jackal + ".actions[0].name", `""`}},
+			[]string{jack + `.actions[0].name: must not be empty`}},
+		{"too many actions", []fightEdit{{jackal + ".actions[6]", `{"id":"a6","name":"A","budget":"act","toHit":1}`}, {jackal + ".actions[7]", `{"id":"a7","name":"A","budget":"act","toHit":1}`}, {jackal + ".actions[8]", `{"id":"a8","name":"A","budget":"act","toHit":1}`}, {jackal + ".actions[9]", `{"id":"a9","name":"A","budget":"act","toHit":1}`}, {jackal + ".actions[10]", `{"id":"b0","name":"A","budget":"act","toHit":1}`}, {jackal + ".actions[11]", `{"id":"b1","name":"A","budget":"act","toHit":1}`}, {jackal + ".actions[12]", `{"id":"b2","name":"A","budget":"act","toHit":1}`}},
+			[]string{jack + `.actions: has 13 items, at most 12 allowed`}},
+
+		// creatures: riders
+		{"rider action", []fightEdit{{jackal + ".riders[0].actions[0]", `"claw"`}},
+			[]string{jack + `.riders[0].actions[0]: unknown action "claw"`}},
+		{"rider type", []fightEdit{{jackal + ".riders[0].type", `"acid"`}},
+			[]string{jack + `.riders[0].type: unknown damage type "acid"`}},
+		{"rider amount", []fightEdit{{jackal + ".riders[0].amount", `{}`}},
+			[]string{jack + `.riders[0].amount: a rider names dice, a flat amount, or both`}},
+		{"rider period", []fightEdit{{jackal + ".riders[0].oncePer", `"fight"`}},
+			[]string{jack + `.riders[0].oncePer: "fight" is not one of: turn, round`}},
+		{"rider moment", []fightEdit{{jackal + ".riders[0].on", `"miss"`}},
+			[]string{jack + `.riders[0].on: "miss" is not one of: hit`}},
+		{"rider id twice", []fightEdit{{jackal + ".riders[1]", `{"id":"pack","name":"Pack","on":"hit","oncePer":"round","amount":{"flat":1}}`}},
+			[]string{jack + `.riders[1].id: duplicate rider id "pack"`}},
+		{"no riders", []fightEdit{{jackal + ".riders", `[]`}},
+			[]string{jack + `.riders: must not be empty`}},
+
+		// creatures written as a sheet
+		{"sheet beside numbers", []fightEdit{{warden + ".defense", `5`}},
+			[]string{ward + `.defense: a creature with a sheet takes its defense from the sheet, so it does not give it here too`}},
+		{"sheet ability range", []fightEdit{{warden + ".sheet.abilities.brawn", `9`}},
+			[]string{ward + `.sheet.abilities.brawn: ability "brawn" takes a whole number from -3 to 5`}},
+		{"sheet ability fraction", []fightEdit{{warden + ".sheet.abilities.brawn", `1.5`}},
+			[]string{ward + `.sheet.abilities.brawn: ability "brawn" takes a whole number from -3 to 5`}},
+		{"sheet ability unknown", []fightEdit{{warden + ".sheet.abilities.grace", `1`}},
+			[]string{ward + `.sheet.abilities.grace: unknown ability "grace"`}},
+		{"sheet skill tier", []fightEdit{{warden + ".sheet.skills.sneak", `"expert"`}},
+			[]string{ward + `.sheet.skills.sneak: unknown proficiency tier "expert"`}},
+		{"sheet skill tier not offered", []fightEdit{{"sheet.skillTiers", `["untrained"]`}},
+			[]string{ward + `.sheet.skills.sneak: this ruleset does not offer the tier "trained" for skills`}},
+		{"sheet save unknown", []fightEdit{{warden + ".sheet.saves.will", `"trained"`}},
+			[]string{ward + `.sheet.saves.will: unknown save "will"`}},
+		{"sheet bonus range", []fightEdit{{warden + ".sheet.bonuses.sneak", `99`}},
+			[]string{ward + `.sheet.bonuses.sneak: bonus "sneak" takes a whole number from -20 to 40`}},
+		{"sheet bonus target", []fightEdit{{warden + ".sheet.bonuses.brawn", `1`}},
+			[]string{ward + `.sheet.bonuses.brawn: unknown skill or save "brawn"`}},
+		{"sheet field range", []fightEdit{{warden + ".sheet.fields.guard", `31`}},
+			[]string{ward + `.sheet.fields.guard: field "guard" must be between 0 and 30`}},
+		{"sheet field value", []fightEdit{{warden + ".sheet.fields.calling", `"thief"`}},
+			[]string{ward + `.sheet.fields.calling: field "calling" takes one of: hauler, scout`}},
+		{"sheet field unknown", []fightEdit{{warden + ".sheet.fields.rank", `1`}},
+			[]string{ward + `.sheet.fields.rank: unknown field "rank"`}},
+		{"sheet list unknown", []fightEdit{{warden + ".sheet.lists.spells", `[]`}},
+			[]string{ward + `.sheet.lists.spells: unknown list "spells"`}},
+		{"sheet list too long", []fightEdit{{warden + ".sheet.lists.knacks", `[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d"}]`}},
+			[]string{ward + `.sheet.lists.knacks: list "knacks" holds at most 3 rows`}},
+		{"sheet row value", []fightEdit{{warden + ".sheet.lists.knacks[0].rank", `7`}},
+			[]string{ward + `.sheet.lists.knacks[0].rank: column "rank" must be between 0 and 3`}},
+		{"sheet row mark shape", []fightEdit{{warden + ".sheet.lists.knacks[0]._catalog", `"knacks"`}},
+			[]string{ward + `.sheet.lists.knacks[0]._catalog: "knacks" is not a <catalog>/<entry> mark`}},
+		{"sheet row mark catalog", []fightEdit{{warden + ".sheet.lists.knacks[0]._catalog", `"trouble/jackal"`}},
+			[]string{ward + `.sheet.lists.knacks[0]._catalog: no catalog "trouble" feeds the list "knacks"`}},
+		{"sheet row mark entry", []fightEdit{{warden + ".sheet.lists.knacks[0]._catalog", `"knacks/run"`}},
+			[]string{ward + `.sheet.lists.knacks[0]._catalog: catalog "knacks" has no entry "run"`}},
+		{"sheet row unknown column", []fightEdit{{warden + ".sheet.lists.knacks[0].cost", `1`}},
+			[]string{ward + `.sheet.lists.knacks[0].cost: list "knacks" has no column "cost"`}},
+		{"sheet unknown key", []fightEdit{{warden + ".sheet.live", `{}`}},
+			[]string{ward + `.sheet.live: unknown key`}},
+		{"sheet every number given twice", []fightEdit{{warden + ".health", `5`}, {warden + ".initiativeModifier", `1`}, {warden + ".hardness", `1`}}, []string{
+			ward + `.hardness: a creature with a sheet takes its hardness from the sheet, so it does not give it here too`,
+			ward + `.hardness: hardness only stops a spending blow, so initiative must be a resource with a style that spends`,
+			ward + `.health: a creature with a sheet takes its health from the sheet, so it does not give it here too`,
+			ward + `.initiativeModifier: a creature with a sheet takes its initiativeModifier from the sheet, so it does not give it here too`,
+		}},
+		{"plain block needs its numbers", []fightEdit{{warden + ".sheet", ``}}, []string{
+			ward + `.actions: a creature without a sheet needs at least one action, or it has nothing to do`,
+			ward + `.defense: a creature without a sheet needs its defense`,
+			ward + `.health: a creature without a sheet needs its health`,
+			ward + `.initiativeModifier: a creature without a sheet needs its initiativeModifier`,
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, got := fightParse(t, tc.edits...)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}
+
+// fightPooled turns the fixture into a dice-pool ruleset whose fights throw d10 pools
+// on a wound track, with initiative as a number attacks move and one d10 creature.
+var fightPooled = []fightEdit{
+	{"resolution", `{"kind":"dice-pool","die":{"sides":10},"abilityModifier":{"op":"identity"},
+		"proficiencyTiers":[{"id":"untrained","label":"Untrained"},{"id":"trained","label":"Trained","flat":2}],
+		"target":{"default":7,"min":6,"max":8},"difficultyLadder":[{"label":"Hard","successes":2}]}`},
+	{"combat.kind", `"dice-pool"`},
+	{"combat.attackRoll", ``},
+	{"combat.conditions[0].modifiers[1]", ``},
+	{"combat.health", `{"track":"harm"}`},
+	{"combat.damageKinds", `{"default":"knock","byType":{"cut":"gash"},"marks":"per-point"}`},
+	{"combat.pool", `{"advantage":true,"damageTarget":6,"soak":{"roll":true,"byKind":{"knock":{"abilityMod":"brawn"}}},"hardness":{"const":1}}`},
+	{"combat.initiative", `{"pool":{"abilityMod":"wits"},"plus":1,"resource":{"base":3,
+		"styles":[{"id":"press","label":"Press","takes":{"gain":1}},{"id":"tell","label":"Telling","spends":{"onMiss":[[0,1],[6,2]]}}],
+		"crash":{"at":0,"condition":"down","bonus":2,"recoverAfter":2}}}`},
+	{"catalogs[1].entries", `[{"id":"ghoul","label":"Ghoul","creature":{"health":9,"defense":2,"initiativeModifier":3,"tier":"pack",
+		"soak":{"all":1,"byKind":{"gash":2}},"hardness":2,
+		"actions":[{"id":"claw","name":"Claw","budget":"act","toHit":4,"damage":{"dice":"2d10","type":"cut","plus":[{"dice":"1d10"}]}}],
+		"riders":[{"id":"rot","name":"Rot","on":"hit","oncePer":"round","amount":{"dice":"1d10"}}]}}]`},
+}
+
+const ghoul = "catalogs[1].entries[0].creature"
+const ghoulAt = "catalogs[1].entries[0] (trouble/ghoul).creature"
+
+func TestFightPooled(t *testing.T) {
+	rs, got := fightParse(t, fightPooled...)
+	if len(got) > 0 {
+		t.Fatalf("the pooled fixture has problems:\n%s", strings.Join(got, "\n"))
+	}
+	if !rs.Combat.spendsInitiative() || rs.Combat.Initiative.Resource.Crash.CrashAt() != 0 {
+		t.Fatal("the resource should spend and crash at 0")
+	}
+	cases := []struct {
+		name  string
+		edits []fightEdit
+		want  []string
+	}{
+		{"damage target above the die", []fightEdit{{"combat.pool.damageTarget", `11`}},
+			[]string{`combat.pool.damageTarget: a 10-sided die never reaches 11`}},
+		{"soak kind not of the track", []fightEdit{{"combat.pool.soak.byKind", `{"burn":{"const":1}}`}},
+			[]string{`combat.pool.soak.byKind.burn: "burn" is not a kind of the health track`}},
+		{"soak kind on a pool", []fightEdit{{"combat.health", `{"pool":"grit"}`}, {"combat.damageKinds", ``}}, []string{
+			ghoulAt + `.soak.byKind.gash: soak by kind needs health to be a wound track with kinds`,
+			`combat.pool.soak.byKind.knock: soak by kind needs health to be a wound track with kinds`,
+		}},
+		{"no pool block", []fightEdit{{"combat.pool", ``}}, []string{
+			ghoulAt + `.soak: this fight's pool block says nothing about soak, so there is no way to take it`,
+			`combat.pool: a "dice-pool" fight needs pool to say how it rolls damage`,
+		}},
+		{"hardness without a spending style", []fightEdit{{"combat.initiative.resource.styles[1]", ``}}, []string{
+			ghoulAt + `.hardness: hardness only stops a spending blow, so initiative must be a resource with a style that spends`,
+			`combat.pool.hardness: hardness only stops a spending blow, so initiative must be a resource with a style that spends`,
+		}},
+		{"resource thrown again", []fightEdit{{"combat.initiative.each", `"round"`}},
+			[]string{`combat.initiative.each: a number attacks move is kept for the whole fight, so it is never thrown again`}},
+		{"resource without pool", []fightEdit{{"combat.initiative.pool", ``}, {"combat.initiative.plus", ``}, {"combat.initiative.dice", `{"count":1,"sides":10}`}},
+			[]string{`combat.initiative.resource: a number attacks move opens with a thrown pool, so initiative needs pool`}},
+		{"rolled modifier in a pool fight", []fightEdit{{"combat.conditions[1].modifiers", `[{"to":"attacks","dice":"1d4"}]`}},
+			[]string{`combat.conditions[1].modifiers[0].dice: a "dice-pool" fight adds dice to a pool, so a modifier gives a flat number of dice`}},
+		{"creature damage die", []fightEdit{{ghoul + ".actions[0].damage.dice", `"2d6"`}},
+			[]string{ghoulAt + `.actions[0].damage.dice: a "dice-pool" fight throws d10s, so damage dice are d10s`}},
+		{"creature clause die", []fightEdit{{ghoul + ".actions[0].damage.plus[0].dice", `"1d8"`}},
+			[]string{ghoulAt + `.actions[0].damage.plus[0].dice: a "dice-pool" fight throws d10s, so damage dice are d10s`}},
+		{"creature rider die", []fightEdit{{ghoul + ".riders[0].amount.dice", `"1d4"`}},
+			[]string{ghoulAt + `.riders[0].amount.dice: a "dice-pool" fight throws d10s, so damage dice are d10s`}},
+		{"creature soak kind", []fightEdit{{ghoul + ".soak.byKind", `{"burn":1}`}},
+			[]string{ghoulAt + `.soak.byKind.burn: "burn" is not a kind of the health track`}},
+		{"creature soak range", []fightEdit{{ghoul + ".soak.all", `101`}},
+			[]string{ghoulAt + `.soak.all: 101 is out of range 0..100`}},
+		{"pool fight on a summed ruleset", []fightEdit{{"resolution", `{"kind":"dice-sum","abilityModifier":{"op":"identity"},"proficiencyTiers":[{"id":"untrained","label":"Untrained"},{"id":"trained","label":"Trained","flat":2}],"difficultyLadder":[{"label":"Hard","dc":10}]}`}},
+			[]string{`combat.kind: a "dice-pool" fight throws the ruleset's own pools, so resolution.kind must be "dice-pool" too`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, got := fightParse(t, append(append([]fightEdit{}, fightPooled...), tc.edits...)...)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}
+
+// TestFightFeatures checks the Capability API versions the fight keys record, each the
+// first time it is met.
+func TestFightFeatures(t *testing.T) {
+	minors := func(rs *Ruleset) map[string]int {
+		m := map[string]int{}
+		for _, f := range rs.Features() {
+			m[f.Name] = f.Minor
+		}
+		return m
+	}
+	rs, _ := fightParse(t)
+	got := minors(rs)
+	want := map[string]int{
+		"the battle block": 22, "the combat block": 26, "creature catalogs": 27, "a fight on a board": 28,
+		"damage clauses": 29, "creature riders": 29, "strikes per spend": 29, "the 1.29 condition effects": 29,
+		"conditions narrowed to saves": 29, "conditions that end when their source goes down": 29,
+		"conditions that hold while their source is in sight": 29, "strikesCappedBy": 32,
+		"reaction moments": 33, "creatures written as a sheet": 34, "contests": 43,
+		"reactions to a use or to some catalogs": 44, "condition modifiers": 45, "combat levels": 45,
+		"check effects": 45, "actions that land on the creature itself": 46, "an attack's skill column": 47,
+		"spend limits": 47, "modifiers narrowed to skills": 53, "conditions narrowed to skills": 53,
+	}
+	for name, minor := range want {
+		if got[name] != minor {
+			t.Errorf("feature %q: got 1.%d, want 1.%d", name, got[name], minor)
+		}
+	}
+	rs, _ = fightParse(t, fightPooled...)
+	got = minors(rs)
+	for name, minor := range map[string]int{"initiative thrown as a pool": 48, "initiative that attacks move": 48,
+		"combat health on a wound track": 30, "combat damage kinds": 30, "creature soak": 47} {
+		if got[name] != minor {
+			t.Errorf("pooled feature %q: got 1.%d, want 1.%d", name, got[name], minor)
+		}
+	}
+	rs, _ = fightParse(t, fightEdit{"catalogs[1].entries[0].creature.actions[5].reaction", `{"on":"hit"}`},
+		fightEdit{"catalogs[1].entries[0].creature.actions[1].applies[0]", `{"condition":"shaken","duration":{"rounds":1,"at":"turn-start"}}`},
+		fightEdit{"combat.levels[0].derived", `"x"`}, fightEdit{"combat.levels[0].track", ``}, fightEdit{"combat.initiative.each", `"round"`})
+	got = minors(rs)
+	for name, minor := range map[string]int{"reactions to a hit": 46, "conditions timed by turn starts, attacks or saves": 45,
+		"a level that reads a derived value": 54, "initiative thrown again each round": 47} {
+		if got[name] != minor {
+			t.Errorf("feature %q: got 1.%d, want 1.%d", name, got[name], minor)
+		}
+	}
+}
+
+// TestFightCorpus: every public ruleset loads with no problem, and the 5e package's
+// 321-creature bestiary checks clean against its ruleset.
+func TestFightCorpus(t *testing.T) {
+	const dir = "../../shared/reference/marinara/"
+	for _, name := range []string{"ember-roads.json", "gravewatch.json", "ruleset-5e-2014.example.json", "5e-2014/ruleset.json"} {
+		data, err := os.ReadFile(dir + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ps := Parse(data); len(ps) > 0 {
+			t.Errorf("%s:\n%v", name, ps)
+		}
+	}
+	data, err := os.ReadFile(dir + "5e-2014/ruleset.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, ps := Parse(data)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	file, err := os.ReadFile(dir + "5e-2014/catalogs/creatures.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, ps := CheckCatalogFile(rs, "creatures", file)
+	if len(ps) > 0 {
+		t.Fatalf("creatures.json:\n%v", ps)
+	}
+	sequences := 0
+	for _, e := range entries {
+		cr := e.Creature
+		if cr == nil || cr.HealthValue == nil {
+			t.Fatalf("entry %s: no creature health decoded", e.ID)
+		}
+		for _, a := range cr.Actions {
+			if a.Sequence != nil {
+				sequences++
+			}
+		}
+	}
+	if len(entries) != 321 || sequences != 118 {
+		t.Errorf("read %d creatures and %d sequences, want 321 and 118", len(entries), sequences)
+	}
+}

@@ -1,0 +1,201 @@
+package ruleset
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// features.json in the reference package names an attack-list column no list has
+// (reported in the issue note); the test pins exactly that one problem.
+const sneakAttackProblem = `entries[159] (features/rogue-sneak-attack).mechanics.rider.requires.column: no attack list this rider reads has a column "finesse_or_ranged"`
+
+func TestLoadCorpus(t *testing.T) {
+	for _, name := range []string{"ember-roads.json", "gravewatch.json", "ruleset-5e-2014.example.json"} {
+		if _, err := Load(corpus + name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	l, err := Load(corpus + "5e-2014")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"spells", "creatures"} {
+		entries, err := l.Entries(id)
+		if err != nil || len(entries) == 0 {
+			t.Errorf("%s: %d entries, %v", id, len(entries), err)
+		}
+	}
+	entries, err := l.Entries("features")
+	if err == nil || err.Error() != sneakAttackProblem || entries != nil {
+		t.Fatalf("features: %d entries, %v", len(entries), err)
+	}
+	// The outcome is computed once and kept: the picker shows the same reasons again.
+	if _, again := l.Entries("features"); again == nil || again.Error() != err.Error() {
+		t.Fatalf("second request: %v", again)
+	}
+}
+
+// writePackage writes a package folder from files, with a manifest declaring api and
+// listing every file with its real sha256 and size.
+func writePackage(t *testing.T, api int, files map[string][]byte) string {
+	t.Helper()
+	var m map[string]any
+	raw, err := os.ReadFile(corpus + "5e-2014/manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(raw, &m)
+	m["capabilityApi"] = map[string]any{"major": 1, "minor": api}
+	dir := t.TempDir()
+	var paths []any
+	var list []any
+	for p, data := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		paths = append(paths, p)
+		list = append(list, map[string]any{"path": p, "sha256": hex.EncodeToString(sum[:]), "bytes": len(data)})
+	}
+	m["contributions"] = map[string]any{"assets": map[string]any{"paths": paths}}
+	m["files"] = list
+	out, _ := json.Marshal(m)
+	os.WriteFile(filepath.Join(dir, "manifest.json"), out, 0o644)
+	return dir
+}
+
+// emberAsPackage splits ember-roads' first catalog into a standalone file.
+func emberAsPackage(t *testing.T) map[string][]byte {
+	t.Helper()
+	raw, err := os.ReadFile(corpus + "ember-roads.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	json.Unmarshal(raw, &doc)
+	cat := doc["catalogs"].([]any)[0].(map[string]any)
+	id := cat["id"].(string)
+	file, _ := json.Marshal(map[string]any{"schemaVersion": 1, "catalog": id, "entries": cat["entries"]})
+	delete(cat, "entries")
+	cat["asset"] = "catalogs/" + id + ".json"
+	rs, _ := json.Marshal(doc)
+	return map[string][]byte{"ruleset.json": rs, "catalogs/" + id + ".json": file}
+}
+
+func TestPackageCapabilityDeclaration(t *testing.T) {
+	files := emberAsPackage(t)
+	l, err := Load(writePackage(t, 340, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := l.Entries("knacks"); err != nil || len(entries) == 0 {
+		t.Fatalf("knacks: %d, %v", len(entries), err)
+	}
+
+	// Layers need 1.25; a package declaring 1.21 is refused, naming the feature.
+	_, err = Load(writePackage(t, 21, files))
+	if err == nil || !strings.Contains(err.Error(), "layers: layers needs Capability API 1.25; the package declares 1.21") {
+		t.Fatalf("1.21: %v", err)
+	}
+
+	// A feature only the standalone file uses is held to the declaration when the file is
+	// first read: targetsPerCostStep needs 1.171, above all ruleset.json needs.
+	need := 0
+	for _, f := range l.Features() {
+		need = max(need, f.Minor)
+	}
+	if need >= 171 {
+		t.Fatalf("fixture: ruleset.json already needs 1.%d", need)
+	}
+	var file map[string]any
+	json.Unmarshal(files["catalogs/knacks.json"], &file)
+	entry := file["entries"].([]any)[0].(map[string]any)
+	entry["mechanics"] = map[string]any{"kind": "buff", "targetCount": 1, "targetsPerCostStep": 1}
+	files["catalogs/knacks.json"], _ = json.Marshal(file)
+	l, err = Load(writePackage(t, need, files))
+	if err != nil {
+		t.Fatalf("ruleset.json alone needs 1.%d: %v", need, err)
+	}
+	_, err = l.Entries("knacks")
+	want := "entries[0].mechanics.targetsPerCostStep: targetsPerCostStep needs Capability API 1.171; the package declares 1." + fmt.Sprint(need)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
+
+func TestPackageCatalogFilesMustMatchTheRuleset(t *testing.T) {
+	files := emberAsPackage(t)
+	files["catalogs/extra.json"] = []byte(`{"schemaVersion":1,"catalog":"extra","entries":[]}`)
+	_, err := Load(writePackage(t, 340, files))
+	if err == nil || !strings.Contains(err.Error(), `catalogs/extra.json: no catalog of the ruleset is "extra"`) {
+		t.Fatalf("extra file: %v", err)
+	}
+}
+
+func TestSingleFileLimits(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, []byte(`{"pad":"`+strings.Repeat("x", MaxSingleFileBytes)+`"}`), 0o644)
+	_, err := Load(big)
+	if err == nil || !strings.Contains(err.Error(), "a single-file ruleset is at most 512 KB") {
+		t.Fatalf("big: %v", err)
+	}
+	files := emberAsPackage(t)
+	single := filepath.Join(dir, "asset.json")
+	os.WriteFile(single, files["ruleset.json"], 0o644)
+	_, err = Load(single)
+	if err == nil || !strings.Contains(err.Error(), "catalogs[0].asset: a single-file ruleset carries its catalogs inline") {
+		t.Fatalf("asset in a single file: %v", err)
+	}
+}
+
+func TestRegistryVersions(t *testing.T) {
+	raw, _ := os.ReadFile(corpus + "ember-roads.json")
+	v1, err := LoadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRegistry()
+	if err := r.Install("local/ember-roads", v1); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Install("local/ember-roads", v1); err != nil {
+		t.Fatalf("same content again: %v", err)
+	}
+	changed := strings.Replace(string(raw), `"name": "Ember Roads"`, `"name": "Ember Roads, revised"`, 1)
+	if changed == string(raw) {
+		t.Fatal("fixture: name not found")
+	}
+	v1b, err := LoadFile([]byte(changed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Install("local/ember-roads", v1b); !errors.Is(err, ErrRaiseVersion) {
+		t.Fatalf("changed content, same version: %v", err)
+	}
+	v2, _ := LoadFile([]byte(strings.Replace(changed, `"version": 1,`, `"version": 2,`, 1)))
+	if v2 == nil || v2.Ruleset.Version != 2 {
+		t.Fatal("fixture: version not raised")
+	}
+	if err := r.Install("local/ember-roads", v2); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Versions("local/ember-roads"); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+		t.Fatalf("versions %v", got)
+	}
+	if l, _ := r.Latest("local/ember-roads"); l != v2 {
+		t.Fatal("latest is not v2")
+	}
+	if l, _ := r.Get("local/ember-roads", 1); l != v1 {
+		t.Fatal("old version gone")
+	}
+}

@@ -1,0 +1,586 @@
+package ruleset
+
+import (
+	"fmt"
+
+	"sheetkeeper/strictjson"
+)
+
+// decodeSheetUnions decodes the sheet's union members (untrained rules, derived ops,
+// track maxima) into their typed fields.
+func (c *checker) decodeSheetUnions() {
+	s := &c.rs.Sheet
+	for i := range s.Sections {
+		s.Sections[i].Rule = c.untrained(s.Sections[i].Untrained, fmt.Sprintf("sheet.sections[%d].untrained", i))
+	}
+	for _, group := range []struct {
+		key    string
+		skills []Skill
+	}{{"skills", s.Skills}, {"saves", s.Saves}} {
+		for i := range group.skills {
+			k := &group.skills[i]
+			k.Rule = c.untrained(k.Untrained, fmt.Sprintf("sheet.%s[%d].untrained", group.key, i))
+		}
+	}
+	for i := range s.Derived {
+		c.decodeDerived(&s.Derived[i], fmt.Sprintf("sheet.derived[%d]", i))
+	}
+	for i := range s.Live.Tracks {
+		t := &s.Live.Tracks[i]
+		path := fmt.Sprintf("sheet.live.tracks[%d].max", i)
+		if rawKind(t.RawMax) == 'o' {
+			t.MaxRef = &ValueRef{}
+			c.decodeRaw(t.RawMax, t.MaxRef, path)
+		} else {
+			var n int
+			if c.decodeRaw(t.RawMax, &n, path) {
+				t.MaxNumber = &n
+			}
+		}
+	}
+}
+
+// untrained decodes an untrained rule: "normal", "harder", "refuse" or {"by": n}.
+func (c *checker) untrained(raw strictjson.Raw, path string) *UntrainedRule {
+	switch rawKind(raw) {
+	case 0:
+		return nil
+	case 'o':
+		var v struct {
+			By int `json:"by"`
+		}
+		if c.decodeRaw(raw, &v, path) && c.between(path+".by", float64(v.By), -20, 20) {
+			return &UntrainedRule{Mode: "by", By: v.By}
+		}
+		return nil
+	}
+	var mode string
+	if !c.decodeRaw(raw, &mode, path) {
+		return nil
+	}
+	if !c.oneOf(path, mode, "normal", "harder", "refuse") {
+		return nil
+	}
+	return &UntrainedRule{Mode: mode}
+}
+
+// derivedKeys lists the op-specific keys each derived op takes.
+func derivedKeys(op string) []string {
+	switch op {
+	case "sum", "min", "max":
+		return []string{"of"}
+	case "scale":
+		return []string{"of", "multiplier", "round"}
+	case "stepTable":
+		return []string{"from", "table"}
+	case "enumTable":
+		return []string{"from", "table", "default"}
+	}
+	return nil
+}
+
+// decodeDerived decodes a derived value's op-specific members and refuses keys that
+// belong to other ops.
+func (c *checker) decodeDerived(d *Derived, path string) {
+	at := func(k string) string { return strictjson.Join(path, k) }
+	if !c.oneOf(at("op"), d.Op, "sum", "stepTable", "scale", "min", "max", "enumTable") {
+		return
+	}
+	present := map[string]bool{"of": d.RawOf != nil, "from": d.RawFrom != nil, "table": d.RawTable != nil,
+		"multiplier": d.Multiplier != nil, "round": d.Round != "", "default": d.Default != nil}
+	c.keysFor(path, fmt.Sprintf("op %q", d.Op), present, derivedKeys(d.Op), nil)
+	switch d.Op {
+	case "sum", "min", "max":
+		if d.RawOf == nil {
+			c.add(at("of"), "required")
+			return
+		}
+		if c.decodeRaw(d.RawOf, &d.Of, at("of")) {
+			lo := 2
+			if d.Op == "sum" {
+				lo = 1
+			}
+			c.count(at("of"), len(d.Of), lo, 12)
+		}
+	case "scale":
+		if d.RawOf == nil {
+			c.add(at("of"), "required")
+		} else {
+			var ref ValueRef
+			if c.decodeRaw(d.RawOf, &ref, at("of")) {
+				d.Of = []ValueRef{ref}
+			}
+		}
+		if d.Multiplier == nil {
+			c.add(at("multiplier"), "required")
+		}
+		c.rounding(at("round"), d.Round)
+	case "stepTable":
+		if d.RawFrom == nil {
+			c.add(at("from"), "required")
+		} else {
+			d.From = &ValueRef{}
+			if !c.decodeRaw(d.RawFrom, d.From, at("from")) {
+				d.From = nil
+			}
+		}
+		if d.RawTable == nil {
+			c.add(at("table"), "required")
+		} else if c.decodeRaw(d.RawTable, &d.Steps, at("table")) {
+			c.stepTable(at("table"), d.Steps, 100)
+		}
+	case "enumTable":
+		if d.RawFrom == nil {
+			c.add(at("from"), "required")
+		} else {
+			d.EnumFrom = &EnumSource{}
+			if c.decodeRaw(d.RawFrom, d.EnumFrom, at("from")) {
+				if (d.EnumFrom.Field == "") == (d.EnumFrom.LiveState == "") {
+					c.add(at("from"), "an enum table reads exactly one of: field, liveState")
+				}
+			} else {
+				d.EnumFrom = nil
+			}
+		}
+		if d.RawTable == nil {
+			c.add(at("table"), "required")
+		} else if c.decodeRaw(d.RawTable, &d.EnumTable, at("table")) {
+			if n := len(d.EnumTable); n < 1 || n > 40 {
+				c.add(at("table"), "an enum table names from 1 to 40 values")
+			}
+		}
+	}
+}
+
+// keysFor refuses every present key that the variant (a field type, a derived op) does
+// not take, and reports the required ones it lacks.
+func (c *checker) keysFor(path, variant string, present map[string]bool, allowed, required []string) {
+	ok := make(map[string]bool, len(allowed))
+	for _, k := range allowed {
+		ok[k] = true
+	}
+	for k, on := range present {
+		if on && !ok[k] {
+			c.add(strictjson.Join(path, k), "unknown key for %s", variant)
+		}
+	}
+	for _, k := range required {
+		if !present[k] {
+			c.add(strictjson.Join(path, k), "required")
+		}
+	}
+}
+
+func (c *checker) checkSheet() {
+	s := &c.rs.Sheet
+	n := c.names
+	if s.Version < 1 {
+		c.add("sheet.version", "version must be 1 or more")
+	}
+	c.count("sheet.sections", len(s.Sections), 0, 20)
+	c.unique("sheet.sections", "section", len(s.Sections), func(i int) string { return s.Sections[i].ID })
+	for i := range s.Sections {
+		sec := &s.Sections[i]
+		path := fmt.Sprintf("sheet.sections[%d]", i)
+		c.sheetID(path+".id", sec.ID)
+		c.label(path+".label", sec.Label)
+		c.harder(path+".untrained", sec.Rule)
+	}
+
+	c.count("sheet.abilities", len(s.Abilities), 0, 20)
+	c.unique("sheet.abilities", "ability", len(s.Abilities), func(i int) string { return s.Abilities[i].ID })
+	for i := range s.Abilities {
+		a := &s.Abilities[i]
+		path := fmt.Sprintf("sheet.abilities[%d]", i)
+		c.sheetID(path+".id", a.ID)
+		c.label(path+".label", a.Label)
+		if a.Short != "" {
+			c.promptText(path+".short", a.Short, 8)
+		}
+		if a.Min > a.Max {
+			c.add(path+".min", "min is above max")
+		}
+		if a.Default < a.Min || a.Default > a.Max {
+			c.add(path+".default", "default %d is outside %d..%d", a.Default, a.Min, a.Max)
+		}
+		c.section(path, a.Section)
+	}
+
+	c.checkSkills("skills", s.Skills, 120)
+	c.checkSkills("saves", s.Saves, 40)
+	for i, sv := range s.Saves {
+		if n.skill(sv.ID) != nil {
+			c.add(fmt.Sprintf("sheet.saves[%d].id", i), "%q is already a skill id", sv.ID)
+		}
+	}
+	for _, k := range []struct {
+		key   string
+		tiers []string
+	}{{"skillTiers", s.SkillTiers}, {"saveTiers", s.SaveTiers}} {
+		if k.tiers == nil {
+			continue
+		}
+		path := "sheet." + k.key
+		c.count(path, len(k.tiers), 1, 12)
+		for i, id := range k.tiers {
+			c.known(strictjson.Join(path, i), "proficiency tier", id, n.tier(id) != nil)
+		}
+	}
+	if b := s.BonusRange; b != nil {
+		c.between("sheet.bonusRange.min", float64(b.Min), -100, 1e15)
+		c.between("sheet.bonusRange.max", float64(b.Max), -1e15, 100)
+		if b.Min > b.Max {
+			c.add("sheet.bonusRange.min", "min is above max")
+		}
+	}
+
+	c.count("sheet.fields", len(s.Fields), 0, 160)
+	c.unique("sheet.fields", "field", len(s.Fields), func(i int) string { return s.Fields[i].ID })
+	for i := range s.Fields {
+		c.checkValue(&s.Fields[i], fmt.Sprintf("sheet.fields[%d]", i), false)
+	}
+	c.checkDerivedList()
+	c.checkLists()
+	c.checkLive()
+}
+
+// checkSkills checks the skills or the saves.
+func (c *checker) checkSkills(key string, skills []Skill, max int) {
+	base := "sheet." + key
+	c.count(base, len(skills), 0, max)
+	what := key[:len(key)-1]
+	c.unique(base, what, len(skills), func(i int) string { return skills[i].ID })
+	for i := range skills {
+		k := &skills[i]
+		path := fmt.Sprintf("%s[%d]", base, i)
+		c.sheetID(path+".id", k.ID)
+		c.label(path+".label", k.Label)
+		if k.Ability != "" {
+			c.known(path+".ability", "ability", k.Ability, c.names.ability(k.Ability) != nil)
+		}
+		c.section(path, k.Section)
+		c.harder(path+".untrained", k.Rule)
+		if k.Cap != nil {
+			c.feedsSkillNumber(k.Cap, path+".cap", fmt.Sprintf("the cap on %q", k.ID), "a cap")
+		}
+	}
+}
+
+// feedsSkillNumber checks a value that feeds every skill or save number (a cap, the
+// proficiency bonus): it may not read a skill or save modifier, nor may the derived
+// value it reads or any declared above that one, so evaluation runs once, top to bottom.
+func (c *checker) feedsSkillNumber(ref *ValueRef, path, feeds, what string) {
+	if ref.SkillMod != "" || ref.SaveMod != "" {
+		c.add(path, "%s cannot read a skill or save modifier", what)
+	}
+	if ref.Derived == "" {
+		return
+	}
+	end, ok := c.names.derivedIndex[ref.Derived]
+	if !ok {
+		return
+	}
+	for i := 0; i <= end; i++ {
+		d := &c.rs.Sheet.Derived[i]
+		for _, r := range d.Of {
+			if r.SkillMod != "" || r.SaveMod != "" {
+				c.add(fmt.Sprintf("sheet.derived[%d]", i), "%q feeds %s and cannot read a skill or save modifier", d.ID, feeds)
+				break
+			}
+		}
+		if d.From != nil && (d.From.SkillMod != "" || d.From.SaveMod != "") {
+			c.add(fmt.Sprintf("sheet.derived[%d]", i), "%q feeds %s and cannot read a skill or save modifier", d.ID, feeds)
+		}
+	}
+}
+
+// harder refuses an untrained "harder" rule where it could never change a roll: only a
+// dice pool whose per-die target can move has a step harder.
+func (c *checker) harder(path string, r *UntrainedRule) {
+	if r == nil || r.Mode != "harder" {
+		return
+	}
+	res := &c.rs.Resolution
+	switch {
+	case res.Kind != "dice-pool":
+		c.add(path, "a %s ruleset has no per-die target, so \"harder\" cannot change a roll", res.Kind)
+	case res.Target != nil && res.Target.Min >= res.Target.Max:
+		c.add(path, "this ruleset's per-die target cannot move, so \"harder\" cannot change a roll")
+	}
+}
+
+// section checks that a named section is declared, so it has a label to show.
+func (c *checker) section(path, id string) {
+	if id != "" {
+		c.known(path+".section", "section", id, c.names.section(id) != nil)
+	}
+}
+
+// valueKeys lists the keys each value type takes beyond id, label and type.
+func valueKeys(typ string) (allowed, required []string) {
+	switch typ {
+	case "number":
+		return []string{"min", "max", "default", "integer"}, []string{"min", "max"}
+	case "text", "longtext":
+		return []string{"maxLength", "default"}, []string{"maxLength"}
+	case "boolean":
+		return []string{"default"}, nil
+	case "enum":
+		return []string{"values", "valueLabels", "default"}, []string{"values"}
+	case "dice":
+		return []string{"default", "example"}, nil
+	}
+	return nil, nil
+}
+
+// checkValue checks a sheet field (column false) or a list column (column true): its
+// type's keys and bounds, its default, and for a field its section and hideWhen.
+func (c *checker) checkValue(f *Field, path string, column bool) {
+	at := func(k string) string { return strictjson.Join(path, k) }
+	c.sheetID(at("id"), f.ID)
+	c.label(at("label"), f.Label)
+	if !c.oneOf(at("type"), f.Type, "number", "text", "longtext", "boolean", "enum", "dice") {
+		return
+	}
+	what := "a " + f.Type + " field"
+	if column {
+		what = "a " + f.Type + " column"
+	}
+	allowed, required := valueKeys(f.Type)
+	if column {
+		allowed = append(allowed, "required")
+	} else {
+		allowed = append(allowed, "section", "hideWhen")
+	}
+	present := map[string]bool{"min": f.Min != nil, "max": f.Max != nil, "default": f.Default != nil,
+		"integer": f.Integer != nil, "maxLength": f.MaxLength != nil, "values": f.Values != nil,
+		"valueLabels": f.ValueLabels != nil, "example": f.Example != nil, "required": f.Required != nil,
+		"section": f.Section != "", "hideWhen": f.HideWhen != nil}
+	c.keysFor(path, what, present, allowed, required)
+
+	switch f.Type {
+	case "number":
+		if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
+			c.add(at("min"), "min is above max")
+		}
+		if d, ok := defaultOf(c, f, at("default"), 0.0); ok && f.Min != nil && f.Max != nil && (d < *f.Min || d > *f.Max) {
+			c.add(at("default"), "default %s is outside %s..%s", num(d), num(*f.Min), num(*f.Max))
+		}
+	case "text", "longtext":
+		limit := 500
+		if f.Type == "longtext" {
+			limit = 4000
+		}
+		if f.MaxLength != nil {
+			c.between(at("maxLength"), float64(*f.MaxLength), 1, float64(limit))
+		}
+		if d, ok := defaultOf(c, f, at("default"), ""); ok {
+			c.maxLen(at("default"), d, limit)
+			if f.MaxLength != nil && d != "" && textLen(d) > *f.MaxLength {
+				c.add(at("default"), "default is longer than maxLength")
+			}
+		}
+	case "boolean":
+		defaultOf(c, f, at("default"), false)
+	case "enum":
+		if f.Values != nil {
+			c.count(at("values"), len(f.Values), 1, 40)
+			for i, v := range f.Values {
+				if v == "" {
+					c.add(strictjson.Join(at("values"), i), "must not be empty")
+				}
+				c.maxLen(strictjson.Join(at("values"), i), v, 80)
+			}
+			c.uniqueStrings(at("values"), "value", f.Values)
+		}
+		for k, v := range f.ValueLabels {
+			c.label(strictjson.Join(at("valueLabels"), k), v)
+			if !contains(f.Values, k) {
+				c.add(strictjson.Join(at("valueLabels"), k), "%q is not one of the values", clip(k))
+			}
+		}
+		if d, ok := defaultOf(c, f, at("default"), ""); ok {
+			c.maxLen(at("default"), d, 80)
+			if !contains(f.Values, d) {
+				c.add(at("default"), "default %q is not one of the values", clip(d))
+			}
+		}
+	case "dice":
+		if d, ok := defaultOf(c, f, at("default"), ""); ok {
+			c.maxLen(at("default"), d, 40)
+		}
+		if f.Example != nil {
+			c.maxLen(at("example"), *f.Example, 40)
+		}
+	}
+	if !column {
+		c.section(path, f.Section)
+		c.hideWhen(at("hideWhen"), f.HideWhen)
+	}
+}
+
+// defaultOf reads a value's default as the type T its value type holds, reporting a
+// default of another type.
+func defaultOf[T any](c *checker, f *Field, path string, _ T) (T, bool) {
+	var zero T
+	if f.Default == nil {
+		return zero, false
+	}
+	v, ok := f.Default.(T)
+	if !ok {
+		c.add(path, "expected %s, got %s", jsonKind(zero), jsonKind(f.Default))
+	}
+	return v, ok
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case float64:
+		return "a number"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	}
+	return "null"
+}
+
+func contains(list []string, v string) bool {
+	for _, s := range list {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// checkDerivedList checks the derived values top to bottom: each reads only those above.
+func (c *checker) checkDerivedList() {
+	s := &c.rs.Sheet
+	n := c.names
+	c.count("sheet.derived", len(s.Derived), 0, 60)
+	c.unique("sheet.derived", "derived value", len(s.Derived), func(i int) string { return s.Derived[i].ID })
+	for i := range s.Derived {
+		d := &s.Derived[i]
+		path := fmt.Sprintf("sheet.derived[%d]", i)
+		c.sheetID(path+".id", d.ID)
+		c.label(path+".label", d.Label)
+		if n.field(d.ID) != nil {
+			c.add(path+".id", "%q is already a field id", d.ID)
+		}
+		rules := refRules{derivedAbove: i}
+		switch d.Op {
+		case "scale":
+			if len(d.Of) == 1 {
+				c.valueRef(&d.Of[0], path+".of", rules)
+			}
+		case "sum", "min", "max":
+			for j := range d.Of {
+				c.valueRef(&d.Of[j], fmt.Sprintf("%s.of[%d]", path, j), rules)
+			}
+		case "stepTable":
+			c.valueRef(d.From, path+".from", rules)
+		case "enumTable":
+			c.checkEnumTable(d, path)
+		}
+		c.section(path, d.Section)
+		c.hideWhen(path+".hideWhen", d.HideWhen)
+	}
+}
+
+// checkEnumTable checks what an enum table is keyed on and that it only names values
+// that key can hold.
+func (c *checker) checkEnumTable(d *Derived, path string) {
+	if d.EnumFrom == nil {
+		return
+	}
+	var values []string
+	owner := ""
+	if id := d.EnumFrom.Field; id != "" {
+		owner = id
+		if c.sheetID(path+".from.field", id) {
+			switch f := c.names.field(id); {
+			case f == nil:
+				c.add(path+".from.field", "unknown field %q", id)
+			case f.Type != "enum":
+				c.add(path+".from.field", "field %q is not an enum field", id)
+			default:
+				values = f.Values
+			}
+		}
+	} else {
+		owner = d.EnumFrom.LiveState
+		st := c.names.state(owner)
+		if c.known(path+".from.liveState", "state", owner, st != nil) {
+			values = st.Values
+		}
+	}
+	if values == nil {
+		return
+	}
+	for k := range d.EnumTable {
+		if !contains(values, k) {
+			c.add(path+".table."+k, "%q is not one of the values of %q", clip(k), owner)
+		}
+	}
+}
+
+func (c *checker) checkLists() {
+	s := &c.rs.Sheet
+	c.count("sheet.lists", len(s.Lists), 0, 20)
+	c.unique("sheet.lists", "list", len(s.Lists), func(i int) string { return s.Lists[i].ID })
+	for i := range s.Lists {
+		l := &s.Lists[i]
+		path := fmt.Sprintf("sheet.lists[%d]", i)
+		c.sheetID(path+".id", l.ID)
+		c.label(path+".label", l.Label)
+		c.between(path+".maxItems", float64(l.MaxItems), 1, 500)
+		c.count(path+".columns", len(l.Columns), 1, 12)
+		c.unique(path+".columns", "column", len(l.Columns), func(j int) string { return l.Columns[j].ID })
+		for j := range l.Columns {
+			c.checkValue(&l.Columns[j], fmt.Sprintf("%s.columns[%d]", path, j), true)
+		}
+		c.section(path, l.Section)
+		c.hideWhen(path+".hideWhen", l.HideWhen)
+		if p := l.Pools; p != nil {
+			c.columnMust(path+".pools.nameColumn", l, p.NameColumn, "text")
+			c.columnMust(path+".pools.maxColumn", l, p.MaxColumn, "number")
+			if p.RechargeColumn != "" {
+				c.columnMust(path+".pools.rechargeColumn", l, p.RechargeColumn, "enum")
+			}
+		}
+	}
+}
+
+// columnMust checks that a list's column id exists and has one of the given types.
+func (c *checker) columnMust(path string, l *List, id string, types ...string) {
+	if !c.sheetID(path, id) {
+		return
+	}
+	col := l.Column(id)
+	if col == nil {
+		c.add(path, "list %q has no column %q", l.ID, id)
+		return
+	}
+	if !contains(types, col.Type) {
+		c.add(path, "must name a %s column; %q is a %s column", joinOr(types), id, col.Type)
+	}
+}
+
+func joinOr(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	s := words[0]
+	for _, w := range words[1 : len(words)-1] {
+		s += ", " + w
+	}
+	return s + " or " + words[len(words)-1]
+}
