@@ -1,0 +1,171 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+)
+
+// MaxCount is the most one inventory tag may move of an item (Marinara's cap); a larger
+// count is read as this many, and the write-back says so.
+const MaxCount = 9999
+
+// maxName is the longest item or character name an inventory tag keeps.
+const maxName = 120
+
+// inventoryActions are Marinara's actions (give included) and the ones a Pack Rat system
+// adds: state (an item's state on or off), pay and receive (money).
+var inventoryActions = map[string]bool{
+	"add": true, "remove": true, "give": true, "equip": true, "unequip": true, "bind": true,
+	"unbind": true, "use": true, "state": true, "pay": true, "receive": true,
+}
+
+// readInventory reads one inventory body (SPEC 3.5). Marinara reads these leniently, and so
+// does this: attributes in any order, item or items, count, quantity or qty, a bare action
+// word in place of action=, and an unquoted value running to the next attribute, so
+// `item=Bronze Key who=Bram` names the Bronze Key. A tag naming several items, comma
+// separated, is one request per item, so each item gets its own outcome.
+func readInventory(body string, attrs []rawAttr) []Tag {
+	for i := range attrs {
+		a := &attrs[i]
+		if !a.has || !a.bare {
+			continue
+		}
+		next := len(body)
+		if i+1 < len(attrs) {
+			next = attrs[i+1].start
+		}
+		a.value = strings.TrimSpace(stripLooseQuotes(strings.TrimSpace(body[a.valuePos:next])))
+	}
+	l := lookup{attrs: attrs, firstWins: true}
+	bad := func(detail string) []Tag { return []Tag{malformed(Inventory, body, attrs, detail)} }
+
+	action := "add"
+	if a := l.find("action"); a != nil && a.value != "" {
+		action = strings.ToLower(a.value)
+		if !inventoryActions[action] {
+			// Marinara reads an action it does not know as add; a sell or steal read as
+			// add would create items, so it is refused instead.
+			return bad("action " + strconv.Quote(capRunes(a.value, 40)) + " is not an inventory action")
+		}
+	} else if w := bareAction(body, attrs); w != "" {
+		action = w
+	}
+
+	t := Tag{Kind: Inventory, Op: action, Raw: strings.TrimSpace(body), Resolved: resolvedBy(attrs)}
+	if who, ok := l.get("who"); ok {
+		t.Who = cleanName(who)
+	}
+	to, hasTo := l.get("to")
+
+	if action == "pay" || action == "receive" {
+		amount, ok := l.get("amount")
+		if !ok || !strings.ContainsAny(amount, "0123456789") {
+			return bad(action + " needs an amount of money, e.g. amount=\"4 gp 2 sp\"")
+		}
+		t.Attrs = append(t.Attrs, Attr{"amount", strings.Join(strings.Fields(amount), " ")})
+		if hasTo {
+			t.Attrs = append(t.Attrs, Attr{"to", cleanName(to)})
+		}
+		return []Tag{t}
+	}
+
+	items := readItems(l)
+	if len(items) == 0 {
+		return bad("the tag names no item")
+	}
+	var extra []Attr
+	if action == "state" {
+		key, ok := l.get("key")
+		if !ok {
+			return bad("state needs the key of the item's state")
+		}
+		on, ok := readSwitch(l.find("state"))
+		if !ok {
+			return bad("state must be on or off")
+		}
+		extra = []Attr{{"key", cleanName(key)}, {"state", on}}
+	} else {
+		count := 1
+		for _, k := range [...]string{"count", "quantity", "qty"} {
+			if a := l.find(k); a != nil {
+				n, ok := readInt(a.value)
+				if !ok || n < 1 || a.value[0] == '+' || a.value[0] == '-' {
+					return bad(k + " must be a whole number from 1")
+				}
+				count = min(n, MaxCount)
+				break
+			}
+		}
+		extra = []Attr{{"count", strconv.Itoa(count)}}
+	}
+	if hasTo {
+		extra = append(extra, Attr{"to", cleanName(to)})
+	}
+	tags := make([]Tag, len(items))
+	for i, item := range items {
+		tags[i] = t
+		tags[i].Attrs = append([]Attr{{"item", item}}, extra...)
+	}
+	return tags
+}
+
+// readItems reads items= (or item=): names split at commas, each unquoted and cleaned;
+// a name that would be written back empty is no name.
+func readItems(l lookup) []string {
+	a := l.find("items")
+	if a == nil {
+		a = l.find("item")
+	}
+	if a == nil {
+		return nil
+	}
+	var items []string
+	for part := range strings.SplitSeq(a.value, ",") {
+		name := cleanName(unquoteMatched(strings.TrimSpace(part)))
+		if meaningful(name) {
+			items = append(items, name)
+		}
+	}
+	return items
+}
+
+// bareAction finds an action word written without action=, as in `[inventory: equip
+// item="Sword"]`. Only the text before the first attribute (and within its first 40
+// bytes) is looked at, so an item's own name never counts.
+func bareAction(body string, attrs []rawAttr) string {
+	end := len(body)
+	if len(attrs) > 0 {
+		end = attrs[0].start
+	}
+	end = min(end, 40)
+	for i := 0; i < end; {
+		if !isWord(body[i]) {
+			i++
+			continue
+		}
+		j := wordEnd(body[:end], i)
+		if w := strings.ToLower(body[i:j]); inventoryActions[w] {
+			return w
+		}
+		i = j
+	}
+	return ""
+}
+
+// unquoteMatched drops the pairs of matching quotes around s ('A', "'A'"), all of them, so
+// that an item read back from its write-back is the same item.
+func unquoteMatched(s string) string {
+	for {
+		r1, n1 := firstRune(s)
+		r2, n2 := lastRune(s)
+		if n1 == 0 || n1+n2 > len(s) || !isQuote(r1) || !(r1 == r2 || typographicClass(r1) != 0 && typographicClass(r1) == typographicClass(r2)) {
+			return s
+		}
+		s = strings.TrimSpace(s[n1 : len(s)-n2])
+	}
+}
+
+// cleanName collapses whitespace and caps a name at maxName characters.
+func cleanName(s string) string {
+	return strings.TrimSpace(capRunes(strings.Join(strings.Fields(s), " "), maxName))
+}
