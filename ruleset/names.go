@@ -87,9 +87,6 @@ func (n *sheetNames) pool(id string) *LivePool { return n.pools[id] }
 // isGroup reports whether id names a pool group.
 func (n *sheetNames) isGroup(id string) bool { return len(n.groups[id]) > 0 }
 
-// group returns the pools of a group in declaration order.
-func (n *sheetNames) group(id string) []*LivePool { return n.groups[id] }
-
 func (n *sheetNames) ability(id string) *Ability      { return n.abilities[id] }
 func (n *sheetNames) skill(id string) *Skill          { return n.skills[id] }
 func (n *sheetNames) save(id string) *Skill           { return n.saves[id] }
