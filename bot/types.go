@@ -1,0 +1,197 @@
+package bot
+
+import (
+	"io/fs"
+	"time"
+)
+
+// User is whoever caused an event. For a message posted by a webhook or another bot,
+// WebhookID or Bot says so; a campaign's GM list may name such authors.
+type User struct {
+	ID        string
+	Name      string
+	Roles     []string // role ids in the guild, for GM lists that name a role
+	Bot       bool
+	WebhookID string
+}
+
+// Message is a message created or edited in a channel.
+type Message struct {
+	ChannelID string
+	GuildID   string
+	ID        string
+	Author    User
+	Content   string
+	// ReplyTo is the id of the message this one answers, if any: a command without
+	// who= is for that message author's card.
+	ReplyTo string
+	Time    time.Time
+}
+
+// Deletion is a message deleted from a channel.
+type Deletion struct {
+	ChannelID string
+	ID        string
+	Time      time.Time
+}
+
+// Command is one slash command invocation. Name is the full path, sub-commands joined
+// by spaces ("campaign create", "character row add").
+type Command struct {
+	Name      string
+	Options   []Option
+	User      User
+	ChannelID string
+	GuildID   string
+	Time      time.Time
+}
+
+// Option is one named option of a command. Attachments arrive as bytes (Discord) or
+// as a file or folder (console).
+type Option struct {
+	Name       string
+	Value      string
+	Attachment *Attachment
+}
+
+// Attachment is a file given to a command: a ruleset .json, a package .zip, or (from the
+// console) a package folder.
+type Attachment struct {
+	Name   string
+	Data   []byte
+	Folder fs.FS
+}
+
+// Component is a click on a button or a choice in a select menu of an earlier response.
+type Component struct {
+	CustomID  string
+	Values    []string
+	User      User
+	ChannelID string
+	MessageID string
+	Time      time.Time
+}
+
+// Autocomplete asks for choices for the focused option of a command being typed.
+type Autocomplete struct {
+	Command   string
+	Options   []Option
+	Focused   string
+	User      User
+	ChannelID string
+	GuildID   string
+}
+
+// Choice is one autocomplete suggestion.
+type Choice struct {
+	Name  string // what the user sees (≤ 100 characters)
+	Value string // what the option receives (≤ 100 characters)
+}
+
+// Response is a command's or component's answer, as data: front ends render it.
+type Response struct {
+	Content    string
+	Embeds     []Embed
+	Components []Row
+	// Ephemeral responses are seen only by the user who asked.
+	Ephemeral bool
+	// Update, for a component, replaces the message the component was on instead of
+	// answering with a new one.
+	Update bool
+	// Files are attachments to send with the response (an exported ruleset).
+	Files []File
+}
+
+// File is an attachment the bot sends.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Embed is a compact card of information.
+type Embed struct {
+	Title       string
+	Description string
+	Color       int
+	Fields      []EmbedField
+	Footer      string
+}
+
+// EmbedField is one named value of an embed.
+type EmbedField struct {
+	Name   string
+	Value  string
+	Inline bool
+}
+
+// Row is one row of components: buttons, or one select menu.
+type Row struct {
+	Buttons []Button
+	Select  *Select
+}
+
+// Button is a clickable button; its CustomID comes back in a Component.
+type Button struct {
+	CustomID string
+	Label    string
+	Style    string // primary, secondary, success, danger
+	Disabled bool
+}
+
+// Select is a menu of options; the chosen values come back in a Component.
+type Select struct {
+	CustomID    string
+	Placeholder string
+	Options     []SelectOption
+	MinValues   int
+	MaxValues   int
+}
+
+// SelectOption is one choice of a select menu.
+type SelectOption struct {
+	Label       string
+	Value       string
+	Description string
+	Default     bool
+}
+
+// Action is something the bot does in a channel on its own, in answer to a message
+// event (not to a command): post the outcome of a reply, edit it, delete it.
+type Action struct {
+	Kind      string // post, edit, delete
+	ChannelID string
+	// MessageID is the bot's own message to edit or delete; for a post, the message it
+	// answers (a reply reference), if any.
+	MessageID string
+	Content   string
+	Embeds    []Embed
+	// ReplySeq names the reply a post answers, so the front end can report the posted
+	// message id back with Core.RecordPost.
+	ReplySeq int64
+}
+
+// Action kinds.
+const (
+	Post   = "post"
+	Edit   = "edit"
+	Delete = "delete"
+)
+
+// CommandSpec describes a command for registration (Discord) and parsing (console).
+type CommandSpec struct {
+	Name        string // full path: "campaign create"
+	Description string
+	Options     []OptionSpec
+	// GMOnly commands are refused to anyone not on the campaign's GM list.
+	GMOnly bool
+}
+
+// OptionSpec describes one option of a command.
+type OptionSpec struct {
+	Name         string
+	Description  string
+	Type         string // string, integer, boolean, user, attachment
+	Required     bool
+	Autocomplete bool
+	Choices      []Choice
+}

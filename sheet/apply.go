@@ -1,0 +1,218 @@
+package sheet
+
+import (
+	"strings"
+
+	"sheetkeeper/parser"
+	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
+)
+
+// Options are what the bot knows about one request beyond the tag.
+type Options struct {
+	// Default names the card a command without who= is for: the author's card of the
+	// message the reply answers, else the campaign's only player card. "" refuses such a
+	// command who-required.
+	Default string
+	// Party are the cards who="party" applies to, each on its own; nil means every card
+	// passed to Apply.
+	Party []*Card
+	// Check, when set, may refuse a card before anything is applied to it (a permission,
+	// a library card): its error's refusal reason is the card's outcome.
+	Check func(card *Card, op string) error
+	// Items gives the items a card holds, for itemStat; nil holds none.
+	Items func(card *Card) ItemStats
+	// Catalogs is what use, advance and picking read beyond the ruleset (engine 2).
+	Catalogs CatalogSource
+}
+
+// CatalogSource gives the entries of a catalog by id, including standalone catalog files
+// the ruleset only names. It is the seam use and picking read through; nil reads only the
+// ruleset's inline catalogs.
+type CatalogSource interface {
+	Entries(catalog string) ([]ruleset.Entry, error)
+}
+
+// CardResult is what one request did to one card.
+type CardResult struct {
+	Card    string
+	Outcome Outcome
+	Changes []Change
+}
+
+// Result is what one request did: its outcome for the tag's write-back (for who="party"
+// every member's summary joined by "; ") and, per card it reached, the card's own
+// outcome and changes.
+type Result struct {
+	Outcome Outcome
+	Cards   []CardResult
+}
+
+// Changes returns every change the request made, card by card.
+func (r Result) Changes() []Change {
+	var out []Change
+	for _, c := range r.Cards {
+		out = append(out, c.Changes...)
+	}
+	return out
+}
+
+// Op is one operation running on one card: the working copy it may change freely (it
+// replaces the card only when the handler succeeds), the sheet evaluated on it before the
+// operation, and the request.
+type Op struct {
+	Rules *ruleset.Ruleset
+	// Card is the working copy. Name is the real card's.
+	Card *Card
+	// Values is Card evaluated before the operation; Live is its live state.
+	Values *Values
+	Req    parser.Tag
+	Opts   *Options
+	// Outcome may be filled beyond Now by a handler (Level, Targets for use).
+	Outcome Outcome
+	// BuildChanged must be set by a handler that changes the build, so the build is
+	// diffed too.
+	BuildChanged bool
+
+	ix *index
+}
+
+// Reevaluate works the sheet out again on the working copy, after a handler changed it.
+func (op *Op) Reevaluate() *Values {
+	op.Values = evaluateCard(op.ix, op.Card, op.items())
+	return op.Values
+}
+
+func (op *Op) items() ItemStats {
+	if op.Opts != nil && op.Opts.Items != nil {
+		return op.Opts.Items(op.Card)
+	}
+	return nil
+}
+
+// Handler applies one op to op.Card and returns its `now`, or a refusal (a
+// *refusal.Error). A refused handler may leave op.Card in any state: it is discarded.
+type Handler func(op *Op) (now string, err error)
+
+// handlers is the dispatch table of the plain ops. use and advance are added by
+// register from their own files.
+var handlers = map[string]Handler{
+	"spend":     opSpend,
+	"restore":   opRestore,
+	"heal":      opRestore,
+	"damage":    opDamage,
+	"temp":      opTemp,
+	"track":     opTrack,
+	"condition": opCondition,
+	"note":      opNote,
+	"state":     opState,
+	"rest":      opRest,
+}
+
+// register adds a handler for op to the dispatch table. Called only from init functions
+// of this package (use, cast, advance). A registered handler gets a full copy of the card
+// and may change its build (setting Op.BuildChanged).
+func register(op string, h Handler) { handlers[op] = h }
+
+// liveOnly reports whether op changes only the live state: its working copy then shares
+// the build with the card, read-only, which saves copying it.
+func liveOnly(op string) bool {
+	switch op {
+	case "spend", "restore", "heal", "damage", "temp", "track", "condition", "note", "state", "rest":
+		return true
+	}
+	return false
+}
+
+// Apply applies one sheet request to the card(s) it names among cards, each all or
+// nothing on its own: a card the op succeeds on is replaced by its changed copy, a
+// refused one is left exactly as it was. who="party" applies to every party card on its
+// own and reports partial outcomes ("Mira 1450; Bram 1200; Ash refused (not-allowed)").
+func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Result {
+	if err := req.Err(); err != nil {
+		return Result{Outcome: Refused(err)}
+	}
+	if req.Malformed {
+		return Result{Outcome: Refused(refuse(refusal.Malformed, "%s", req.Detail))}
+	}
+	h, ok := handlers[strings.ToLower(req.Op)]
+	if !ok {
+		return Result{Outcome: Refused(refuse(refusal.Malformed, "op %q is not a sheet op", req.Op))}
+	}
+	ix := newIndex(rs)
+	if IsParty(req.Who) {
+		party := opts.Party
+		if party == nil {
+			party = cards
+		}
+		if len(party) == 0 {
+			return Result{Outcome: Refused(refuse(refusal.UnknownCharacter, "the party has no characters"))}
+		}
+		res := Result{Cards: make([]CardResult, 0, len(party))}
+		parts := make([]string, 0, len(party))
+		var firstRefusal *Outcome
+		anyOK := false
+		for _, c := range party {
+			cr := applyOne(ix, c, req, h, &opts)
+			res.Cards = append(res.Cards, cr)
+			if cr.Outcome.OK() {
+				anyOK = true
+				parts = append(parts, c.Name+" "+cr.Outcome.Now)
+			} else {
+				parts = append(parts, c.Name+" refused ("+string(cr.Outcome.Reason)+")")
+				if firstRefusal == nil {
+					firstRefusal = &res.Cards[len(res.Cards)-1].Outcome
+				}
+			}
+		}
+		if anyOK {
+			res.Outcome = Applied(strings.Join(parts, "; "))
+		} else {
+			res.Outcome = *firstRefusal
+		}
+		return res
+	}
+	var card *Card
+	var err error
+	switch {
+	case strings.TrimSpace(req.Who) != "":
+		card, err = FindCard(cards, req.Who)
+	case opts.Default != "":
+		card, err = FindCard(cards, opts.Default)
+	default:
+		err = refuse(refusal.WhoRequired, "say which character the command is for")
+	}
+	if err != nil {
+		return Result{Outcome: Refused(err)}
+	}
+	cr := applyOne(ix, card, req, h, &opts)
+	return Result{Outcome: cr.Outcome, Cards: []CardResult{cr}}
+}
+
+// applyOne runs one handler on a working copy of card and keeps the copy only when it
+// succeeds.
+func applyOne(ix *index, card *Card, req parser.Tag, h Handler, opts *Options) CardResult {
+	if opts.Check != nil {
+		if err := opts.Check(card, req.Op); err != nil {
+			return CardResult{Card: card.Name, Outcome: Refused(err)}
+		}
+	}
+	work := &Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
+	if !liveOnly(strings.ToLower(req.Op)) {
+		work = card.Clone()
+	}
+	op := &Op{Rules: ix.rs, Card: work, Req: req, Opts: opts, ix: ix}
+	op.Values = evaluateCard(ix, op.Card, op.items())
+	now, err := h(op)
+	if err != nil {
+		return CardResult{Card: card.Name, Outcome: Refused(err)}
+	}
+	out := op.Outcome
+	out.Result, out.Now, out.Reason, out.Bounds = parser.ResultOK, now, "", ""
+	changes := diffLive(nil, card.Name, &card.Live, &op.Card.Live)
+	if op.BuildChanged {
+		changes = diffBuild(changes, card.Name, &card.Build, &op.Card.Build)
+	}
+	*card = *op.Card
+	return CardResult{Card: card.Name, Outcome: out, Changes: changes}
+}

@@ -1,0 +1,485 @@
+// Package sheet is the sheet engine: a character's card (its permanent build and its
+// sparse live state), the numbers a ruleset works out from it, and every op a Game
+// Master's sheet tag or a player's command applies to it.
+//
+// The engine is pure. It reads a validated *ruleset.Ruleset and cards, and returns what
+// it did as values: an Outcome per command and the leaf Changes it made, which storage
+// records for undo. It does no I/O, keeps no globals and never reads the clock.
+//
+// Semantics follow Marinara Engine's Game Mode (live-state.ts, sheet-math.ts and the
+// ruleset guide) so an AI GM prompted for Marinara reads the same write-back here.
+package sheet
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"math"
+	"slices"
+)
+
+// Card is one character: a name, the ruleset it was built on, its permanent build and
+// its live state. A card remembers the ruleset id and version and the sheet version it
+// was built with; a newer ruleset reads it tolerantly (unknown values kept, missing ones
+// at their defaults).
+type Card struct {
+	Name    string     `json:"name"`
+	Ruleset RulesetRef `json:"ruleset"`
+	// SheetVersion is the ruleset's sheet.version when the build was made.
+	SheetVersion int   `json:"sheetVersion"`
+	Build        Build `json:"build"`
+	Live         Live  `json:"live"`
+}
+
+// RulesetRef names a ruleset at one exact version.
+type RulesetRef struct {
+	ID      string `json:"id"`
+	Version int    `json:"version"`
+}
+
+// Build is the permanent part of a card, in Marinara's stored shape: ability scores,
+// proficiency tier ids per skill and save, free bonuses per skill or save, field values
+// and list rows. Keys the engine does not know are kept in Extra and written back.
+type Build struct {
+	Abilities map[string]float64 `json:"abilities"`
+	Skills    map[string]string  `json:"skills"`
+	Saves     map[string]string  `json:"saves"`
+	Bonuses   map[string]float64 `json:"bonuses"`
+	// Fields hold numbers (float64), text (string) or switches (bool).
+	Fields map[string]any   `json:"fields"`
+	Lists  map[string][]Row `json:"lists"`
+	// Extra keeps top-level build keys a newer engine wrote, untouched.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Row is one list row: column id → value (float64, string or bool). A row copied from a
+// catalog carries the marker CatalogKey = "<catalog id>/<entry id>".
+type Row map[string]any
+
+// CatalogKey is the key of a row's catalog marker. Column ids start with a letter, so
+// it can never be a column.
+const CatalogKey = "_catalog"
+
+// Marker returns the row's catalog marker, or "".
+func (r Row) Marker() string {
+	s, _ := r[CatalogKey].(string)
+	return s
+}
+
+// Text returns the row's value in column id when it is a string.
+func (r Row) Text(id string) (string, bool) {
+	s, ok := r[id].(string)
+	return s, ok
+}
+
+// Number returns the row's value in column id when it is a finite number.
+func (r Row) Number(id string) (float64, bool) {
+	f, ok := r[id].(float64)
+	return f, ok && !math.IsInf(f, 0) && !math.IsNaN(f)
+}
+
+// Live is the part of a card play changes, stored SPARSE: only what differs from its
+// default. A pool at its default (full or empty as it starts, no temporary points) is
+// absent, which is what lets an untouched pool follow its maximum when it grows.
+type Live struct {
+	Pools  map[string]PoolValue `json:"pools,omitempty"`
+	Tracks map[string]int       `json:"tracks,omitempty"`
+	// Wounds holds wound tracks only; a plain track's number is in Tracks.
+	Wounds     map[string]Wounds `json:"wounds,omitempty"`
+	Text       map[string]string `json:"text,omitempty"`
+	Conditions []string          `json:"conditions,omitempty"`
+	States     map[string]string `json:"states,omitempty"`
+}
+
+// PoolValue is a stored pool: its value and its temporary points (0 when none).
+type PoolValue struct {
+	Value int `json:"value"`
+	Temp  int `json:"temp,omitempty"`
+}
+
+// Wounds is a stored wound track: the marks (kind ids; on a sequential track sorted most
+// severe first, on an indexed one each on its box with "" for a clear box between marked
+// ones) and the overflow, harm that could not land.
+type Wounds struct {
+	Marks    []string `json:"marks"`
+	Overflow int      `json:"overflow,omitempty"`
+}
+
+// Bounds of the stored live state, Marinara's: junk beyond them is dropped on read.
+const (
+	maxLiveNumber      = 1_000_000
+	maxLivePools       = 600
+	maxLiveKeyLength   = 200
+	maxLiveTracks      = 30
+	maxLiveTexts       = 12
+	maxLiveTextLength  = 500
+	maxLiveConditions  = 80
+	maxConditionLength = 80
+	maxLiveStates      = 30
+	maxStateValueLen   = 80
+	maxWoundMarks      = 64
+	maxListRows        = 500
+	maxBuildString     = 4000
+)
+
+// NewCard returns an empty card named name on ruleset id at version, built with sheet
+// version sheetVersion. Every value reads as its default until set.
+func NewCard(name, rulesetID string, version, sheetVersion int) *Card {
+	return &Card{Name: name, Ruleset: RulesetRef{ID: rulesetID, Version: version}, SheetVersion: sheetVersion,
+		Build: Build{}}
+}
+
+// Clone returns a deep copy of the card.
+func (c *Card) Clone() *Card {
+	d := *c
+	d.Build = c.Build.clone()
+	d.Live = c.Live.clone()
+	return &d
+}
+
+func (b Build) clone() Build {
+	d := Build{
+		Abilities: maps.Clone(b.Abilities),
+		Skills:    maps.Clone(b.Skills),
+		Saves:     maps.Clone(b.Saves),
+		Bonuses:   maps.Clone(b.Bonuses),
+		Fields:    maps.Clone(b.Fields),
+		Extra:     maps.Clone(b.Extra),
+	}
+	if b.Lists != nil {
+		d.Lists = make(map[string][]Row, len(b.Lists))
+		for k, rows := range b.Lists {
+			cp := make([]Row, len(rows))
+			for i, r := range rows {
+				cp[i] = maps.Clone(r)
+			}
+			d.Lists[k] = cp
+		}
+	}
+	return d
+}
+
+func (l Live) clone() Live {
+	d := Live{
+		Pools:      maps.Clone(l.Pools),
+		Tracks:     maps.Clone(l.Tracks),
+		Text:       maps.Clone(l.Text),
+		Conditions: slices.Clone(l.Conditions),
+		States:     maps.Clone(l.States),
+	}
+	if l.Wounds != nil {
+		d.Wounds = make(map[string]Wounds, len(l.Wounds))
+		for k, w := range l.Wounds {
+			d.Wounds[k] = Wounds{Marks: slices.Clone(w.Marks), Overflow: w.Overflow}
+		}
+	}
+	return d
+}
+
+// Equal reports whether two cards hold the same stored values. Conditions are a set:
+// their order does not count.
+func (c *Card) Equal(o *Card) bool {
+	a, err1 := json.Marshal(c.withSortedConditions())
+	b, err2 := json.Marshal(o.withSortedConditions())
+	return err1 == nil && err2 == nil && bytes.Equal(a, b)
+}
+
+func (c *Card) withSortedConditions() *Card {
+	if slices.IsSorted(c.Live.Conditions) {
+		return c
+	}
+	d := *c
+	d.Live.Conditions = slices.Sorted(slices.Values(c.Live.Conditions))
+	return &d
+}
+
+// ---- JSON: stable output, tolerant input ----
+
+// MarshalJSON writes the build in Marinara's stored shape, every map key sorted, unknown
+// top-level keys kept.
+func (b Build) MarshalJSON() ([]byte, error) {
+	m := map[string]any{
+		"abilities": nonNilMap(b.Abilities),
+		"skills":    nonNilMap(b.Skills),
+		"saves":     nonNilMap(b.Saves),
+		"bonuses":   nonNilMap(b.Bonuses),
+		"fields":    nonNilMap(b.Fields),
+		"lists":     nonNilMap(b.Lists),
+	}
+	for k, v := range b.Extra {
+		if _, known := m[k]; !known {
+			m[k] = v
+		}
+	}
+	return json.Marshal(m)
+}
+
+func nonNilMap[V any](m map[string]V) map[string]V {
+	if m == nil {
+		return map[string]V{}
+	}
+	return m
+}
+
+// UnmarshalJSON reads a stored build tolerantly: a value of the wrong type costs that
+// one entry, unknown top-level keys are kept, and nothing short of a build that is not
+// a JSON object is an error.
+func (b *Build) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	*b = Build{}
+	for k, v := range raw {
+		switch k {
+		case "abilities":
+			b.Abilities = readNumbers(v)
+		case "bonuses":
+			b.Bonuses = readNumbers(v)
+		case "skills":
+			b.Skills = readStrings(v, 40)
+		case "saves":
+			b.Saves = readStrings(v, 40)
+		case "fields":
+			b.Fields = readScalars(v)
+		case "lists":
+			b.Lists = readLists(v)
+		default:
+			if b.Extra == nil {
+				b.Extra = map[string]json.RawMessage{}
+			}
+			b.Extra[k] = slices.Clone(v)
+		}
+	}
+	return nil
+}
+
+func readObject(data json.RawMessage) map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+func readNumbers(data json.RawMessage) map[string]float64 {
+	var out map[string]float64
+	for k, v := range readObject(data) {
+		var f float64
+		if json.Unmarshal(v, &f) == nil {
+			if out == nil {
+				out = map[string]float64{}
+			}
+			out[k] = f
+		}
+	}
+	return out
+}
+
+func readStrings(data json.RawMessage, max int) map[string]string {
+	var out map[string]string
+	for k, v := range readObject(data) {
+		var s string
+		if json.Unmarshal(v, &s) == nil && len(s) <= max {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// readScalar reads a number, a string (≤ 4000 bytes) or a boolean.
+func readScalar(v json.RawMessage) (any, bool) {
+	var x any
+	if json.Unmarshal(v, &x) != nil {
+		return nil, false
+	}
+	switch t := x.(type) {
+	case float64, bool:
+		return t, true
+	case string:
+		return t, len(t) <= maxBuildString
+	}
+	return nil, false
+}
+
+func readScalars(data json.RawMessage) map[string]any {
+	var out map[string]any
+	for k, v := range readObject(data) {
+		if s, ok := readScalar(v); ok {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[k] = s
+		}
+	}
+	return out
+}
+
+func readLists(data json.RawMessage) map[string][]Row {
+	var out map[string][]Row
+	for k, v := range readObject(data) {
+		var items []json.RawMessage
+		if json.Unmarshal(v, &items) != nil {
+			continue
+		}
+		rows := make([]Row, 0, min(len(items), maxListRows))
+		for _, it := range items {
+			if len(rows) == maxListRows {
+				break
+			}
+			cells := readObject(it)
+			if cells == nil {
+				continue
+			}
+			row := Row{}
+			for col, cv := range cells {
+				if s, ok := readScalar(cv); ok {
+					row[col] = s
+				}
+			}
+			rows = append(rows, row)
+		}
+		if out == nil {
+			out = map[string][]Row{}
+		}
+		out[k] = rows
+	}
+	return out
+}
+
+// UnmarshalJSON reads a stored live state tolerantly, as Marinara does: every entry that
+// still validates on its own is kept, whether or not the ruleset declares it today (a
+// pool a sheet hides now may be back tomorrow); junk costs that entry only.
+func (l *Live) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	*l = Live{}
+	for k, v := range readObject(raw["pools"]) {
+		if len(l.Pools) >= maxLivePools || len(k) > maxLiveKeyLength {
+			continue
+		}
+		var p struct {
+			Value *float64 `json:"value"`
+			Temp  *float64 `json:"temp"`
+		}
+		if json.Unmarshal(v, &p) != nil || p.Value == nil || !liveInt(*p.Value) ||
+			(p.Temp != nil && (!liveInt(*p.Temp) || *p.Temp < 0)) || !onlyKeys(v, "value", "temp") {
+			continue
+		}
+		pv := PoolValue{Value: int(*p.Value)}
+		if p.Temp != nil {
+			pv.Temp = int(*p.Temp)
+		}
+		if l.Pools == nil {
+			l.Pools = map[string]PoolValue{}
+		}
+		l.Pools[k] = pv
+	}
+	for k, v := range readObject(raw["tracks"]) {
+		var f float64
+		if len(l.Tracks) >= maxLiveTracks || len(k) > maxLiveKeyLength || json.Unmarshal(v, &f) != nil || !liveInt(f) {
+			continue
+		}
+		if l.Tracks == nil {
+			l.Tracks = map[string]int{}
+		}
+		l.Tracks[k] = int(f)
+	}
+	for k, v := range readObject(raw["wounds"]) {
+		var w struct {
+			Marks    []string `json:"marks"`
+			Overflow *float64 `json:"overflow"`
+		}
+		if len(l.Wounds) >= maxLiveTracks || len(k) > maxLiveKeyLength || json.Unmarshal(v, &w) != nil ||
+			w.Marks == nil || len(w.Marks) > maxWoundMarks || !onlyKeys(v, "marks", "overflow") ||
+			(w.Overflow != nil && (!liveInt(*w.Overflow) || *w.Overflow < 0)) {
+			continue
+		}
+		wd := Wounds{Marks: w.Marks}
+		if w.Overflow != nil {
+			wd.Overflow = int(*w.Overflow)
+		}
+		if l.Wounds == nil {
+			l.Wounds = map[string]Wounds{}
+		}
+		l.Wounds[k] = wd
+	}
+	for k, v := range readObject(raw["text"]) {
+		var s string
+		if len(l.Text) >= maxLiveTexts || len(k) > maxLiveKeyLength || json.Unmarshal(v, &s) != nil || len(s) > maxLiveTextLength {
+			continue
+		}
+		if l.Text == nil {
+			l.Text = map[string]string{}
+		}
+		l.Text[k] = s
+	}
+	var conds []json.RawMessage
+	if json.Unmarshal(raw["conditions"], &conds) == nil {
+		for _, c := range conds {
+			var s string
+			if len(l.Conditions) >= maxLiveConditions || json.Unmarshal(c, &s) != nil || len(s) > maxConditionLength ||
+				slices.Contains(l.Conditions, s) {
+				continue
+			}
+			l.Conditions = append(l.Conditions, s)
+		}
+	}
+	for k, v := range readObject(raw["states"]) {
+		var s string
+		if len(l.States) >= maxLiveStates || len(k) > maxLiveKeyLength || json.Unmarshal(v, &s) != nil || len(s) > maxStateValueLen {
+			continue
+		}
+		if l.States == nil {
+			l.States = map[string]string{}
+		}
+		l.States[k] = s
+	}
+	return nil
+}
+
+// MarshalJSON writes the live state sparse: empty sections are left out.
+func (l Live) MarshalJSON() ([]byte, error) {
+	type plain Live
+	p := plain(l)
+	if len(p.Pools) == 0 {
+		p.Pools = nil
+	}
+	if len(p.Tracks) == 0 {
+		p.Tracks = nil
+	}
+	if len(p.Wounds) == 0 {
+		p.Wounds = nil
+	}
+	if len(p.Text) == 0 {
+		p.Text = nil
+	}
+	if len(p.Conditions) == 0 {
+		p.Conditions = nil
+	}
+	if len(p.States) == 0 {
+		p.States = nil
+	}
+	return json.Marshal(p)
+}
+
+// liveInt reports whether f is a whole number a live value may hold.
+func liveInt(f float64) bool {
+	return f == math.Trunc(f) && f >= -maxLiveNumber && f <= maxLiveNumber
+}
+
+// onlyKeys reports whether the JSON object v has no key outside keys (Marinara's stored
+// pool and wound values are strict objects).
+func onlyKeys(v json.RawMessage, keys ...string) bool {
+	for k := range readObject(v) {
+		if !slices.Contains(keys, k) {
+			return false
+		}
+	}
+	return true
+}

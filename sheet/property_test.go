@@ -1,0 +1,129 @@
+package sheet
+
+import (
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"sheetkeeper/ruleset"
+)
+
+// randomTag draws one sheet command over rs's own names (and a few it does not have),
+// with amounts inside and outside the bounds.
+func randomTag(t *rapid.T, rs *ruleset.Ruleset) string {
+	live := &rs.Sheet.Live
+	name := func(label string, ids []string) string {
+		return rapid.SampledFrom(append(ids, "nothing", "")).Draw(t, label)
+	}
+	var pools, tracks, conds, rests []string
+	for _, p := range live.Pools {
+		pools = append(pools, p.ID, p.Label)
+	}
+	pools = append(pools, "Spark", "tricks:spark")
+	for _, tr := range live.Tracks {
+		tracks = append(tracks, tr.ID)
+	}
+	for _, c := range live.Conditions {
+		conds = append(conds, c.ID)
+	}
+	for _, r := range rs.Rests {
+		rests = append(rests, r.ID)
+	}
+	n := rapid.IntRange(-5, 12).Draw(t, "n")
+	switch rapid.IntRange(0, 7).Draw(t, "op") {
+	case 0, 1, 2, 3:
+		op := rapid.SampledFrom([]string{"spend", "restore", "damage", "temp"}).Draw(t, "pool op")
+		return fmt.Sprintf(`[sheet: op=%q pool=%q amount="%d"]`, op, name("pool", pools), n)
+	case 4:
+		return fmt.Sprintf(`[sheet: op="track" track=%q by="%d"]`, name("track", tracks), n)
+	case 5:
+		kinds := []string{"bashing", "lethal", "aggravated", "knock", "tear", "strain", "burn", "dread"}
+		return fmt.Sprintf(`[sheet: op="damage" track=%q kind=%q amount="%d" box="%d"]`, name("track", tracks),
+			rapid.SampledFrom(kinds).Draw(t, "kind"), n, rapid.IntRange(1, 4).Draw(t, "box"))
+	case 6:
+		return fmt.Sprintf(`[sheet: op="condition" condition=%q state=%q]`, name("condition", conds),
+			rapid.SampledFrom([]string{"on", "off"}).Draw(t, "state"))
+	}
+	return fmt.Sprintf(`[sheet: op="rest" rest=%q]`, name("rest", rests))
+}
+
+// checkPools: no pool below 0 or above its max, temp never negative.
+func checkPools(t *rapid.T, rs *ruleset.Ruleset, c *Card) {
+	for _, p := range Evaluate(rs, c, nil).Live.Pools {
+		if p.Value < 0 || p.Value > p.Max || p.Temp < 0 {
+			t.Fatalf("pool %s at %d/%d +%d", p.Key, p.Value, p.Max, p.Temp)
+		}
+		if s, ok := c.Live.Pools[p.Key]; ok && (s.Value < 0 || s.Value > p.Max) {
+			t.Fatalf("pool %s stored %+v beyond 0..%d", p.Key, s, p.Max)
+		}
+	}
+}
+
+// TestPropertyOps: over random command sequences on every fixture and reference
+// ruleset, a refused op leaves the card identical and changes nothing, an applied one
+// reports exactly what changed, and no pool ever leaves 0..max.
+func TestPropertyOps(t *testing.T) {
+	var sets []*ruleset.Ruleset
+	sets = append(sets, fixture(t, "trials.json"))
+	for _, f := range referenceFiles {
+		sets = append(sets, reference(t, f))
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		rs := rapid.SampledFrom(sets).Draw(t, "ruleset")
+		c := newCard(rs, "Mira")
+		c.Build.Lists = map[string][]Row{"tricks": {{"name": "Spark", "uses": float64(rapid.IntRange(0, 3).Draw(t, "uses"))}}}
+		c.Build.Fields = map[string]any{"toughness": float64(rapid.IntRange(-3, 3).Draw(t, "toughness"))}
+		for range rapid.IntRange(1, 25).Draw(t, "steps") {
+			text := randomTag(t, rs)
+			before := c.Clone()
+			res := Apply(rs, []*Card{c}, tag(t, text), Options{Default: "Mira"})
+			changes := res.Changes()
+			if !res.Outcome.OK() {
+				if !c.Equal(before) || len(changes) != 0 {
+					t.Fatalf("%s refused %s but changed the card", text, res.Outcome.Reason)
+				}
+				continue
+			}
+			if got := Diff("Mira", before, c); len(got) != len(changes) {
+				t.Fatalf("%s: reported %v, diff %v", text, changes, got)
+			}
+			// Reverting the op's changes gives the card back exactly.
+			undo := c.Clone()
+			Revert(undo, changes)
+			if !undo.Equal(before) {
+				t.Fatalf("%s: revert did not restore the card", text)
+			}
+			checkPools(t, rs, c)
+		}
+	})
+}
+
+// TestPropertySpendRestore: spending n within what is left and restoring n is identity,
+// stored value included (the store is sparse again when it started so).
+func TestPropertySpendRestore(t *testing.T) {
+	rs := reference(t, "ruleset-5e-2014.example.json")
+	rapid.Check(t, func(t *rapid.T) {
+		c := newCard(rs, "Mira")
+		c.Build.Fields = map[string]any{"level": float64(rapid.IntRange(1, 20).Draw(t, "level")),
+			"hp_max": float64(rapid.IntRange(1, 200).Draw(t, "hp")), "slots_max_1": 4.0, "slots_max_3": 3.0,
+			"spellcasting_ability": "int"}
+		pools := Evaluate(rs, c, nil).Live.Pools
+		p := rapid.SampledFrom(pools).Draw(t, "pool")
+		pre := rapid.IntRange(0, p.Max).Draw(t, "pre")
+		if pre > 0 {
+			Apply(rs, []*Card{c}, tag(t, fmt.Sprintf(`[sheet: op="spend" pool=%q amount="%d"]`, p.Key, pre)), Options{Default: "Mira"})
+		}
+		before := c.Clone()
+		left := p.Max - pre
+		if left == 0 {
+			return
+		}
+		n := rapid.IntRange(1, left).Draw(t, "n")
+		o1 := Apply(rs, []*Card{c}, tag(t, fmt.Sprintf(`[sheet: op="spend" pool=%q amount="%d"]`, p.Key, n)), Options{Default: "Mira"})
+		o2 := Apply(rs, []*Card{c}, tag(t, fmt.Sprintf(`[sheet: op="restore" pool=%q amount="%d"]`, p.Key, n)), Options{Default: "Mira"})
+		if !o1.Outcome.OK() || !o2.Outcome.OK() || !c.Equal(before) {
+			t.Fatalf("spend %d then restore %d on %s: %s / %s", n, n, p.Key, summary(o1.Outcome), summary(o2.Outcome))
+		}
+	})
+}

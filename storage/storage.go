@@ -1,0 +1,175 @@
+// Package storage keeps everything sheetkeeper must not lose: installed rulesets,
+// campaigns, library and game cards, replies with the changes they made, the message
+// ids already applied, and schedules.
+//
+// Every command runs in ONE transaction (Store.Update): the engine's changes, the reply
+// record and the applied message id commit together or not at all, so a crash loses no
+// committed change and never leaves half a reply. Writers are serialised, so two
+// commands on one card can never both spend the same point.
+//
+// The Store interface has a bbolt backend (storage/bolt) now and an etcd backend later;
+// both pass the same suite (storage/storagetest).
+package storage
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"sheetkeeper/sheet"
+)
+
+// ErrNotFound is returned by lookups of a record that does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is a database. It is safe for concurrent use.
+type Store interface {
+	// View runs fn in a read-only transaction.
+	View(ctx context.Context, fn func(Tx) error) error
+	// Update runs fn in a read-write transaction and commits what it wrote, durably,
+	// before returning; an error from fn rolls everything back. fn may run more than
+	// once (writes from concurrent callers are committed together, and one that fails
+	// is retried alone), so it must do nothing outside tx and must decide only from
+	// what it reads in tx.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// Backup writes a consistent copy of the whole database to w while it stays in use.
+	Backup(w io.Writer) (int64, error)
+	Close() error
+}
+
+// Tx is one transaction's view of the records. Writes are visible to later reads in
+// the same transaction. Records returned are copies: changing one changes nothing
+// until it is Put.
+type Tx interface {
+	// Rulesets installed, every version of each (SPEC 4.2).
+	PutRuleset(r *RulesetRecord) error
+	Ruleset(id string, version int) (*RulesetRecord, error)
+	RulesetVersions(id string) ([]int, error)
+	RulesetIDs() ([]string, error)
+
+	// Campaigns, one per channel (or thread).
+	PutCampaign(c *Campaign) error
+	Campaign(channelID string) (*Campaign, error)
+	DeleteCampaign(channelID string) error
+	Campaigns() ([]*Campaign, error)
+
+	// Cards. A library card belongs to a user and play never changes it; a game card
+	// belongs to a campaign. Names are matched by sheet's normalised form.
+	PutLibraryCard(c *CardRecord) error
+	LibraryCard(ownerID, name string) (*CardRecord, error)
+	LibraryCards(ownerID string) ([]*CardRecord, error)
+	DeleteLibraryCard(ownerID, name string) error
+	PutGameCard(channelID string, c *CardRecord) error
+	GameCard(channelID, name string) (*CardRecord, error)
+	GameCards(channelID string) ([]*CardRecord, error)
+	DeleteGameCard(channelID, name string) error
+
+	// Replies, numbered per channel from 1 in the order they were first applied.
+	PutReply(r *Reply) error
+	Reply(channelID string, seq int64) (*Reply, error)
+	// ReplyByMessage finds the reply a message id was applied as.
+	ReplyByMessage(channelID, messageID string) (*Reply, error)
+	// Replies returns the channel's replies with seq > after, oldest first, at most limit
+	// (0: all).
+	Replies(channelID string, after int64, limit int) ([]*Reply, error)
+	// LastReply is the newest reply of the channel, or ErrNotFound.
+	LastReply(channelID string) (*Reply, error)
+	// NextReplySeq allocates the channel's next reply number.
+	NextReplySeq(channelID string) (int64, error)
+
+	// Schedules (SPEC 9).
+	PutSchedule(s *Schedule) error
+	Schedule(id string) (*Schedule, error)
+	Schedules() ([]*Schedule, error)
+	DeleteSchedule(id string) error
+}
+
+// RulesetRecord is one installed ruleset version, kept as the bytes it was imported
+// from so it can be validated again, exported unchanged, and served to campaigns
+// pinned to it.
+type RulesetRecord struct {
+	ID      string `json:"id"` // a built-in's bare id, or local/<id>
+	Version int    `json:"version"`
+	Name    string `json:"name"`
+	Digest  string `json:"digest"`
+	// File is a single-file ruleset; Files a package's files by path (manifest.json,
+	// ruleset.json, catalogs/<id>.json). Exactly one is set.
+	File        []byte            `json:"file,omitempty"`
+	Files       map[string][]byte `json:"files,omitempty"`
+	InstalledBy string            `json:"installedBy,omitempty"`
+	InstalledAt time.Time         `json:"installedAt"`
+}
+
+// Campaign binds one channel to a ruleset at an exact version (SPEC 2).
+type Campaign struct {
+	ChannelID string           `json:"channelId"`
+	GuildID   string           `json:"guildId,omitempty"`
+	Ruleset   sheet.RulesetRef `json:"ruleset"`
+	System    string           `json:"system,omitempty"` // an inventory system id (SPEC 7)
+	Layers    []string         `json:"layers,omitempty"`
+	// GMs are user ids, role ids or bot/webhook ids whose messages are applied.
+	GMs       []GM      `json:"gms"`
+	CreatedBy string    `json:"createdBy"`
+	CreatedAt time.Time `json:"createdAt"`
+	// TimeZone is an IANA zone for schedules shown in this campaign ("" is UTC).
+	TimeZone string `json:"timeZone,omitempty"`
+}
+
+// GM is one entry of a campaign's GM list.
+type GM struct {
+	Kind string `json:"kind"` // user, role, webhook (bot or webhook author id)
+	ID   string `json:"id"`
+}
+
+// CardRecord is a card and who owns it.
+type CardRecord struct {
+	OwnerID string      `json:"ownerId"`
+	Card    *sheet.Card `json:"card"`
+	// From names the library card a game card was joined from ("" for others).
+	From      string    `json:"from,omitempty"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Reply is one GM message in a game channel and what applying it did (SPEC 6),
+// recorded in the same transaction as its changes — also when it changed nothing.
+type Reply struct {
+	ChannelID string `json:"channelId"`
+	Seq       int64  `json:"seq"`
+	MessageID string `json:"messageId"`
+	AuthorID  string `json:"authorId"`
+	// Text is the message text the reply's changes were applied from; a continuing edit
+	// extends it.
+	Text string `json:"text"`
+	// Status is live, deleted or reverted (see the constants).
+	Status  string         `json:"status"`
+	Changes []sheet.Change `json:"changes,omitempty"`
+	// Posted is the id of the bot's post answering this reply, so an edit or delete can
+	// update or remove it.
+	Posted    string    `json:"posted,omitempty"`
+	Source    string    `json:"source,omitempty"` // "" for a GM message, "schedule:<id>" for a fired rest
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Reply statuses.
+const (
+	ReplyLive     = "live"     // its changes are in effect
+	ReplyDeleted  = "deleted"  // the message is gone; its changes wait for the later replies to go
+	ReplyReverted = "reverted" // deleted and its changes undone
+)
+
+// Schedule is a stored rest schedule (SPEC 9).
+type Schedule struct {
+	ID        string    `json:"id"`
+	ChannelID string    `json:"channelId"`
+	Rest      string    `json:"rest"`
+	Cron      string    `json:"cron"`
+	TimeZone  string    `json:"timeZone,omitempty"`
+	Who       string    `json:"who,omitempty"` // a card name, "party", or "" for party
+	CreatedBy string    `json:"createdBy"`
+	CreatedAt time.Time `json:"createdAt"`
+	LastRun   time.Time `json:"lastRun,omitempty"`
+	// MissedReported is the last missed firing already reported, so it is said once.
+	MissedReported time.Time `json:"missedReported,omitempty"`
+}
