@@ -26,6 +26,10 @@ type Options struct {
 	// AllowComment accepts a string "$comment" key on every object, as Marinara's files
 	// carry them for their readers.
 	AllowComment bool
+	// Given, when set, is called with the path of every key an object gives, known or
+	// not, so a caller can tell an omitempty key given empty ("name": "") from one
+	// left out.
+	Given func(path string)
 }
 
 // Raw holds a value's JSON text undecoded, for a union the caller decodes itself.
@@ -494,6 +498,9 @@ func (d *decoder) members(depth int, each func(key string)) {
 			return
 		}
 		d.path = append(d.path, segment{key: key, index: -1})
+		if d.opt.Given != nil {
+			d.opt.Given(d.pathString())
+		}
 		each(key)
 		d.path = d.path[:len(d.path)-1]
 		if d.failed {
@@ -570,7 +577,12 @@ func (d *decoder) object(target reflect.Value, depth int) {
 			target.Set(reflect.MakeMap(target.Type()))
 		}
 		elem := target.Type().Elem()
+		seen := map[string]bool{}
 		d.members(depth, func(key string) {
+			if seen[key] {
+				d.problem("duplicate key")
+			}
+			seen[key] = true
 			v := reflect.New(elem).Elem()
 			d.value(v, depth+1)
 			target.SetMapIndex(reflect.ValueOf(key).Convert(target.Type().Key()), v)

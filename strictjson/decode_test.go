@@ -93,6 +93,20 @@ func TestDecodeSyntax(t *testing.T) {
 	}
 }
 
+func TestDecodeMapDuplicateAndGiven(t *testing.T) {
+	var o outer
+	var given []string
+	ps := Decode([]byte(`{"name":"","tags":{"k":1,"j":2,"k":3},"sub":{"id":"","x":0}}`), &o, "doc",
+		Options{Given: func(p string) { given = append(given, p) }})
+	if got, want := ps.Error(), "doc.tags.k: duplicate key\ndoc.sub.x: unknown key"; got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	want := []string{"doc.name", "doc.tags", "doc.tags.k", "doc.tags.j", "doc.tags.k", "doc.sub", "doc.sub.id", "doc.sub.x"}
+	if !reflect.DeepEqual(given, want) {
+		t.Fatalf("given %q, want %q", given, want)
+	}
+}
+
 func TestAnnotateAndSort(t *testing.T) {
 	ps := Problems{{"catalogs[0].entries[10].id", "b"}, {"catalogs[0].entries[9]", "a"}, {"catalogs[0].entriesX", "c"}}
 	ps.Sort()

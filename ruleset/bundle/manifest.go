@@ -1,15 +1,16 @@
 package bundle
 
 import (
-	"bytes"
-	"encoding/json"
-	"math"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"sheetkeeper/strictjson"
 )
 
 // Limits. The byte limits on package files are checked against the bytes the
@@ -63,7 +64,7 @@ type Manifest struct {
 	Contributions   *Contributions          `json:"contributions,omitempty"`
 	Files           []File                  `json:"files"`
 	Permissions     []string                `json:"permissions"`
-	RestartRequired bool                    `json:"restartRequired"`
+	RestartRequired bool                    `json:"restartRequired,omitempty"`
 }
 
 // BuiltAgainst names the Marinara Engine release a package was built with.
@@ -198,24 +199,28 @@ func ParseManifest(data []byte) (*Manifest, error) {
 	if len(data) > MaxManifestBytes {
 		return nil, fail(Limit, "manifest.json", "is "+strconv.Itoa(len(data))+" bytes, over the "+strconv.Itoa(MaxManifestBytes)+"-byte limit")
 	}
-	var raw json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		msg := "is not JSON: " + err.Error()
-		if se, ok := err.(*json.SyntaxError); ok {
-			msg = "is not JSON: " + se.Error() + " (at byte " + strconv.FormatInt(se.Offset, 10) + ")"
+	m := &Manifest{}
+	d := decoded{bad: map[string]bool{}, given: map[string]bool{}}
+	found := strictjson.Decode(data, m, "", strictjson.Options{
+		MaxDepth: MaxManifestDepth,
+		Given:    func(p string) { d.given[p] = true },
+	})
+	var ps problems
+	// A document that is not JSON or not an object is refused for that alone.
+	for _, p := range found {
+		if p.Path == "" {
+			ps.add(Malformed, "manifest.json", p.Msg)
 		}
-		return nil, fail(Malformed, "manifest.json", msg)
 	}
-	if d := jsonDepth(raw); d > MaxManifestDepth {
-		return nil, fail(Limit, "manifest.json", "nests "+strconv.Itoa(d)+" levels deep, more than the "+strconv.Itoa(MaxManifestDepth)+" allowed")
+	if !ps.empty() {
+		return nil, ps.err()
 	}
-	d := &decoder{bad: map[string]bool{}}
-	m := d.manifest(raw)
-	if m == nil {
-		return nil, d.ps.err()
+	for _, p := range found {
+		d.bad[p.Path] = true
+		ps.add(Malformed, p.Path, explain(p))
 	}
-	m.validate(&d.ps, d.skip)
-	if err := d.ps.err(); err != nil {
+	m.validate(&ps, d)
+	if err := ps.err(); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -225,54 +230,18 @@ func ParseManifest(data []byte) (*Manifest, error) {
 // applies after decoding.
 func (m *Manifest) Validate() error {
 	var ps problems
-	m.validate(&ps, func(string) bool { return false })
+	m.validate(&ps, decoded{})
 	return ps.err()
 }
 
-// jsonDepth returns the deepest nesting of objects and arrays in valid JSON.
-func jsonDepth(b []byte) int {
-	depth, deepest, inString := 0, 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > deepest {
-				deepest = depth
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
-}
-
-// decoder turns JSON into a Manifest, recording a problem for every unknown
-// key, missing key and value of the wrong type, and remembering which paths
-// were bad so validation does not report them twice.
-type decoder struct {
-	ps  problems
-	bad map[string]bool
-}
-
-func (d *decoder) problem(k Kind, p, msg string) {
-	d.bad[p] = true
-	d.ps.add(k, p, msg)
+// decoded is what validation knows of the decoding: the paths whose value
+// failed to decode, so they are not reported twice, and the keys given.
+type decoded struct {
+	bad, given map[string]bool
 }
 
 // skip reports whether p or one of its ancestors failed to decode.
-func (d *decoder) skip(p string) bool {
+func (d decoded) skip(p string) bool {
 	for {
 		if d.bad[p] {
 			return true
@@ -285,353 +254,24 @@ func (d *decoder) skip(p string) bool {
 	}
 }
 
-type field struct {
-	key string
-	val json.RawMessage
-}
-
-func join(parent, key string) string {
-	if parent == "" {
-		return key
+// explain words a decoding problem for an author: a key Marinara knows but a
+// ruleset package has no use for is refused with the reason, not as unknown.
+func explain(p strictjson.Problem) string {
+	i := strings.LastIndexByte(p.Path, '.')
+	if p.Msg != "unknown key" || i < 0 {
+		return p.Msg
 	}
-	return parent + "." + key
+	parent, key := p.Path[:i], p.Path[i+1:]
+	switch {
+	case parent == "contributions" && contains(otherContributions, key):
+		return "a ruleset package contributes only assets"
+	case strings.HasPrefix(parent, "localizations.") && (key == "homeBrowserTab" || key == "homeWidgets"):
+		return "a ruleset package has no Home tab or widgets"
+	}
+	return p.Msg
 }
 
 func index(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
-
-// object returns the members of a JSON object in document order, recording
-// problems for a non-object, duplicate keys and keys not in known (when known
-// is non-nil). Unknown and duplicate members are dropped.
-func (d *decoder) object(p string, raw json.RawMessage, known []string) ([]field, bool) {
-	if len(raw) == 0 || raw[0] != '{' {
-		d.problem(Malformed, p, "must be an object")
-		return nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		d.problem(Malformed, p, "must be an object")
-		return nil, false
-	}
-	var out []field
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			d.problem(Malformed, p, "must be an object")
-			return nil, false
-		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			d.problem(Malformed, p, "must be an object")
-			return nil, false
-		}
-		kp := join(p, key)
-		switch {
-		case seen[key]:
-			d.problem(Malformed, kp, "appears twice")
-		case known != nil && !contains(known, key):
-			d.problem(Malformed, kp, "unknown key")
-		default:
-			seen[key] = true
-			out = append(out, field{key, v})
-		}
-	}
-	return out, true
-}
-
-// require records a problem for each key of keys absent from fs.
-func (d *decoder) require(p string, fs []field, keys ...string) {
-	for _, k := range keys {
-		found := false
-		for _, f := range fs {
-			if f.key == k {
-				found = true
-				break
-			}
-		}
-		if !found {
-			d.problem(Malformed, join(p, k), "required")
-		}
-	}
-}
-
-func (d *decoder) str(p string, raw json.RawMessage) string {
-	var s string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-		d.problem(Malformed, p, "must be a string")
-		return ""
-	}
-	return s
-}
-
-func (d *decoder) boolean(p string, raw json.RawMessage) bool {
-	switch string(raw) {
-	case "true":
-		return true
-	case "false":
-		return false
-	}
-	d.problem(Malformed, p, "must be true or false")
-	return false
-}
-
-// integer reads a JSON number that is a whole number within [lo, hi]. Like
-// JavaScript, 73708.0 and 7.3708e4 are the integer 73708.
-func (d *decoder) integer(p string, raw json.RawMessage, lo, hi int64, k Kind) (int64, bool) {
-	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
-		d.problem(Malformed, p, "must be an integer")
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) {
-		d.problem(Malformed, p, "must be an integer")
-		return 0, false
-	}
-	if f < float64(lo) {
-		d.problem(Malformed, p, "must be at least "+strconv.FormatInt(lo, 10))
-		return 0, false
-	}
-	if f > float64(hi) {
-		d.problem(k, p, "must be at most "+strconv.FormatInt(hi, 10))
-		return 0, false
-	}
-	return int64(f), true
-}
-
-func (d *decoder) array(p string, raw json.RawMessage) ([]json.RawMessage, bool) {
-	var items []json.RawMessage
-	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
-		d.problem(Malformed, p, "must be an array")
-		return nil, false
-	}
-	return items, true
-}
-
-func (d *decoder) strings(p string, raw json.RawMessage) []string {
-	items, ok := d.array(p, raw)
-	if !ok {
-		return nil
-	}
-	out := make([]string, 0, len(items))
-	for i, it := range items {
-		out = append(out, d.str(index(p, i), it))
-	}
-	return out
-}
-
-func (d *decoder) manifest(raw json.RawMessage) *Manifest {
-	fs, ok := d.object("", raw, []string{"schemaVersion", "capabilityApi", "builtAgainst", "id", "name", "version",
-		"description", "localizations", "engine", "kind", "entrypoints", "contributions", "files", "permissions",
-		"restartRequired"})
-	if !ok {
-		d.bad = map[string]bool{}
-		d.ps = problems{}
-		d.ps.add(Malformed, "manifest.json", "must be a JSON object")
-		return nil
-	}
-	d.require("", fs, "schemaVersion", "capabilityApi", "builtAgainst", "id", "name", "version", "engine", "kind",
-		"entrypoints", "files", "permissions")
-	m := &Manifest{Permissions: []string{}}
-	for _, f := range fs {
-		p := f.key
-		switch f.key {
-		case "schemaVersion":
-			n, _ := d.integer(p, f.val, math.MinInt32, math.MaxInt32, Malformed)
-			m.SchemaVersion = int(n)
-		case "capabilityApi":
-			m.CapabilityAPI = d.version(p, f.val)
-		case "builtAgainst":
-			m.BuiltAgainst = d.builtAgainst(p, f.val)
-		case "id":
-			m.ID = d.str(p, f.val)
-		case "name":
-			m.Name = d.str(p, f.val)
-		case "version":
-			m.Version = d.str(p, f.val)
-		case "description":
-			m.Description = d.str(p, f.val)
-		case "localizations":
-			m.Localizations = d.localizations(p, f.val)
-		case "engine":
-			ef, ok := d.object(p, f.val, []string{"min", "maxExclusive"})
-			if ok {
-				d.require(p, ef, "min", "maxExclusive")
-				for _, g := range ef {
-					switch g.key {
-					case "min":
-						m.Engine.Min = d.str(join(p, g.key), g.val)
-					case "maxExclusive":
-						m.Engine.MaxExclusive = d.str(join(p, g.key), g.val)
-					}
-				}
-			}
-		case "kind":
-			m.Kind = d.strings(p, f.val)
-		case "entrypoints":
-			ef, ok := d.object(p, f.val, []string{"server", "client", "agents", "knowledge"})
-			if ok {
-				for _, g := range ef {
-					s := d.str(join(p, g.key), g.val)
-					switch g.key {
-					case "server":
-						m.Entrypoints.Server = s
-					case "client":
-						m.Entrypoints.Client = s
-					case "agents":
-						m.Entrypoints.Agents = s
-					case "knowledge":
-						m.Entrypoints.Knowledge = s
-					}
-				}
-			}
-		case "contributions":
-			m.Contributions = d.contributions(p, f.val)
-		case "files":
-			m.Files = d.files(p, f.val)
-		case "permissions":
-			if ps := d.strings(p, f.val); ps != nil {
-				m.Permissions = ps
-			}
-		case "restartRequired":
-			m.RestartRequired = d.boolean(p, f.val)
-		}
-	}
-	return m
-}
-
-func (d *decoder) version(p string, raw json.RawMessage) Version {
-	var v Version
-	fs, ok := d.object(p, raw, []string{"major", "minor"})
-	if !ok {
-		return v
-	}
-	d.require(p, fs, "major", "minor")
-	for _, f := range fs {
-		switch f.key {
-		case "major":
-			n, _ := d.integer(join(p, f.key), f.val, 1, math.MaxInt32, Malformed)
-			v.Major = int(n)
-		case "minor":
-			n, _ := d.integer(join(p, f.key), f.val, 0, math.MaxInt32, Malformed)
-			v.Minor = int(n)
-		}
-	}
-	return v
-}
-
-func (d *decoder) builtAgainst(p string, raw json.RawMessage) BuiltAgainst {
-	var b BuiltAgainst
-	fs, ok := d.object(p, raw, []string{"engineVersion", "engineCommit"})
-	if !ok {
-		return b
-	}
-	d.require(p, fs, "engineVersion", "engineCommit")
-	for _, f := range fs {
-		switch f.key {
-		case "engineVersion":
-			b.EngineVersion = d.str(join(p, f.key), f.val)
-		case "engineCommit":
-			b.EngineCommit = d.str(join(p, f.key), f.val)
-		}
-	}
-	return b
-}
-
-func (d *decoder) localizations(p string, raw json.RawMessage) map[string]Localization {
-	fs, ok := d.object(p, raw, nil)
-	if !ok {
-		return nil
-	}
-	out := make(map[string]Localization, len(fs))
-	for _, f := range fs {
-		lp := join(p, f.key)
-		if n := jsLen(f.key); n < 2 || n > 35 {
-			d.problem(Malformed, lp, "a locale is 2 to 35 characters")
-			continue
-		}
-		lf, ok := d.object(lp, f.val, []string{"name", "description", "homeBrowserTab", "homeWidgets"})
-		if !ok {
-			continue
-		}
-		var l Localization
-		for _, g := range lf {
-			gp := join(lp, g.key)
-			switch g.key {
-			case "name":
-				l.Name = d.str(gp, g.val)
-				if !d.skip(gp) && (jsLen(l.Name) < 1 || jsLen(l.Name) > 120) {
-					d.problem(Malformed, gp, "must be 1 to 120 characters")
-				}
-			case "description":
-				l.Description = d.str(gp, g.val)
-				if !d.skip(gp) && jsLen(l.Description) > 2000 {
-					d.problem(Malformed, gp, "must be at most 2000 characters")
-				}
-			default:
-				d.problem(Malformed, gp, "a ruleset package has no Home tab or widgets")
-			}
-		}
-		out[f.key] = l
-	}
-	return out
-}
-
-func (d *decoder) contributions(p string, raw json.RawMessage) *Contributions {
-	known := append([]string{"assets"}, otherContributions...)
-	fs, ok := d.object(p, raw, known)
-	if !ok {
-		return nil
-	}
-	c := &Contributions{}
-	for _, f := range fs {
-		fp := join(p, f.key)
-		if f.key != "assets" {
-			d.problem(Malformed, fp, "a ruleset package contributes only assets")
-			continue
-		}
-		af, ok := d.object(fp, f.val, []string{"paths"})
-		if !ok {
-			continue
-		}
-		d.require(fp, af, "paths")
-		a := &Assets{}
-		for _, g := range af {
-			a.Paths = d.strings(join(fp, g.key), g.val)
-		}
-		c.Assets = a
-	}
-	return c
-}
-
-func (d *decoder) files(p string, raw json.RawMessage) []File {
-	items, ok := d.array(p, raw)
-	if !ok {
-		return nil
-	}
-	out := make([]File, 0, len(items))
-	for i, it := range items {
-		ip := index(p, i)
-		var f File
-		fs, ok := d.object(ip, it, []string{"path", "sha256", "bytes"})
-		if ok {
-			d.require(ip, fs, "path", "sha256", "bytes")
-			for _, g := range fs {
-				gp := join(ip, g.key)
-				switch g.key {
-				case "path":
-					f.Path = d.str(gp, g.val)
-				case "sha256":
-					f.SHA256 = d.str(gp, g.val)
-				case "bytes":
-					f.Bytes, _ = d.integer(gp, g.val, 0, MaxDeclaredBytes, Limit)
-				}
-			}
-		}
-		out = append(out, f)
-	}
-	return out
-}
 
 // jsLen is a string's length as JavaScript counts it (UTF-16 code units),
 // which is what Marinara's character bounds measure.
@@ -710,9 +350,9 @@ func checkPackagePath(ps *problems, at, p string) bool {
 
 func bytesText(n int64) string { return strconv.FormatInt(n, 10) }
 
-// validate applies every rule beyond types. skip(p) is true for paths whose
-// value failed to decode, so they are not reported twice.
-func (m *Manifest) validate(ps *problems, skip func(string) bool) {
+// validate applies every rule beyond types.
+func (m *Manifest) validate(ps *problems, d decoded) {
+	skip := d.skip
 	check := func(p string, ok bool, msg string) {
 		if !skip(p) && !ok {
 			ps.add(Malformed, p, msg)
@@ -744,6 +384,17 @@ func (m *Manifest) validate(ps *problems, skip func(string) bool) {
 	check("name", jsLen(m.Name) >= 1 && jsLen(m.Name) <= 120, "must be 1 to 120 characters")
 	check("version", semverPattern.MatchString(m.Version), "must be a version like 1.2.3 or 1.2.3-beta.1")
 	check("description", jsLen(m.Description) <= 2000, "must be at most 2000 characters")
+	for _, locale := range slices.Sorted(maps.Keys(m.Localizations)) {
+		lp, l := "localizations."+locale, m.Localizations[locale]
+		if n := jsLen(locale); n < 2 || n > 35 {
+			check(lp, false, "a locale is 2 to 35 characters")
+			continue
+		}
+		// An omitempty name given empty is refused; one left out is not.
+		n := jsLen(l.Name)
+		check(lp+".name", n <= 120 && (n > 0 || !d.given[lp+".name"]), "must be 1 to 120 characters")
+		check(lp+".description", jsLen(l.Description) <= 2000, "must be at most 2000 characters")
+	}
 	check("engine.min", m.Engine.Min != "", "must not be empty")
 	check("engine.maxExclusive", m.Engine.MaxExclusive != "", "must not be empty")
 
@@ -801,7 +452,16 @@ func (m *Manifest) validate(ps *problems, skip func(string) bool) {
 			}
 		}
 		check(ip+".sha256", shaPattern.MatchString(f.SHA256), "must be 64 lowercase hex digits")
-		if pathOK && !skip(ip+".bytes") && apiOK {
+		bytesOK := !skip(ip + ".bytes")
+		switch {
+		case bytesOK && f.Bytes < 0:
+			bytesOK = false
+			ps.add(Malformed, ip+".bytes", "must be at least 0")
+		case bytesOK && f.Bytes > MaxDeclaredBytes:
+			bytesOK = false
+			ps.add(Limit, ip+".bytes", "must be at most "+bytesText(MaxDeclaredBytes))
+		}
+		if pathOK && bytesOK && apiOK {
 			limit := m.LimitFor(f.Path)
 			if f.Bytes > limit {
 				msg := strconv.Quote(f.Path) + " declares " + bytesText(f.Bytes) + " bytes, over the " + bytesText(limit) + "-byte limit"

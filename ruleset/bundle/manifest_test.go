@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,7 +106,7 @@ func TestManifestRules(t *testing.T) {
 		{"schemaVersion 1", func(p *pkg) { p.manifest["schemaVersion"] = 1 },
 			[]string{"schemaVersion: must be 2"}, []Kind{Malformed}},
 		{"schemaVersion string", func(p *pkg) { p.manifest["schemaVersion"] = "2" },
-			[]string{"schemaVersion: must be an integer"}, []Kind{Malformed}},
+			[]string{"schemaVersion: expected an integer, got a string"}, []Kind{Malformed}},
 		{"unknown top-level key", func(p *pkg) { p.manifest["homepage"] = "x" },
 			[]string{"homepage: unknown key"}, []Kind{Malformed}},
 		{"unknown nested key", func(p *pkg) { p.manifest["builtAgainst"].(map[string]any)["branch"] = "main" },
@@ -127,7 +128,7 @@ func TestManifestRules(t *testing.T) {
 		{"long name", func(p *pkg) { p.manifest["name"] = big(121) },
 			[]string{"name: must be 1 to 120 characters"}, []Kind{Malformed}},
 		{"name null", func(p *pkg) { p.manifest["name"] = nil },
-			[]string{"name: must be a string"}, []Kind{Malformed}},
+			[]string{"name: expected a string, got null"}, []Kind{Malformed}},
 		{"bad version", func(p *pkg) { p.manifest["version"] = "1.0" },
 			[]string{"version: must be a version like 1.2.3 or 1.2.3-beta.1"}, []Kind{Malformed}},
 		{"long description", func(p *pkg) { p.manifest["description"] = big(2001) },
@@ -147,7 +148,7 @@ func TestManifestRules(t *testing.T) {
 		{"kind unknown", func(p *pkg) { p.manifest["kind"] = []any{"ruleset", "bogus"} },
 			[]string{`kind[1]: "bogus" is not one of agent, maps, conversation-calls, turn-game, ruleset`}, []Kind{Malformed}},
 		{"kind not array", func(p *pkg) { p.manifest["kind"] = "ruleset" },
-			[]string{"kind: must be an array"}, []Kind{Malformed}},
+			[]string{"kind: expected an array, got a string"}, []Kind{Malformed}},
 		{"entrypoint", func(p *pkg) { p.manifest["entrypoints"] = map[string]any{"server": "index.js"} },
 			[]string{"entrypoints: must be empty: a ruleset package ships only data"}, []Kind{Malformed}},
 		{"unknown entrypoint", func(p *pkg) { p.manifest["entrypoints"] = map[string]any{"worker": "w.js"} },
@@ -158,14 +159,21 @@ func TestManifestRules(t *testing.T) {
 			[]string{`permissions[0]: "root" is not a known permission`, "permissions: must be empty: a ruleset package ships only data"}, []Kind{Malformed}},
 		{"restartRequired", func(p *pkg) { p.manifest["restartRequired"] = true },
 			[]string{"restartRequired: must be false: a ruleset package ships only data"}, []Kind{Malformed}},
+		{"no restartRequired", func(p *pkg) { delete(p.manifest, "restartRequired") }, nil, nil},
 		{"restartRequired string", func(p *pkg) { p.manifest["restartRequired"] = "no" },
-			[]string{"restartRequired: must be true or false"}, []Kind{Malformed}},
+			[]string{"restartRequired: expected a boolean, got a string"}, []Kind{Malformed}},
 		{"localization ok", func(p *pkg) {
 			p.manifest["localizations"] = map[string]any{"fr": map[string]any{"name": "Petit", "description": "Un jeu"}}
 		}, nil, nil},
 		{"localization bad", func(p *pkg) {
 			p.manifest["localizations"] = map[string]any{"f": map[string]any{}, "de": map[string]any{"name": "", "slogan": "x"}}
 		}, []string{"localizations.de.slogan: unknown key", "localizations.de.name: must be 1 to 120 characters", "localizations.f: a locale is 2 to 35 characters"}, []Kind{Malformed}},
+		{"localization without name", func(p *pkg) {
+			p.manifest["localizations"] = map[string]any{"fr": map[string]any{"description": "Un jeu"}}
+		}, nil, nil},
+		{"localization home tab", func(p *pkg) {
+			p.manifest["localizations"] = map[string]any{"fr": map[string]any{"homeWidgets": map[string]any{}}}
+		}, []string{"localizations.fr.homeWidgets: a ruleset package has no Home tab or widgets"}, []Kind{Malformed}},
 		{"other contribution", func(p *pkg) {
 			p.manifest["contributions"].(map[string]any)["slots"] = []any{"chat-settings"}
 		}, []string{"contributions.slots: a ruleset package contributes only assets"}, []Kind{Malformed}},
@@ -186,9 +194,9 @@ func TestManifestRules(t *testing.T) {
 		{"sha256 short", func(p *pkg) { p.file(2)["sha256"] = "abc" },
 			[]string{"files[2].sha256: must be 64 lowercase hex digits"}, []Kind{Malformed}},
 		{"bytes string", func(p *pkg) { p.file(0)["bytes"] = "13" },
-			[]string{"files[0].bytes: must be an integer"}, []Kind{Malformed}},
+			[]string{"files[0].bytes: expected an integer, got a string"}, []Kind{Malformed}},
 		{"bytes fraction", func(p *pkg) { p.file(0)["bytes"] = 13.5 },
-			[]string{"files[0].bytes: must be an integer"}, []Kind{Malformed}},
+			[]string{"files[0].bytes: expected an integer, got 13.5"}, []Kind{Malformed}},
 		{"bytes negative", func(p *pkg) { p.file(0)["bytes"] = -1 },
 			[]string{"files[0].bytes: must be at least 0"}, []Kind{Malformed}},
 		{"bytes gigabytes", func(p *pkg) { p.file(1)["bytes"] = 5_000_000_000 },
@@ -196,7 +204,7 @@ func TestManifestRules(t *testing.T) {
 		{"file missing sha256", func(p *pkg) { delete(p.file(1), "sha256") },
 			[]string{"files[1].sha256: required"}, []Kind{Malformed}},
 		{"file not object", func(p *pkg) { p.filesOf()[1] = "catalogs/spells.json" },
-			[]string{"files[1]: must be an object", `contributions.assets.paths[1]: "catalogs/spells.json" is not listed in files with its sha256 and bytes`}, []Kind{Malformed}},
+			[]string{"files[1]: expected an object, got a string", `contributions.assets.paths[1]: "catalogs/spells.json" is not listed in files with its sha256 and bytes`}, []Kind{Malformed}},
 		{"duplicate file", func(p *pkg) {
 			p.manifest["files"] = append(p.filesOf(), map[string]any{"path": "ruleset.json", "sha256": strings.Repeat("0", 64), "bytes": 1})
 		}, []string{`files[3].path: "ruleset.json" is already listed at files[0]`}, []Kind{Malformed}},
@@ -243,7 +251,7 @@ func TestManifestRules(t *testing.T) {
 		{"api patch", func(p *pkg) { p.manifest["capabilityApi"] = map[string]any{"major": 1, "minor": 340, "patch": 1} },
 			[]string{"capabilityApi.patch: unknown key"}, []Kind{Malformed}},
 		{"api string", func(p *pkg) { p.manifest["capabilityApi"] = "1.340" },
-			[]string{"capabilityApi: must be an object"}, []Kind{Malformed}},
+			[]string{"capabilityApi: expected an object, got a string"}, []Kind{Malformed}},
 		{"api 1.20 with catalogs", func(p *pkg) { p.manifest["capabilityApi"] = map[string]any{"major": 1, "minor": 20} },
 			[]string{"contributions.assets.paths: catalog files (catalogs/<id>.json) need Capability API 1.21; the package declares 1.20"}, []Kind{Malformed}},
 		{"api 1.9", func(p *pkg) { p.manifest["capabilityApi"] = map[string]any{"major": 1, "minor": 9} },
@@ -302,7 +310,7 @@ func TestManifestRules(t *testing.T) {
 	// the rules in a fixed order).
 	cases[len(cases)-1].want = []string{
 		"colour: unknown key",
-		"files[2].bytes: must be an integer",
+		"files[2].bytes: expected an integer, got a string",
 		"schemaVersion: must be 2",
 		"capabilityApi: the package requires Capability API 1.999; this engine implements 1.340",
 		"id: must be lowercase letters and digits in words joined by single hyphens",
@@ -355,21 +363,15 @@ func kindStrings(ks []Kind) []string {
 func TestManifestHostile(t *testing.T) {
 	t.Run("not JSON", func(t *testing.T) {
 		_, err := ParseManifest([]byte("{hello"))
-		got := problemsOf(t, err)
-		if len(got) != 1 || !strings.HasPrefix(got[0], "manifest.json: is not JSON: ") || !strings.HasSuffix(got[0], "(at byte 2)") {
-			t.Fatalf("got %q", got)
-		}
+		wantProblems(t, err, "manifest.json: invalid JSON at line 1, column 2: expected a key in quotes")
 	})
 	t.Run("empty", func(t *testing.T) {
 		_, err := ParseManifest(nil)
-		got := problemsOf(t, err)
-		if len(got) != 1 || !strings.HasPrefix(got[0], "manifest.json: is not JSON: ") {
-			t.Fatalf("got %q", got)
-		}
+		wantProblems(t, err, "manifest.json: invalid JSON at line 1, column 1: unexpected end of input")
 	})
 	t.Run("array", func(t *testing.T) {
 		_, err := ParseManifest([]byte(`[1,2]`))
-		wantProblems(t, err, "manifest.json: must be a JSON object")
+		wantProblems(t, err, "manifest.json: expected an object, got an array")
 	})
 	t.Run("too big", func(t *testing.T) {
 		data := []byte(`{"description":"` + strings.Repeat("x", MaxManifestBytes) + `"}`)
@@ -382,7 +384,7 @@ func TestManifestHostile(t *testing.T) {
 	t.Run("deep", func(t *testing.T) {
 		data := []byte(`{"id":` + strings.Repeat("[", 20) + strings.Repeat("]", 20) + `}`)
 		_, err := ParseManifest(data)
-		wantProblems(t, err, "manifest.json: nests 21 levels deep, more than the 16 allowed")
+		wantProblems(t, err, "manifest.json: invalid JSON at line 1, column 23: nested deeper than 16 levels")
 	})
 	t.Run("very deep", func(t *testing.T) {
 		data := []byte(strings.Repeat("[", 30000) + strings.Repeat("]", 30000))
@@ -420,7 +422,11 @@ func TestManifestHostile(t *testing.T) {
 		data := p.manifestBytes(t)
 		data = append([]byte(`{"id":"other",`), data[1:]...)
 		_, err := ParseManifest(data)
-		wantProblems(t, err, "id: appears twice")
+		wantProblems(t, err, "id: duplicate key")
+		p.manifest["localizations"] = map[string]any{"fr": map[string]any{"name": "Petit"}}
+		data = bytes.Replace(p.manifestBytes(t), []byte(`{"fr":`), []byte(`{"fr":{},"fr":`), 1)
+		_, err = ParseManifest(data)
+		wantProblems(t, err, "localizations.fr: duplicate key")
 	})
 	t.Run("number forms", func(t *testing.T) {
 		p := smallPkg()
@@ -431,7 +437,7 @@ func TestManifestHostile(t *testing.T) {
 		}
 		data = strings.Replace(string(p.manifestBytes(t)), `"minor":340`, `"minor":1e400`, 1)
 		_, err = ParseManifest([]byte(data))
-		wantProblems(t, err, "capabilityApi.minor: must be an integer")
+		wantProblems(t, err, "capabilityApi.minor: number 1e400 is out of range")
 	})
 }
 
