@@ -1,0 +1,194 @@
+// Package bolt is the bbolt backend of storage.Store: one file, every record JSON in a
+// bucket (the key layout is in keys.go), a stored schema version migrated on open, and
+// group commit so many channels' commands share one fsync.
+package bolt
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+
+	"sheetkeeper/storage"
+)
+
+// Options tune Open.
+type Options struct {
+	// Timeout is how long Open waits for another process to let go of the file
+	// (DefaultTimeout when 0). bbolt would otherwise wait forever.
+	Timeout time.Duration
+}
+
+// DefaultTimeout is the lock wait when Options.Timeout is 0.
+const DefaultTimeout = 5 * time.Second
+
+// Errors Open returns (wrapped, with the file's name), for errors.Is.
+var (
+	ErrInUse       = errors.New("in use by another sheetkeeper process")
+	ErrNewerSchema = errors.New("was written by a newer sheetkeeper")
+	ErrNotDatabase = errors.New("is not a sheetkeeper database")
+)
+
+// ErrClosed is returned by a Store used after Close.
+var ErrClosed = errors.New("storage: database closed")
+
+// Open opens (creating it and its folder when missing) the database at path, waits at
+// most opts.Timeout for another process holding it, and brings its schema up to date.
+// A database written by a newer sheetkeeper is refused untouched.
+func Open(path string, opts Options) (storage.Store, error) {
+	return open(path, opts)
+}
+
+func open(path string, opts Options) (*store, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("open database: %w", err)
+		}
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, fmt.Errorf("database %s is %w (waited %s for it)", path, ErrInUse, timeout)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
+		return nil, fmt.Errorf("%s %w (or is damaged): %v", path, ErrNotDatabase, err)
+	case err != nil:
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	if err := db.Update(func(btx *bolt.Tx) error { return migrate(btx, path) }); err != nil {
+		db.Close()
+		return nil, err
+	}
+	s := &store{db: db, queue: make(chan *request, maxBatch), stopped: make(chan struct{})}
+	go s.commitLoop()
+	return s, nil
+}
+
+// ---- schema ----
+
+// SchemaVersion is the schema this sheetkeeper writes: len(migrations).
+const SchemaVersion = 1
+
+// migrations[n] takes a database from schema version n to n+1, inside the one
+// transaction that opens it, so a migration happens whole or not at all.
+var migrations = [SchemaVersion]func(*bolt.Tx) error{
+	0: func(btx *bolt.Tx) error { // an empty file: create every bucket
+		for _, name := range allBuckets {
+			if _, err := btx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	},
+}
+
+// schemaOf reads the stored schema version: 0 for a file never initialised.
+func schemaOf(btx *bolt.Tx) (uint64, error) {
+	meta := btx.Bucket(bucketMeta)
+	if meta == nil {
+		return 0, nil
+	}
+	v := meta.Get(keySchema)
+	if len(v) != 8 {
+		return 0, errors.New("schema version unreadable")
+	}
+	return binary.BigEndian.Uint64(v), nil
+}
+
+func migrate(btx *bolt.Tx, path string) error {
+	v, err := schemaOf(btx)
+	if err != nil {
+		return fmt.Errorf("%s %w: %v", path, ErrNotDatabase, err)
+	}
+	if v > SchemaVersion {
+		return fmt.Errorf("database %s %w (schema version %d; this one knows up to %d): upgrade sheetkeeper to open it", path, ErrNewerSchema, v, SchemaVersion)
+	}
+	if v == 0 {
+		// A bbolt file with buckets but no version is someone else's database.
+		if err := btx.ForEach(func([]byte, *bolt.Bucket) error { return ErrNotDatabase }); err != nil {
+			return fmt.Errorf("%s %w: it holds other buckets and no sheetkeeper schema version", path, ErrNotDatabase)
+		}
+	}
+	for ; v < SchemaVersion; v++ {
+		if err := migrations[v](btx); err != nil {
+			return fmt.Errorf("database %s: migrate schema %d → %d: %w", path, v, v+1, err)
+		}
+		meta, err := btx.CreateBucketIfNotExists(bucketMeta)
+		if err != nil {
+			return err
+		}
+		if err := meta.Put(keySchema, be64(v+1)); err != nil {
+			return err
+		}
+	}
+	for _, name := range allBuckets {
+		if btx.Bucket(name) == nil {
+			return fmt.Errorf("database %s is damaged: bucket %q missing", path, name)
+		}
+	}
+	return nil
+}
+
+// ---- the store ----
+
+type store struct {
+	db *bolt.DB
+
+	mu      sync.RWMutex // guards sending on queue against Close closing it
+	closed  atomic.Bool
+	queue   chan *request
+	stopped chan struct{} // closed when commitLoop has finished
+}
+
+func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	return s.db.View(func(btx *bolt.Tx) error {
+		t := &tx{btx: btx}
+		defer func() { t.done = true }()
+		return fn(t)
+	})
+}
+
+func (s *store) Backup(w io.Writer) (int64, error) {
+	if s.closed.Load() {
+		return 0, ErrClosed
+	}
+	var n int64
+	err := s.db.View(func(btx *bolt.Tx) error {
+		var err error
+		n, err = btx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// Close waits for every queued Update to finish, then closes the file.
+func (s *store) Close() error {
+	s.mu.Lock()
+	if s.closed.Load() {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	s.closed.Store(true)
+	close(s.queue)
+	s.mu.Unlock()
+	<-s.stopped
+	return s.db.Close()
+}

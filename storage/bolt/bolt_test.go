@@ -1,0 +1,313 @@
+package bolt
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
+	"sheetkeeper/storage/storagetest"
+)
+
+func openTemp(t *testing.T) storage.Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "sheetkeeper.db"), Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSuite(t *testing.T) {
+	storagetest.Run(t, openTemp)
+}
+
+func TestReopenKeepsEverything(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "dir", "sheetkeeper.db") // folders created
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(context.Background(), func(tx storage.Tx) error {
+		if err := tx.PutGameCard("ch", storagetest.Card("u1", "Mira", 7)); err != nil {
+			return err
+		}
+		seq, err := tx.NextReplySeq("ch")
+		if err != nil {
+			return err
+		}
+		return tx.PutReply(&storage.Reply{ChannelID: "ch", Seq: seq, MessageID: "m1", Status: storage.ReplyLive})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(context.Background(), func(storage.Tx) error { return nil }); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Update after Close: %v", err)
+	}
+	s, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.View(context.Background(), func(tx storage.Tx) error {
+		c, err := tx.GameCard("ch", "mira")
+		if err != nil {
+			return err
+		}
+		if storagetest.Gold(c) != 7 {
+			t.Errorf("gold %v", storagetest.Gold(c))
+		}
+		r, err := tx.ReplyByMessage("ch", "m1")
+		if err != nil {
+			return err
+		}
+		if r.Seq != 1 {
+			t.Errorf("seq %d", r.Seq)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNormalNameAgreesWithSheet: the key's name form is sheet's matching rule.
+func TestNormalNameAgreesWithSheet(t *testing.T) {
+	names := []string{"Mira", "mira", " MIRA ", "Mira Vale", "mira  vale", "mira\tvale", "miravale",
+		"\uFEFFMira", "Ärger", "ärger", "ÄRGER", "İstanbul", "istanbul", "ǅemal", "ǆemal", "", " ", "party", "Party ",
+		"a\u00a0b", "a b", "a\u2003 b"}
+	for _, a := range names {
+		for _, b := range names {
+			if (normalName(a) == normalName(b)) != sheet.SameName(a, b) {
+				t.Errorf("%q vs %q: keys agree %v, sheet.SameName %v", a, b, normalName(a) == normalName(b), sheet.SameName(a, b))
+			}
+		}
+	}
+}
+
+func FuzzNormalNameAgreesWithSheet(f *testing.F) {
+	f.Add("Mira Vale", " mira  VALE")
+	f.Add("Ärger", "ärger")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if (normalName(a) == normalName(b)) != sheet.SameName(a, b) {
+			t.Fatalf("%q vs %q disagree", a, b)
+		}
+	})
+}
+
+func TestKeyPartsRefused(t *testing.T) {
+	s := openTemp(t)
+	defer s.Close()
+	err := s.Update(context.Background(), func(tx storage.Tx) error {
+		if tx.PutGameCard("a\x00b", storagetest.Card("u", "Mira", 1)) == nil {
+			t.Error("a channel id with NUL was stored")
+		}
+		if tx.PutGameCard("ch", storagetest.Card("u", "   ", 1)) == nil {
+			t.Error("a card with a blank name was stored")
+		}
+		if tx.PutLibraryCard(&storage.CardRecord{OwnerID: "u"}) == nil {
+			t.Error("a record without a card was stored")
+		}
+		if tx.PutCampaign(&storage.Campaign{}) == nil {
+			t.Error("a campaign without a channel was stored")
+		}
+		if tx.PutReply(&storage.Reply{ChannelID: "ch", Seq: 1, Status: "bogus"}) == nil {
+			t.Error("a reply with an unknown status was stored")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLockTimeout: a second Open of a file already open (the lock is per open file, so
+// this process counts as another) fails within the timeout, naming the file.
+func TestLockTimeout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "held.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	start := time.Now()
+	s2, err := Open(path, Options{Timeout: 300 * time.Millisecond})
+	took := time.Since(start)
+	if err == nil {
+		s2.Close()
+		t.Fatal("a second Open succeeded")
+	}
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "is in use by another sheetkeeper process") {
+		t.Fatalf("error %q", err)
+	}
+	if took < 200*time.Millisecond || took > 2*time.Second {
+		t.Fatalf("gave up after %v, timeout 300ms", took)
+	}
+	t.Log(err)
+}
+
+func TestSchema(t *testing.T) {
+	dir := t.TempDir()
+
+	// An empty file is initialised.
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(empty, Options{})
+	if err != nil {
+		t.Fatalf("empty file: %v", err)
+	}
+	s.Close()
+	if v := rawSchema(t, empty); v != SchemaVersion {
+		t.Fatalf("initialised to %d", v)
+	}
+
+	// A newer schema is refused, and the file left alone.
+	newer := filepath.Join(dir, "newer.db")
+	rawWrite(t, newer, func(btx *bolt.Tx) error {
+		if err := migrations[0](btx); err != nil {
+			return err
+		}
+		return btx.Bucket(bucketMeta).Put(keySchema, be64(SchemaVersion+1))
+	})
+	_, err = Open(newer, Options{})
+	if !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), newer) || !strings.Contains(err.Error(), "upgrade sheetkeeper") {
+		t.Fatalf("newer schema: %v", err)
+	}
+	t.Log(err)
+	if v := rawSchema(t, newer); v != SchemaVersion+1 {
+		t.Fatalf("refused file changed to %d", v)
+	}
+
+	// Another program's bbolt file is not taken over.
+	foreign := filepath.Join(dir, "foreign.db")
+	rawWrite(t, foreign, func(btx *bolt.Tx) error {
+		_, err := btx.CreateBucket([]byte("theirs"))
+		return err
+	})
+	if _, err := Open(foreign, Options{}); !errors.Is(err, ErrNotDatabase) {
+		t.Fatalf("foreign bbolt file: %v", err)
+	}
+
+	// Not a database at all.
+	junk := filepath.Join(dir, "junk.db")
+	if err := os.WriteFile(junk, []byte(strings.Repeat("not a database\n", 1000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(junk, Options{}); !errors.Is(err, ErrNotDatabase) {
+		t.Fatalf("junk file: %v", err)
+	}
+}
+
+// TestMigrationsRunInOrder: each step of the table runs once, in order, in the opening
+// transaction, and the stored version follows.
+func TestMigrationsRunInOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	rawWrite(t, path, func(btx *bolt.Tx) error { return nil })
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(btx *bolt.Tx) error { return migrate(btx, path) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(btx *bolt.Tx) error {
+		v, err := schemaOf(btx)
+		if v != SchemaVersion {
+			t.Errorf("version %d", v)
+		}
+		for _, b := range allBuckets {
+			if btx.Bucket(b) == nil {
+				t.Errorf("bucket %s missing", b)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Migrating an up-to-date database changes nothing.
+	if err := db.Update(func(btx *bolt.Tx) error { return migrate(btx, path) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rawWrite(t *testing.T, path string, fn func(*bolt.Tx) error) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rawSchema(t *testing.T, path string) uint64 {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v uint64
+	if err := db.View(func(btx *bolt.Tx) error { v, err = schemaOf(btx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestBackup(t *testing.T) {
+	s := openTemp(t)
+	defer s.Close()
+	err := s.Update(context.Background(), func(tx storage.Tx) error {
+		return tx.PutGameCard("ch", storagetest.Card("u1", "Mira", 3))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(t.TempDir(), "copy.db")
+	f, err := os.Create(copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Backup(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(copyPath); fi.Size() != n {
+		t.Fatalf("wrote %d, file has %d", n, fi.Size())
+	}
+	c, err := Open(copyPath, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.View(context.Background(), func(tx storage.Tx) error {
+		card, err := tx.GameCard("ch", "Mira")
+		if err == nil && storagetest.Gold(card) != 3 {
+			t.Errorf("copy has %v gold", storagetest.Gold(card))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,106 @@
+package bolt
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Key layout. Every record is JSON in one of the buckets below; a key made of several
+// parts joins them with a 0x00 byte, so the keys of one owner, channel or ruleset id are
+// one contiguous, ordered range. Numbers are 8-byte big-endian so byte order is numeric
+// order.
+//
+//	meta       "schema"                        → schema version, 8-byte big-endian
+//	rulesets   id 0x00 BE(version ^ 1<<63)     → RulesetRecord
+//	campaigns  channelID                       → Campaign
+//	library    ownerID 0x00 normalised name    → CardRecord
+//	game       channelID 0x00 normalised name  → CardRecord
+//	replies    channelID 0x00 BE(seq)          → Reply
+//	messages   channelID 0x00 messageID        → BE(seq) of the reply it was applied as
+//	seqs       channelID                       → BE(last allocated reply seq)
+//	schedules  id                              → Schedule
+var (
+	bucketMeta      = []byte("meta")
+	bucketRulesets  = []byte("rulesets")
+	bucketCampaigns = []byte("campaigns")
+	bucketLibrary   = []byte("library")
+	bucketGame      = []byte("game")
+	bucketReplies   = []byte("replies")
+	bucketMessages  = []byte("messages")
+	bucketSeqs      = []byte("seqs")
+	bucketSchedules = []byte("schedules")
+
+	allBuckets = [][]byte{bucketMeta, bucketRulesets, bucketCampaigns, bucketLibrary, bucketGame,
+		bucketReplies, bucketMessages, bucketSeqs, bucketSchedules}
+
+	keySchema = []byte("schema")
+)
+
+const sep = 0x00
+
+// prefix returns part followed by the separator: the start of every key whose first
+// part is part. A part holding the separator could reach into another part's range, so
+// it is refused; so is an empty one.
+func prefix(what, part string) ([]byte, error) {
+	if part == "" {
+		return nil, fmt.Errorf("storage: empty %s", what)
+	}
+	if strings.IndexByte(part, sep) >= 0 {
+		return nil, fmt.Errorf("storage: %s %q holds a NUL byte", what, part)
+	}
+	k := make([]byte, 0, len(part)+1+16)
+	k = append(k, part...)
+	return append(k, sep), nil
+}
+
+// single is a one-part key.
+func single(what, part string) ([]byte, error) {
+	if part == "" {
+		return nil, fmt.Errorf("storage: empty %s", what)
+	}
+	return []byte(part), nil
+}
+
+// nameKey is ownerID (or channelID) 0x00 normalised card name.
+func nameKey(what, part, name string) ([]byte, error) {
+	p, err := prefix(what, part)
+	if err != nil {
+		return nil, err
+	}
+	n := normalName(name)
+	if n == "" {
+		return nil, fmt.Errorf("storage: empty card name %q", name)
+	}
+	return append(p, n...), nil
+}
+
+func be64(v uint64) []byte {
+	return binary.BigEndian.AppendUint64(nil, v)
+}
+
+// versionBits orders ints as unsigned big-endian bytes, negatives first.
+func versionBits(v int) uint64 { return uint64(int64(v)) ^ 1<<63 }
+
+// normalName is a card name as package sheet matches it (sheet.SameName): lowercased,
+// whitespace runs (and BOMs) folded to one space, trimmed. It is sheet's unexported
+// normalName, repeated here because keys need the form itself; a test checks that the
+// two agree (same form exactly when sheet.SameName).
+func normalName(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || r == '\uFEFF' {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteString(string(unicode.ToLower(r)))
+	}
+	return b.String()
+}

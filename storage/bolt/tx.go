@@ -1,0 +1,568 @@
+package bolt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+
+	"sheetkeeper/storage"
+)
+
+// tx is storage.Tx over one bbolt transaction. Records are decoded from the bytes bbolt
+// returns while the transaction is open (those bytes are valid only inside it), so every
+// record handed out is a fresh copy; a Put encodes the record at once, so changing it
+// afterwards changes nothing.
+//
+// In a read-write transaction every write first records the key's previous value in an
+// undo log. Group commit runs several callers' functions in one bbolt transaction; when
+// one fails, its log puts back exactly what it changed — a savepoint — and the others'
+// writes stand.
+type tx struct {
+	btx  *bolt.Tx
+	undo []undoEntry
+	done bool // fn has returned: the Tx must not be used any more
+	// failed, when set, is why the committer could not run the function at all.
+	failed error
+}
+
+type undoEntry struct {
+	bucket  []byte
+	key     []byte
+	old     []byte
+	existed bool
+}
+
+var _ storage.Tx = (*tx)(nil)
+
+var errTxDone = errors.New("storage: transaction used after its function returned")
+
+func (t *tx) bucket(name []byte) (*bolt.Bucket, error) {
+	if t.done {
+		return nil, errTxDone
+	}
+	b := t.btx.Bucket(name)
+	if b == nil {
+		return nil, fmt.Errorf("storage: database damaged: bucket %q missing", name)
+	}
+	return b, nil
+}
+
+// get decodes the record at key into v; ErrNotFound when there is none.
+func (t *tx) get(bucket, key []byte, v any) error {
+	b, err := t.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	data := b.Get(key)
+	if data == nil {
+		return storage.ErrNotFound
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("storage: %s record %q: %w", bucket, key, err)
+	}
+	return nil
+}
+
+func (t *tx) putRaw(bucket, key, value []byte) error {
+	b, err := t.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	if t.btx.Writable() {
+		old := b.Get(key)
+		t.undo = append(t.undo, undoEntry{bucket: bucket, key: key, old: bytes.Clone(old), existed: old != nil})
+	}
+	if err := b.Put(key, value); err != nil {
+		return fmt.Errorf("storage: %s: %w", bucket, err)
+	}
+	return nil
+}
+
+func (t *tx) put(bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("storage: encode %s record: %w", bucket, err)
+	}
+	return t.putRaw(bucket, key, data)
+}
+
+// del deletes key; ErrNotFound when there is none.
+func (t *tx) del(bucket, key []byte) error {
+	b, err := t.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	old := b.Get(key)
+	if old == nil {
+		return storage.ErrNotFound
+	}
+	if t.btx.Writable() {
+		t.undo = append(t.undo, undoEntry{bucket: bucket, key: key, old: bytes.Clone(old), existed: true})
+	}
+	if err := b.Delete(key); err != nil {
+		return fmt.Errorf("storage: %s: %w", bucket, err)
+	}
+	return nil
+}
+
+// rollback puts back, newest first, every value this tx's function changed.
+func (t *tx) rollback() error {
+	for i := len(t.undo) - 1; i >= 0; i-- {
+		u := t.undo[i]
+		b := t.btx.Bucket(u.bucket)
+		var err error
+		if u.existed {
+			err = b.Put(u.key, u.old)
+		} else {
+			err = b.Delete(u.key)
+		}
+		if err != nil {
+			return fmt.Errorf("storage: undo a failed transaction: %w", err)
+		}
+	}
+	t.undo = nil
+	return nil
+}
+
+// scan calls fn for each key starting with pfx, in order.
+func (t *tx) scan(bucket, pfx []byte, fn func(k, v []byte) error) error {
+	b, err := t.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	c := b.Cursor()
+	for k, v := c.Seek(pfx); k != nil && bytes.HasPrefix(k, pfx); k, v = c.Next() {
+		if err := fn(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeAll[T any](t *tx, bucket, pfx []byte) ([]*T, error) {
+	var out []*T
+	err := t.scan(bucket, pfx, func(k, v []byte) error {
+		r := new(T)
+		if err := json.Unmarshal(v, r); err != nil {
+			return fmt.Errorf("storage: %s record %q: %w", bucket, k, err)
+		}
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// ---- rulesets ----
+
+func rulesetKey(id string, version int) ([]byte, error) {
+	p, err := prefix("ruleset id", id)
+	if err != nil {
+		return nil, err
+	}
+	return binary.BigEndian.AppendUint64(p, versionBits(version)), nil
+}
+
+func (t *tx) PutRuleset(r *storage.RulesetRecord) error {
+	k, err := rulesetKey(r.ID, r.Version)
+	if err != nil {
+		return err
+	}
+	return t.put(bucketRulesets, k, r)
+}
+
+func (t *tx) Ruleset(id string, version int) (*storage.RulesetRecord, error) {
+	k, err := rulesetKey(id, version)
+	if err != nil {
+		return nil, err
+	}
+	r := new(storage.RulesetRecord)
+	if err := t.get(bucketRulesets, k, r); err != nil {
+		return nil, fmt.Errorf("ruleset %s version %d: %w", id, version, err)
+	}
+	return r, nil
+}
+
+func (t *tx) RulesetVersions(id string) ([]int, error) {
+	p, err := prefix("ruleset id", id)
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	err = t.scan(bucketRulesets, p, func(k, _ []byte) error {
+		out = append(out, int(int64(binary.BigEndian.Uint64(k[len(p):])^1<<63)))
+		return nil
+	})
+	return out, err
+}
+
+func (t *tx) RulesetIDs() ([]string, error) {
+	var out []string
+	err := t.scan(bucketRulesets, nil, func(k, _ []byte) error {
+		id := string(k[:bytes.IndexByte(k, sep)])
+		if len(out) == 0 || out[len(out)-1] != id {
+			out = append(out, id)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ---- campaigns ----
+
+func (t *tx) PutCampaign(c *storage.Campaign) error {
+	k, err := single("campaign channel id", c.ChannelID)
+	if err != nil {
+		return err
+	}
+	return t.put(bucketCampaigns, k, c)
+}
+
+func (t *tx) Campaign(channelID string) (*storage.Campaign, error) {
+	k, err := single("campaign channel id", channelID)
+	if err != nil {
+		return nil, err
+	}
+	c := new(storage.Campaign)
+	if err := t.get(bucketCampaigns, k, c); err != nil {
+		return nil, fmt.Errorf("campaign in channel %s: %w", channelID, err)
+	}
+	return c, nil
+}
+
+func (t *tx) DeleteCampaign(channelID string) error {
+	k, err := single("campaign channel id", channelID)
+	if err != nil {
+		return err
+	}
+	if err := t.del(bucketCampaigns, k); err != nil {
+		return fmt.Errorf("campaign in channel %s: %w", channelID, err)
+	}
+	return nil
+}
+
+func (t *tx) Campaigns() ([]*storage.Campaign, error) {
+	return decodeAll[storage.Campaign](t, bucketCampaigns, nil)
+}
+
+// ---- cards ----
+
+func cardName(c *storage.CardRecord) (string, error) {
+	if c == nil || c.Card == nil {
+		return "", errors.New("storage: card record without a card")
+	}
+	return c.Card.Name, nil
+}
+
+func (t *tx) PutLibraryCard(c *storage.CardRecord) error {
+	name, err := cardName(c)
+	if err != nil {
+		return err
+	}
+	k, err := nameKey("card owner id", c.OwnerID, name)
+	if err != nil {
+		return err
+	}
+	return t.put(bucketLibrary, k, c)
+}
+
+func (t *tx) LibraryCard(ownerID, name string) (*storage.CardRecord, error) {
+	k, err := nameKey("card owner id", ownerID, name)
+	if err != nil {
+		return nil, err
+	}
+	c := new(storage.CardRecord)
+	if err := t.get(bucketLibrary, k, c); err != nil {
+		return nil, fmt.Errorf("library card %q of %s: %w", name, ownerID, err)
+	}
+	return c, nil
+}
+
+func (t *tx) LibraryCards(ownerID string) ([]*storage.CardRecord, error) {
+	p, err := prefix("card owner id", ownerID)
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll[storage.CardRecord](t, bucketLibrary, p)
+}
+
+func (t *tx) DeleteLibraryCard(ownerID, name string) error {
+	k, err := nameKey("card owner id", ownerID, name)
+	if err != nil {
+		return err
+	}
+	if err := t.del(bucketLibrary, k); err != nil {
+		return fmt.Errorf("library card %q of %s: %w", name, ownerID, err)
+	}
+	return nil
+}
+
+func (t *tx) PutGameCard(channelID string, c *storage.CardRecord) error {
+	name, err := cardName(c)
+	if err != nil {
+		return err
+	}
+	k, err := nameKey("channel id", channelID, name)
+	if err != nil {
+		return err
+	}
+	return t.put(bucketGame, k, c)
+}
+
+func (t *tx) GameCard(channelID, name string) (*storage.CardRecord, error) {
+	k, err := nameKey("channel id", channelID, name)
+	if err != nil {
+		return nil, err
+	}
+	c := new(storage.CardRecord)
+	if err := t.get(bucketGame, k, c); err != nil {
+		return nil, fmt.Errorf("game card %q in channel %s: %w", name, channelID, err)
+	}
+	return c, nil
+}
+
+func (t *tx) GameCards(channelID string) ([]*storage.CardRecord, error) {
+	p, err := prefix("channel id", channelID)
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll[storage.CardRecord](t, bucketGame, p)
+}
+
+func (t *tx) DeleteGameCard(channelID, name string) error {
+	k, err := nameKey("channel id", channelID, name)
+	if err != nil {
+		return err
+	}
+	if err := t.del(bucketGame, k); err != nil {
+		return fmt.Errorf("game card %q in channel %s: %w", name, channelID, err)
+	}
+	return nil
+}
+
+// ---- replies ----
+
+func replyKey(channelID string, seq int64) ([]byte, error) {
+	p, err := prefix("channel id", channelID)
+	if err != nil {
+		return nil, err
+	}
+	if seq < 1 {
+		return nil, fmt.Errorf("storage: reply seq %d (seqs start at 1)", seq)
+	}
+	return binary.BigEndian.AppendUint64(p, uint64(seq)), nil
+}
+
+func messageKey(channelID, messageID string) ([]byte, error) {
+	p, err := prefix("channel id", channelID)
+	if err != nil {
+		return nil, err
+	}
+	return append(p, messageID...), nil
+}
+
+// PutReply stores r, keeps the message index pointing at it, and raises the channel's
+// seq counter to at least r.Seq so NextReplySeq never hands out a stored number. A
+// message id already recorded as another reply is refused: a message is applied once.
+func (t *tx) PutReply(r *storage.Reply) error {
+	k, err := replyKey(r.ChannelID, r.Seq)
+	if err != nil {
+		return err
+	}
+	switch r.Status {
+	case storage.ReplyLive, storage.ReplyDeleted, storage.ReplyReverted:
+	default:
+		return fmt.Errorf("storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)
+	}
+	old := new(storage.Reply)
+	switch err := t.get(bucketReplies, k, old); {
+	case errors.Is(err, storage.ErrNotFound):
+		old = nil
+	case err != nil:
+		return err
+	}
+	if old != nil && old.MessageID != "" && old.MessageID != r.MessageID {
+		mk, err := messageKey(r.ChannelID, old.MessageID)
+		if err != nil {
+			return err
+		}
+		if err := t.del(bucketMessages, mk); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+	}
+	if r.MessageID != "" {
+		mk, err := messageKey(r.ChannelID, r.MessageID)
+		if err != nil {
+			return err
+		}
+		b, err := t.bucket(bucketMessages)
+		if err != nil {
+			return err
+		}
+		if v := b.Get(mk); v != nil && int64(binary.BigEndian.Uint64(v)) != r.Seq {
+			return fmt.Errorf("storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, binary.BigEndian.Uint64(v))
+		}
+		if err := t.putRaw(bucketMessages, mk, be64(uint64(r.Seq))); err != nil {
+			return err
+		}
+	}
+	last, err := t.lastSeq(r.ChannelID)
+	if err != nil {
+		return err
+	}
+	if r.Seq > last {
+		if err := t.putRaw(bucketSeqs, []byte(r.ChannelID), be64(uint64(r.Seq))); err != nil {
+			return err
+		}
+	}
+	return t.put(bucketReplies, k, r)
+}
+
+func (t *tx) Reply(channelID string, seq int64) (*storage.Reply, error) {
+	k, err := replyKey(channelID, seq)
+	if err != nil {
+		return nil, err
+	}
+	r := new(storage.Reply)
+	if err := t.get(bucketReplies, k, r); err != nil {
+		return nil, fmt.Errorf("reply %d in channel %s: %w", seq, channelID, err)
+	}
+	return r, nil
+}
+
+func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error) {
+	mk, err := messageKey(channelID, messageID)
+	if err != nil {
+		return nil, err
+	}
+	b, err := t.bucket(bucketMessages)
+	if err != nil {
+		return nil, err
+	}
+	v := b.Get(mk)
+	if v == nil || messageID == "" {
+		return nil, fmt.Errorf("reply to message %s in channel %s: %w", messageID, channelID, storage.ErrNotFound)
+	}
+	return t.Reply(channelID, int64(binary.BigEndian.Uint64(v)))
+}
+
+func (t *tx) Replies(channelID string, after int64, limit int) ([]*storage.Reply, error) {
+	p, err := prefix("channel id", channelID)
+	if err != nil {
+		return nil, err
+	}
+	b, err := t.bucket(bucketReplies)
+	if err != nil {
+		return nil, err
+	}
+	start := binary.BigEndian.AppendUint64(slices.Clone(p), uint64(max(after, 0)+1))
+	var out []*storage.Reply
+	c := b.Cursor()
+	for k, v := c.Seek(start); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+		if limit > 0 && len(out) == limit {
+			break
+		}
+		r := new(storage.Reply)
+		if err := json.Unmarshal(v, r); err != nil {
+			return nil, fmt.Errorf("storage: reply record %q: %w", k, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (t *tx) LastReply(channelID string) (*storage.Reply, error) {
+	p, err := prefix("channel id", channelID)
+	if err != nil {
+		return nil, err
+	}
+	b, err := t.bucket(bucketReplies)
+	if err != nil {
+		return nil, err
+	}
+	// The channel's range ends just before p with its separator raised by one.
+	end := slices.Clone(p)
+	end[len(end)-1]++
+	c := b.Cursor()
+	k, v := c.Seek(end)
+	if k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	if k == nil || !bytes.HasPrefix(k, p) {
+		return nil, fmt.Errorf("last reply in channel %s: %w", channelID, storage.ErrNotFound)
+	}
+	r := new(storage.Reply)
+	if err := json.Unmarshal(v, r); err != nil {
+		return nil, fmt.Errorf("storage: reply record %q: %w", k, err)
+	}
+	return r, nil
+}
+
+func (t *tx) lastSeq(channelID string) (int64, error) {
+	if _, err := prefix("channel id", channelID); err != nil {
+		return 0, err
+	}
+	b, err := t.bucket(bucketSeqs)
+	if err != nil {
+		return 0, err
+	}
+	v := b.Get([]byte(channelID))
+	if v == nil {
+		return 0, nil
+	}
+	return int64(binary.BigEndian.Uint64(v)), nil
+}
+
+func (t *tx) NextReplySeq(channelID string) (int64, error) {
+	last, err := t.lastSeq(channelID)
+	if err != nil {
+		return 0, err
+	}
+	if err := t.putRaw(bucketSeqs, []byte(channelID), be64(uint64(last+1))); err != nil {
+		return 0, err
+	}
+	return last + 1, nil
+}
+
+// ---- schedules ----
+
+func (t *tx) PutSchedule(s *storage.Schedule) error {
+	k, err := single("schedule id", s.ID)
+	if err != nil {
+		return err
+	}
+	return t.put(bucketSchedules, k, s)
+}
+
+func (t *tx) Schedule(id string) (*storage.Schedule, error) {
+	k, err := single("schedule id", id)
+	if err != nil {
+		return nil, err
+	}
+	s := new(storage.Schedule)
+	if err := t.get(bucketSchedules, k, s); err != nil {
+		return nil, fmt.Errorf("schedule %s: %w", id, err)
+	}
+	return s, nil
+}
+
+func (t *tx) Schedules() ([]*storage.Schedule, error) {
+	return decodeAll[storage.Schedule](t, bucketSchedules, nil)
+}
+
+func (t *tx) DeleteSchedule(id string) error {
+	k, err := single("schedule id", id)
+	if err != nil {
+		return err
+	}
+	if err := t.del(bucketSchedules, k); err != nil {
+		return fmt.Errorf("schedule %s: %w", id, err)
+	}
+	return nil
+}
