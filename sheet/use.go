@@ -269,10 +269,10 @@ func (u *payer) term(t ruleset.CostTerm) {
 		}
 	}
 	if first == nil {
-		u.short = append(u.short, t.Pool+" has 0 of "+strconv.Itoa(t.Amount))
+		u.short = append(u.short, termName(u.rs, t.Pool)+" has 0 of "+strconv.Itoa(t.Amount))
 		return
 	}
-	u.short = append(u.short, "no "+t.Pool+" pool has "+strconv.Itoa(t.Amount))
+	u.short = append(u.short, "no "+termName(u.rs, t.Pool)+" pool has "+strconv.Itoa(t.Amount))
 }
 
 // upcast pays the single cost term from the pool the use names: one of the term's own
@@ -298,7 +298,7 @@ func (u *payer) upcast(terms []ruleset.CostTerm, pool string, res *UseResult) er
 			return refuse(refusal.BadPool, "%s pays at level %d, below the cost's level %d", named.Label, level, costLevel)
 		}
 	default:
-		return refuse(refusal.BadPool, "%s cannot pay for %s", named.Label, t.Pool)
+		return refuse(refusal.BadPool, "%s cannot pay for %s", named.Label, termName(u.rs, t.Pool))
 	}
 	p := u.live.Pool(named.ID)
 	if p == nil {
@@ -418,4 +418,15 @@ func declaredPoolNamed(rs *ruleset.Ruleset, name string) *ruleset.LivePool {
 		}
 	}
 	return nil
+}
+
+// termName is what a player reads for a cost term: a declared pool's label, else the
+// group's id (a group has no label of its own).
+func termName(rs *ruleset.Ruleset, id string) string {
+	for i := range rs.Sheet.Live.Pools {
+		if rs.Sheet.Live.Pools[i].ID == id {
+			return rs.Sheet.Live.Pools[i].Label
+		}
+	}
+	return id
 }

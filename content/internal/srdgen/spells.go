@@ -247,7 +247,10 @@ func spellEntry(sp spell) obj {
 		effect = append(effect, what)
 	}
 	if sp.Level > 0 {
-		mech.set("cost", []obj{o("pool", "slots", "amount", 1)})
+		// The spell's own slot pool, not the group: a group term pays from the first pool
+		// that can afford it, which would cast Fireball from a 1st-level slot. Upcasting
+		// names a higher pool of the group (pool=), and pact slots pay through `pays`.
+		mech.set("cost", []obj{o("pool", "slots_"+strconv.Itoa(sp.Level), "amount", 1)})
 	}
 	if sp.Concentration {
 		mech.set("concentration", true)

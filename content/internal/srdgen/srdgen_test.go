@@ -129,8 +129,8 @@ func TestFireball(t *testing.T) {
 		t.Errorf("save = %v", m["save"])
 	}
 	cost, _ := m["cost"].([]any)
-	if len(cost) != 1 || cost[0].(map[string]any)["pool"] != "slots" || cost[0].(map[string]any)["amount"] != 1.0 {
-		t.Errorf("cost = %v, want one from the slots group", m["cost"])
+	if len(cost) != 1 || cost[0].(map[string]any)["pool"] != "slots_3" || cost[0].(map[string]any)["amount"] != 1.0 {
+		t.Errorf("cost = %v, want one 3rd-level slot", m["cost"])
 	}
 	if step, _ := m["perCostStep"].(map[string]any); step["dice"] != "1d6" {
 		t.Errorf("perCostStep = %v", m["perCostStep"])
