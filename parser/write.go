@@ -3,6 +3,7 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -36,6 +37,10 @@ type Outcome struct {
 	Reason refusal.Reason
 	// Bounds are the allowed bounds of a bad-amount refusal, "lo..hi".
 	Bounds string
+	// Level and Targets are what an applied use raised (SPEC 5.5): the effect level when
+	// it was paid above the cost's level, and the target count targetsPerCostStep gave.
+	// 0 writes nothing.
+	Level, Targets int
 }
 
 // OK is the outcome of an applied command.
@@ -104,6 +109,12 @@ func (t Tag) WriteBack(o Outcome) string {
 	case ResultOK:
 		w.attr("result", "ok", MaxValue)
 		w.attr("now", o.Now, MaxNow)
+		if o.Level > 0 {
+			w.attr("level", strconv.Itoa(o.Level), MaxValue)
+		}
+		if o.Targets > 0 {
+			w.attr("targets", strconv.Itoa(o.Targets), MaxValue)
+		}
 	case ResultRefused:
 		w.attr("result", "refused", MaxValue)
 		if o.Reason != "" {

@@ -60,7 +60,7 @@ func (o Outcome) OK() bool { return o.Result == parser.ResultOK }
 
 // WriteBack is the outcome as the tag writer takes it.
 func (o Outcome) WriteBack() parser.Outcome {
-	return parser.Outcome{Result: o.Result, Now: o.Now, Reason: o.Reason, Bounds: o.Bounds}
+	return parser.Outcome{Result: o.Result, Now: o.Now, Reason: o.Reason, Bounds: o.Bounds, Level: o.Level, Targets: o.Targets}
 }
 
 // Err returns the refusal as an error, or nil when the operation was applied.
