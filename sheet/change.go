@@ -444,10 +444,10 @@ func sameValue(a, b any) bool {
 // it is, so later edits survive. It returns the changes the revert itself made.
 func Revert(card *Card, changes []Change) []Change {
 	var done []Change
-	name := normalName(card.Name)
+	name := NormalName(card.Name)
 	for i := len(changes) - 1; i >= 0; i-- {
 		ch := changes[i]
-		if ch.Card != "" && normalName(ch.Card) != name {
+		if ch.Card != "" && NormalName(ch.Card) != name {
 			continue
 		}
 		cur, err := card.Get(ch.Path)

@@ -7,9 +7,9 @@ import (
 	"sheetkeeper/refusal"
 )
 
-// normalName is a name as who= compares it: lowercased, whitespace runs folded to one
+// NormalName is a name as who= compares it: lowercased, whitespace runs folded to one
 // space, trimmed.
-func normalName(s string) string {
+func NormalName(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
@@ -29,7 +29,7 @@ func normalName(s string) string {
 
 // SameName reports whether two character names are the same to who=: ignoring case and
 // differences in whitespace.
-func SameName(a, b string) bool { return normalName(a) == normalName(b) }
+func SameName(a, b string) bool { return NormalName(a) == NormalName(b) }
 
 // sameName compares a sheet name (id or label) with what a command wrote: trimmed, case
 // ignored — Marinara's rule for pools, tracks, conditions, states, fields and rests.
@@ -38,15 +38,15 @@ func sameName(a, b string) bool {
 }
 
 // IsParty reports whether who= names the whole party.
-func IsParty(who string) bool { return normalName(who) == "party" }
+func IsParty(who string) bool { return NormalName(who) == "party" }
 
 // FindCard finds the card who= names among cards: case-insensitive, whitespace-normalised.
 // No card is unknown-character; two are ambiguous-character.
 func FindCard(cards []*Card, who string) (*Card, error) {
-	want := normalName(who)
+	want := NormalName(who)
 	var found *Card
 	for _, c := range cards {
-		if normalName(c.Name) != want {
+		if NormalName(c.Name) != want {
 			continue
 		}
 		if found != nil {

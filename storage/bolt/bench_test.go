@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -33,6 +34,12 @@ func benchCard(name string) *storage.CardRecord {
 	return c
 }
 
+// benchMessageID numbers messages as Discord does: one increasing sequence for all
+// channels, each id 19 digits.
+var benchMessageID atomic.Int64
+
+func init() { benchMessageID.Store(1_300_000_000_000_000_000) }
+
 // applyReply is one 3-tag reply's writes, as the bot makes them: read the card, spend
 // from it three times, rewrite it (~2 KB), allocate the seq, record the reply with its
 // three changes and its message id (the message index).
@@ -54,14 +61,28 @@ func applyReply(tx storage.Tx, ch string) error {
 	if err != nil {
 		return err
 	}
-	return tx.PutReply(&storage.Reply{ChannelID: ch, Seq: seq, MessageID: fmt.Sprint(1_000_000_000 + seq), AuthorID: "gm",
+	return tx.PutReply(&storage.Reply{ChannelID: ch, Seq: seq, MessageID: fmt.Sprint(benchMessageID.Add(1)), AuthorID: "gm",
 		Text:   `The acid hisses. [sheet: who="Mira" op="spend" pool="gold" amount="1"] ×3`,
 		Status: storage.ReplyLive, Changes: changes, CreatedAt: storagetest.When, UpdatedAt: storagetest.When})
 }
 
+// benchDir is where benchmark databases go: SHEETKEEPER_BENCH_DIR (to measure another
+// disk) or a temporary folder.
+func benchDir(b *testing.B) string {
+	if d := os.Getenv("SHEETKEEPER_BENCH_DIR"); d != "" {
+		d, err := os.MkdirTemp(d, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { os.RemoveAll(d) })
+		return d
+	}
+	return b.TempDir()
+}
+
 func benchStore(b *testing.B, channels int) storage.Store {
 	b.Helper()
-	s, err := Open(filepath.Join(b.TempDir(), "bench.db"), Options{})
+	s, err := Open(filepath.Join(benchDir(b), "bench.db"), Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,7 +115,7 @@ func BenchmarkReply(b *testing.B) {
 		}
 	})
 	b.Run("bare", func(b *testing.B) {
-		db, err := bolt.Open(filepath.Join(b.TempDir(), "bare.db"), 0o600, &bolt.Options{Timeout: time.Second})
+		db, err := bolt.Open(filepath.Join(benchDir(b), "bare.db"), 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -113,7 +134,7 @@ func BenchmarkReply(b *testing.B) {
 			seq++
 			err := db.Update(func(btx *bolt.Tx) error {
 				rk, _ := replyKey("ch0", int64(seq))
-				mk, _ := messageKey("ch0", fmt.Sprint(1_000_000_000+seq))
+				mk, _ := messageKey("ch0", fmt.Sprint(1_300_000_000_000_000_000+seq))
 				for _, kv := range []struct {
 					bucket, k, v []byte
 				}{

@@ -150,6 +150,8 @@ type store struct {
 	closed  atomic.Bool
 	queue   chan *request
 	stopped chan struct{} // closed when commitLoop has finished
+
+	cards cardCache
 }
 
 func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
@@ -160,7 +162,7 @@ func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
 		return ErrClosed
 	}
 	return s.db.View(func(btx *bolt.Tx) error {
-		t := &tx{btx: btx}
+		t := &tx{btx: btx, cards: &s.cards}
 		defer func() { t.done = true }()
 		return fn(t)
 	})

@@ -103,9 +103,15 @@ func (s *store) Update(ctx context.Context, fn func(storage.Tx) error) error {
 	}()
 	err := fn(t)
 	returned = true
+	written := t.written
 	req.finished <- err
 	if err != nil {
 		return err // rolled back; nothing to wait for
+	}
+	// While the batch commits, decode what fn wrote, so the next command to read
+	// these cards finds them decoded (see cardCache).
+	for _, w := range written {
+		s.cards.decode(w.key, w.raw)
 	}
 	return <-req.done
 }
@@ -149,7 +155,7 @@ func (s *store) commit(batch []*request) {
 				return
 			}
 		}
-		t := &tx{btx: btx}
+		t := &tx{btx: btx, cards: &s.cards}
 		r.turn <- t
 		err := <-r.finished
 		t.done = true

@@ -136,23 +136,29 @@ func TestCrash(t *testing.T) {
 	committed, unreported, withCommits := 0, 0, 0
 	for trial := range trials {
 		cmd, stdout := startChild(t, "apply", path)
-		lines := make(chan string, 1024)
+		lines := make(chan string, 1<<16)
+		first := make(chan struct{})
 		go func() {
 			sc := bufio.NewScanner(stdout)
+			var once sync.Once
 			for sc.Scan() {
+				once.Do(func() { close(first) })
 				lines <- sc.Text()
 			}
 			close(lines)
 		}()
-		// Kill at a random moment: some trials die while opening (or initialising) the
-		// file, most in the middle of a stream of commits.
-		var delay time.Duration
+		// Kill at a random moment: every fifth trial while the child may still be opening
+		// (or initialising) the file, the others in the middle of a stream of commits.
 		if trial%5 == 0 {
-			delay = time.Duration(rand.IntN(15)) * time.Millisecond
+			time.Sleep(time.Duration(rand.IntN(15)) * time.Millisecond)
 		} else {
-			delay = time.Duration(20+rand.IntN(120)) * time.Millisecond
+			select {
+			case <-first:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("trial %d: the child committed nothing in 10 s", trial)
+			}
+			time.Sleep(time.Duration(rand.IntN(60)) * time.Millisecond)
 		}
-		time.Sleep(delay)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
-	"unicode"
+
+	"sheetkeeper/sheet"
 )
 
 // Key layout. Every record is JSON in one of the buckets below; a key made of several
@@ -18,7 +19,8 @@ import (
 //	library    ownerID 0x00 normalised name    → CardRecord
 //	game       channelID 0x00 normalised name  → CardRecord
 //	replies    channelID 0x00 BE(seq)          → Reply
-//	messages   channelID 0x00 messageID        → BE(seq) of the reply it was applied as
+//	messages   messageID 0x00 channelID        → BE(seq) of the reply it was applied as
+//	                                             (id first: see messageKey)
 //	seqs       channelID                       → BE(last allocated reply seq)
 //	schedules  id                              → Schedule
 var (
@@ -69,7 +71,7 @@ func nameKey(what, part, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := normalName(name)
+	n := sheet.NormalName(name)
 	if n == "" {
 		return nil, fmt.Errorf("storage: empty card name %q", name)
 	}
@@ -82,25 +84,3 @@ func be64(v uint64) []byte {
 
 // versionBits orders ints as unsigned big-endian bytes, negatives first.
 func versionBits(v int) uint64 { return uint64(int64(v)) ^ 1<<63 }
-
-// normalName is a card name as package sheet matches it (sheet.SameName): lowercased,
-// whitespace runs (and BOMs) folded to one space, trimmed. It is sheet's unexported
-// normalName, repeated here because keys need the form itself; a test checks that the
-// two agree (same form exactly when sheet.SameName).
-func normalName(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) || r == '\uFEFF' {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteString(string(unicode.ToLower(r)))
-	}
-	return b.String()
-}

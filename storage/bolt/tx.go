@@ -28,6 +28,14 @@ type tx struct {
 	done bool // fn has returned: the Tx must not be used any more
 	// failed, when set, is why the committer could not run the function at all.
 	failed error
+
+	cards   *cardCache    // nil: no memo
+	written []writtenCard // cards this function wrote, to decode into the memo later
+}
+
+type writtenCard struct {
+	key string
+	raw []byte
 }
 
 type undoEntry struct {
@@ -157,6 +165,62 @@ func decodeAll[T any](t *tx, bucket, pfx []byte) ([]*T, error) {
 	return out, err
 }
 
+// ---- card records, through the memo ----
+
+func (t *tx) getCard(bucket, key []byte) (*storage.CardRecord, error) {
+	b, err := t.bucket(bucket)
+	if err != nil {
+		return nil, err
+	}
+	data := b.Get(key)
+	if data == nil {
+		return nil, storage.ErrNotFound
+	}
+	return t.decodeCard(bucket, key, data)
+}
+
+func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
+	var ck string
+	if t.cards != nil {
+		ck = cacheKey(bucket, key)
+		if rec := t.cards.lookup(ck, data); rec != nil {
+			return rec, nil
+		}
+	}
+	rec := new(storage.CardRecord)
+	if err := json.Unmarshal(data, rec); err != nil {
+		return nil, fmt.Errorf("storage: %s record %q: %w", bucket, key, err)
+	}
+	if t.cards != nil && rec.Card != nil {
+		t.cards.add(ck, bytes.Clone(data), cloneCard(rec))
+	}
+	return rec, nil
+}
+
+func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("storage: encode %s record: %w", bucket, err)
+	}
+	if err := t.putRaw(bucket, key, data); err != nil {
+		return err
+	}
+	if t.cards != nil {
+		t.written = append(t.written, writtenCard{cacheKey(bucket, key), data})
+	}
+	return nil
+}
+
+func (t *tx) cardsIn(bucket, pfx []byte) ([]*storage.CardRecord, error) {
+	var out []*storage.CardRecord
+	err := t.scan(bucket, pfx, func(k, v []byte) error {
+		rec, err := t.decodeCard(bucket, k, v)
+		out = append(out, rec)
+		return err
+	})
+	return out, err
+}
+
 // ---- rulesets ----
 
 func rulesetKey(id string, version int) ([]byte, error) {
@@ -267,7 +331,7 @@ func (t *tx) PutLibraryCard(c *storage.CardRecord) error {
 	if err != nil {
 		return err
 	}
-	return t.put(bucketLibrary, k, c)
+	return t.putCard(bucketLibrary, k, c)
 }
 
 func (t *tx) LibraryCard(ownerID, name string) (*storage.CardRecord, error) {
@@ -275,8 +339,8 @@ func (t *tx) LibraryCard(ownerID, name string) (*storage.CardRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := new(storage.CardRecord)
-	if err := t.get(bucketLibrary, k, c); err != nil {
+	c, err := t.getCard(bucketLibrary, k)
+	if err != nil {
 		return nil, fmt.Errorf("library card %q of %s: %w", name, ownerID, err)
 	}
 	return c, nil
@@ -287,7 +351,7 @@ func (t *tx) LibraryCards(ownerID string) ([]*storage.CardRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeAll[storage.CardRecord](t, bucketLibrary, p)
+	return t.cardsIn(bucketLibrary, p)
 }
 
 func (t *tx) DeleteLibraryCard(ownerID, name string) error {
@@ -310,7 +374,7 @@ func (t *tx) PutGameCard(channelID string, c *storage.CardRecord) error {
 	if err != nil {
 		return err
 	}
-	return t.put(bucketGame, k, c)
+	return t.putCard(bucketGame, k, c)
 }
 
 func (t *tx) GameCard(channelID, name string) (*storage.CardRecord, error) {
@@ -318,8 +382,8 @@ func (t *tx) GameCard(channelID, name string) (*storage.CardRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := new(storage.CardRecord)
-	if err := t.get(bucketGame, k, c); err != nil {
+	c, err := t.getCard(bucketGame, k)
+	if err != nil {
 		return nil, fmt.Errorf("game card %q in channel %s: %w", name, channelID, err)
 	}
 	return c, nil
@@ -330,7 +394,7 @@ func (t *tx) GameCards(channelID string) ([]*storage.CardRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeAll[storage.CardRecord](t, bucketGame, p)
+	return t.cardsIn(bucketGame, p)
 }
 
 func (t *tx) DeleteGameCard(channelID, name string) error {
@@ -357,12 +421,18 @@ func replyKey(channelID string, seq int64) ([]byte, error) {
 	return binary.BigEndian.AppendUint64(p, uint64(seq)), nil
 }
 
+// messageKey puts the message id first: Discord's ids grow with time, so the index
+// entries of one group commit, whatever their channels, land on the same page or two
+// instead of one page per channel, and the commit writes fewer pages.
 func messageKey(channelID, messageID string) ([]byte, error) {
-	p, err := prefix("channel id", channelID)
+	m, err := prefix("message id", messageID)
 	if err != nil {
 		return nil, err
 	}
-	return append(p, messageID...), nil
+	if _, err := prefix("channel id", channelID); err != nil {
+		return nil, err
+	}
+	return append(m, channelID...), nil
 }
 
 // PutReply stores r, keeps the message index pointing at it, and raises the channel's
@@ -435,6 +505,9 @@ func (t *tx) Reply(channelID string, seq int64) (*storage.Reply, error) {
 }
 
 func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error) {
+	if messageID == "" {
+		return nil, fmt.Errorf("reply to no message in channel %s: %w", channelID, storage.ErrNotFound)
+	}
 	mk, err := messageKey(channelID, messageID)
 	if err != nil {
 		return nil, err
@@ -444,7 +517,7 @@ func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error)
 		return nil, err
 	}
 	v := b.Get(mk)
-	if v == nil || messageID == "" {
+	if v == nil {
 		return nil, fmt.Errorf("reply to message %s in channel %s: %w", messageID, channelID, storage.ErrNotFound)
 	}
 	return t.Reply(channelID, int64(binary.BigEndian.Uint64(v)))
@@ -488,8 +561,8 @@ func (t *tx) LastReply(channelID string) (*storage.Reply, error) {
 	end := slices.Clone(p)
 	end[len(end)-1]++
 	c := b.Cursor()
-	k, v := c.Seek(end)
-	if k == nil {
+	var k, v []byte
+	if k, _ = c.Seek(end); k == nil {
 		k, v = c.Last()
 	} else {
 		k, v = c.Prev()

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"sheetkeeper/storage/bolt"
+)
+
+func init() {
+	commands["backup"] = command{"write a consistent copy of the database to PATH", cmdBackup}
+}
+
+// cmdBackup writes a hot copy of the database (a read transaction's view, taken while
+// the database stays usable) to a temporary file beside PATH, syncs it and renames it
+// into place, so PATH is always either the old file or a whole new copy.
+func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	cfg, rest, status := loadConfig("backup", []string{"db", "log-level"}, args, stderr)
+	if status >= 0 {
+		return status
+	}
+	if len(rest) != 1 {
+		fmt.Fprintln(stderr, "usage: sheetkeeper backup [--db FILE] PATH")
+		return 2
+	}
+	dest := rest[0]
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "sheetkeeper backup: %v\n", err)
+		return 1
+	}
+	src, err := os.Stat(cfg.DB)
+	if err != nil {
+		return fail(fmt.Errorf("no database to back up: %w", err))
+	}
+	if d, err := os.Stat(dest); err == nil && os.SameFile(src, d) {
+		return fail(fmt.Errorf("%s is the database itself", dest))
+	}
+	store, err := bolt.Open(cfg.DB, bolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return fail(err)
+	}
+	defer store.Close()
+
+	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-*")
+	if err != nil {
+		return fail(err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	n, err := store.Backup(tmp)
+	if err != nil {
+		return fail(fmt.Errorf("copy %s: %w", cfg.DB, err))
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp.Name(), dest); err != nil {
+		return fail(err)
+	}
+	done = true
+	if dir, err := os.Open(filepath.Dir(dest)); err == nil {
+		_ = dir.Sync() // make the rename itself durable
+		dir.Close()
+	}
+	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", cfg.DB, dest, n)
+	return 0
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sheetkeeper/storage"
+	"sheetkeeper/storage/bolt"
+	"sheetkeeper/storage/storagetest"
+)
+
+func TestBackupCommand(t *testing.T) {
+	t.Setenv("SHEETKEEPER_CONFIG", "")
+	t.Setenv("SHEETKEEPER_DB", "")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "live.db")
+	s, err := bolt.Open(db, bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(context.Background(), func(tx storage.Tx) error {
+		return tx.PutGameCard("ch", storagetest.Card("u1", "Mira", 12))
+	})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dest := filepath.Join(dir, "copies", "backup.db")
+	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dest, []byte("an older backup"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "backup", "--db", db, dest)
+	if code != 0 || !strings.Contains(out, "backed up") {
+		t.Fatalf("exit %d, %q, %q", code, out, errOut)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dest))
+	if len(entries) != 1 {
+		t.Fatalf("left beside the backup: %v", entries)
+	}
+	c, err := bolt.Open(dest, bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.View(context.Background(), func(tx storage.Tx) error {
+		card, err := tx.GameCard("ch", "mira")
+		if err == nil && storagetest.Gold(card) != 12 {
+			t.Errorf("backup holds %v gold", storagetest.Gold(card))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBackupCommandRefuses(t *testing.T) {
+	t.Setenv("SHEETKEEPER_CONFIG", "")
+	t.Setenv("SHEETKEEPER_DB", "")
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.db")
+	code, _, errOut := runCLI(t, "", "backup", "--db", missing, filepath.Join(dir, "b.db"))
+	if code != 1 || !strings.Contains(errOut, "no database to back up") {
+		t.Fatalf("missing database: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Fatal("backup created the database it was asked to copy")
+	}
+	code, _, errOut = runCLI(t, "", "backup", "--db", missing)
+	if code != 2 || !strings.Contains(errOut, "usage") {
+		t.Fatalf("no PATH: exit %d, %q", code, errOut)
+	}
+
+	db := filepath.Join(dir, "live.db")
+	s, err := bolt.Open(db, bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	code, _, errOut = runCLI(t, "", "backup", "--db", db, db)
+	if code != 1 || !strings.Contains(errOut, "database itself") {
+		t.Fatalf("onto itself: exit %d, %q", code, errOut)
+	}
+	// A PATH in a folder that does not exist fails and leaves nothing.
+	code, _, _ = runCLI(t, "", "backup", "--db", db, filepath.Join(dir, "nope", "b.db"))
+	if code != 1 {
+		t.Fatalf("into a missing folder: exit %d", code)
+	}
+}

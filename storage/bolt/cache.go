@@ -1,0 +1,87 @@
+package bolt
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"slices"
+	"sync"
+
+	"sheetkeeper/storage"
+)
+
+// cardCache memoises decoding card records: raw JSON → decoded record. sheet's tolerant
+// card decoding is the costliest step of a command inside the write transaction, where
+// commands run one at a time; with the memo, a card read back after a command wrote it
+// costs a byte comparison and a deep copy. An entry is used only when the stored bytes
+// are exactly the bytes it was decoded from, so it can never be stale: it is a pure
+// function's memo, true whatever was committed or rolled back since. A command's freshly
+// written cards are decoded into it by their caller's goroutine after its function has
+// returned, in parallel with the committer.
+type cardCache struct {
+	mu sync.Mutex
+	m  map[string]cachedCard
+}
+
+type cachedCard struct {
+	raw []byte
+	rec *storage.CardRecord
+}
+
+// maxCachedCards bounds the memo (a 2 KB card takes about 8 KB with its decoded form).
+const maxCachedCards = 4096
+
+func cacheKey(bucket, key []byte) string { return string(bucket) + "\x00" + string(key) }
+
+// lookup returns a copy of the record decoded from raw, if the memo has it.
+func (c *cardCache) lookup(k string, raw []byte) *storage.CardRecord {
+	c.mu.Lock()
+	e, ok := c.m[k]
+	c.mu.Unlock()
+	if !ok || !bytes.Equal(e.raw, raw) {
+		return nil
+	}
+	return cloneCard(e.rec)
+}
+
+// add keeps rec as the decoding of raw; both must be the cache's own.
+func (c *cardCache) add(k string, raw []byte, rec *storage.CardRecord) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]cachedCard{}
+	}
+	if len(c.m) >= maxCachedCards {
+		n := 0
+		for k := range c.m { // drop a quarter, arbitrary ones
+			delete(c.m, k)
+			if n++; n >= maxCachedCards/4 {
+				break
+			}
+		}
+	}
+	c.m[k] = cachedCard{raw: raw, rec: rec}
+}
+
+// decode decodes raw (the cache's own copy) and remembers it.
+func (c *cardCache) decode(k string, raw []byte) {
+	rec := new(storage.CardRecord)
+	if json.Unmarshal(raw, rec) == nil && rec.Card != nil {
+		c.add(k, raw, rec)
+	}
+}
+
+// cloneCard is a deep copy of a card record.
+func cloneCard(r *storage.CardRecord) *storage.CardRecord {
+	d := *r
+	if r.Card != nil {
+		d.Card = r.Card.Clone()
+		if d.Card.Build.Extra != nil {
+			d.Card.Build.Extra = maps.Clone(d.Card.Build.Extra)
+			for k, v := range d.Card.Build.Extra {
+				d.Card.Build.Extra[k] = slices.Clone(v)
+			}
+		}
+	}
+	return &d
+}
