@@ -8,11 +8,13 @@
 package bot
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"time"
 
 	"sheetkeeper/ruleset"
+	"sheetkeeper/schedule"
 	"sheetkeeper/storage"
 )
 
@@ -22,6 +24,16 @@ type Options struct {
 	Clock func() time.Time
 	// Log receives what users are not shown (internal errors, ignored events).
 	Log *slog.Logger
+	// Post receives what the bot says on its own, not in answer to an event: a scheduled
+	// rest's results and the report of rests missed while it was offline (schedule.go).
+	// The front end posts each action as it posts OnMessage's (and reports a post's id
+	// with RecordPost when ReplySeq is set). It is called from the scheduler's goroutines,
+	// possibly at once for different schedules. Nil: such actions are logged and dropped.
+	Post func(ctx context.Context, a Action)
+	// ScheduleClock drives scheduled rests by hand: they fire only when Advance moves it
+	// (tests, the console's !clock). Nil runs them on wall time. When Clock is nil, the
+	// core reads this clock too.
+	ScheduleClock *schedule.ManualClock
 }
 
 // Core is the bot. It is safe for concurrent use: events for different channels run in
@@ -35,6 +47,15 @@ type Core struct {
 	// per process, not once per message.
 	mu     sync.Mutex
 	loaded map[rulesetKey]*ruleset.Loaded
+
+	// pickers caches each catalog's search index, built once per loaded ruleset (the
+	// picker and autocomplete, cmd_pick.go): pickerKey → *catalogIndex.
+	pickers sync.Map
+
+	// post and sched are the scheduled rests' (schedule.go): where the bot's own posts
+	// go, and the scheduler, created by New, run by Start, stopped by Close.
+	post  func(ctx context.Context, a Action)
+	sched *schedule.Scheduler
 }
 
 type rulesetKey struct {
@@ -47,10 +68,14 @@ func New(store storage.Store, opts Options) *Core {
 	c := &Core{store: store, clock: opts.Clock, log: opts.Log, loaded: map[rulesetKey]*ruleset.Loaded{}}
 	if c.clock == nil {
 		c.clock = time.Now
+		if opts.ScheduleClock != nil {
+			c.clock = opts.ScheduleClock.Now
+		}
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
+	c.initSchedule(opts)
 	return c
 }
 
@@ -63,3 +88,4 @@ func (c *Core) Now() time.Time { return c.clock() }
 //	OnCommand, Commands                       commands.go  (SPEC 8.1, the router)
 //	OnComponent                               components.go
 //	OnAutocomplete                            autocomplete.go
+//	Start, Close, Advance, Fire, Missed       schedule.go  (SPEC 9)

@@ -25,7 +25,11 @@ type Message struct {
 	// ReplyTo is the id of the message this one answers, if any: a command without
 	// who= is for that message author's card.
 	ReplyTo string
-	Time    time.Time
+	// ReplyToAuthor is the author id of that message, when the front end knows it
+	// (Discord delivers the referenced message with a reply; the console knows event N's
+	// author). A GM tag without who= is for that player's card.
+	ReplyToAuthor string
+	Time          time.Time
 }
 
 // Deletion is a message deleted from a channel.
@@ -100,6 +104,9 @@ type Response struct {
 	Update bool
 	// Files are attachments to send with the response (an exported ruleset).
 	Files []File
+	// More are further messages sent right after this one, in order and seen by the same
+	// people: a text too long for one message (the GM brief), split where it reads well.
+	More []string
 }
 
 // File is an attachment the bot sends.

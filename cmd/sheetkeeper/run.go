@@ -1,8 +1,21 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"sheetkeeper/bot"
+	"sheetkeeper/bot/discord"
+	"sheetkeeper/config"
+	"sheetkeeper/storage"
+	"sheetkeeper/storage/bolt"
 )
 
 func init() {
@@ -22,6 +35,107 @@ func cmdRun(args []string, _ io.Reader, _, stderr io.Writer) int {
 		fmt.Fprintln(stderr, noTokenMessage)
 		return 2
 	}
-	fmt.Fprintln(stderr, "sheetkeeper run: the Discord front end is not in this build yet; `sheetkeeper ruleset check` works today")
-	return 1
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runBot(ctx, cfg, stderr)
+}
+
+// runBot runs the bot until ctx is done (a signal), then shuts it down gracefully. It
+// returns the exit status.
+func runBot(ctx context.Context, cfg *config.Config, stderr io.Writer) int {
+	m := NewMain(cfg, stderr)
+	if err := m.Run(ctx); err != nil {
+		fmt.Fprintf(stderr, "sheetkeeper run: %v\n", err)
+		m.Close()
+		return 1
+	}
+	<-ctx.Done()
+	m.Log.Info("shutting down: finishing what is in flight")
+	if err := m.Close(); err != nil {
+		fmt.Fprintf(stderr, "sheetkeeper run: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// Main is the running bot: the database, the core over it and the Discord front end,
+// opened in that order by Run and closed in the reverse order by Close.
+type Main struct {
+	Config *config.Config
+	Log    *slog.Logger
+
+	Store storage.Store
+	Core  *bot.Core
+	Bot   *discord.Bot
+}
+
+// NewMain returns a Main for cfg that logs to w at cfg's level.
+func NewMain(cfg *config.Config, w io.Writer) *Main {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		level = slog.LevelInfo // config.Load validated it; a hand-built Config may not be
+	}
+	return &Main{Config: cfg, Log: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))}
+}
+
+// Run opens the database, starts the core and connects to Discord (registering the
+// slash commands). It returns once the bot is running; on an error, Close releases
+// whatever was opened.
+func (m *Main) Run(ctx context.Context) error {
+	store, err := bolt.Open(m.Config.DB, bolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return err
+	}
+	m.Store = store
+	// The core posts scheduled rests through the bot, which is made after it.
+	var front *discord.Bot
+	post := func(ctx context.Context, a bot.Action) {
+		if front != nil {
+			front.Post(ctx, a)
+		}
+	}
+	m.Core = bot.New(store, bot.Options{Log: m.Log, Post: post})
+	front, err = discord.New(m.Core, discord.Options{
+		Token: m.Config.DiscordToken,
+		API:   m.Config.DiscordAPI,
+		Guild: m.Config.DiscordGuild,
+		Log:   m.Log,
+	})
+	if err != nil {
+		return err
+	}
+	m.Bot = front
+	openCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := m.Bot.Open(openCtx); err != nil {
+		return err
+	}
+	// Scheduled rests start once their posts can go out; their firings outlive the
+	// signal's context, as Close lets one in progress finish.
+	if err := m.Core.Start(context.Background()); err != nil {
+		return fmt.Errorf("starting scheduled rests: %w", err)
+	}
+	m.Log.Info("sheetkeeper is running", "db", m.Config.DB)
+	return nil
+}
+
+// Close stops the scheduled rests (a firing in progress commits and posts), then the
+// bot (no new events; the ones in flight finish and answer), then closes the database.
+// It is safe after a failed Run.
+func (m *Main) Close() error {
+	var errs []error
+	if m.Core != nil {
+		m.Core.Close()
+	}
+	if m.Bot != nil {
+		if err := m.Bot.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("closing the Discord session: %w", err))
+		}
+	}
+	if m.Store != nil {
+		if err := m.Store.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("closing %s: %w", m.Config.DB, err))
+		}
+	}
+	return errors.Join(errs...)
 }

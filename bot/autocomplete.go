@@ -1,0 +1,637 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"sheetkeeper/content"
+	"sheetkeeper/ruleset"
+	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
+)
+
+// OnAutocomplete answers Discord's request for choices for the option being typed: the
+// characters, catalogs and catalog entries, what is on a card to /use and the pools that
+// can pay for it (SPEC 5.5), rests, rulesets, layers, sheet names, rows to refresh. At
+// most 25 choices, each name and value at most 100 characters.
+//
+// It must answer well inside Discord's 3 seconds on every keystroke, so it only reads
+// (one View, never a write), finds cards by their stored name key rather than decoding
+// the whole party, and searches catalogs through the index built once per loaded ruleset
+// (cmd_pick.go). Anything it cannot work out — no campaign, a card that is not there —
+// offers nothing rather than an error: the command itself says what is wrong.
+func (c *Core) OnAutocomplete(ctx context.Context, a Autocomplete) []Choice {
+	q := acQuery{a: a, cmd: normalCommand(a.Command), focus: strings.ToLower(a.Focused)}
+	q.typed = q.get(a.Focused)
+	var out []Choice
+	err := c.store.View(ctx, func(tx storage.Tx) error {
+		var err error
+		out, err = c.complete(tx, &q)
+		return err
+	})
+	if err != nil {
+		c.log.Debug("autocomplete", "command", a.Command, "option", a.Focused, "err", err)
+		return nil
+	}
+	if len(out) > maxChoices {
+		out = out[:maxChoices]
+	}
+	return out
+}
+
+// maxChoices is Discord's limit on autocomplete choices.
+const maxChoices = 25
+
+// acQuery is one autocomplete request as the completers read it.
+type acQuery struct {
+	a     Autocomplete
+	cmd   string
+	focus string
+	typed string
+}
+
+// get returns the value typed so far for option name.
+func (q *acQuery) get(name string) string {
+	for _, o := range q.a.Options {
+		if strings.EqualFold(o.Name, name) {
+			return o.Value
+		}
+	}
+	return ""
+}
+
+// complete routes a request to its completer by the option being typed (and, where one
+// name means different things, the command).
+func (c *Core) complete(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	switch q.focus {
+	case "name":
+		switch q.cmd {
+		case "character create":
+			return nil, nil
+		case "character join":
+			return c.libraryChoices(tx, q)
+		}
+		return c.cardChoices(tx, q, false)
+	case "who":
+		return c.cardChoices(tx, q, true)
+	case "catalog":
+		return c.catalogChoices(tx, q)
+	case "entry":
+		if q.cmd == "use" {
+			return c.useEntryChoices(tx, q)
+		}
+		return c.pickEntryChoices(tx, q)
+	case "pool":
+		return c.poolChoices(tx, q)
+	case "rest":
+		return c.restChoices(tx, q)
+	case "ruleset", "id":
+		return c.rulesetChoices(tx, q)
+	case "layers":
+		return c.layerChoices(tx, q)
+	case "rows":
+		return c.refreshRowChoices(tx, q)
+	case "field", "ability", "skill", "save", "list":
+		return c.sheetNameChoices(tx, q)
+	case "value":
+		return c.valueChoices(tx, q)
+	case "row":
+		return c.rowChoices(tx, q)
+	}
+	return nil, nil
+}
+
+// choiceOf builds a choice within Discord's 100 characters.
+func choiceOf(name, value string) Choice {
+	return Choice{Name: clipRunes(name, 100), Value: clipRunes(value, 100)}
+}
+
+// clipRunes cuts s to at most n characters, marking a cut with "…".
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	count := 0
+	for i := range s {
+		if count == n-1 {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
+}
+
+// ranked keeps the choices whose name or value holds what was typed, those starting with
+// it first; in the order given otherwise.
+func ranked(typed string, choices []Choice) []Choice {
+	want := foldText(typed)
+	if want == "" {
+		return choices
+	}
+	var first, then []Choice
+	for _, ch := range choices {
+		name, value := foldText(ch.Name), foldText(ch.Value)
+		switch {
+		case strings.HasPrefix(name, want) || strings.HasPrefix(value, want):
+			first = append(first, ch)
+		case strings.Contains(name, want) || strings.Contains(value, want):
+			then = append(then, ch)
+		}
+	}
+	return append(first, then...)
+}
+
+// campaignRules is the channel's campaign and its ruleset.
+func (c *Core) campaignRules(tx storage.Tx, channelID string) (*storage.Campaign, *ruleset.Loaded, error) {
+	camp, err := c.campaign(tx, channelID)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := c.rules(tx, camp.Ruleset)
+	if err != nil {
+		return nil, nil, err
+	}
+	return camp, l, nil
+}
+
+// quickCard finds the card the option "name" names without reading the whole party: the
+// channel's game card by its stored name key, else the user's library card. It returns
+// the card's rules (the campaign's for a game card) and the campaign (nil outside one).
+func (c *Core) quickCard(tx storage.Tx, q *acQuery, option string) (*sheet.Card, *ruleset.Loaded, *storage.Campaign, error) {
+	name := strings.TrimSpace(q.get(option))
+	if name == "" {
+		return nil, nil, nil, errNoCard
+	}
+	camp, err := tx.Campaign(q.a.ChannelID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return nil, nil, nil, err
+	}
+	if camp != nil {
+		if rec, err := tx.GameCard(q.a.ChannelID, name); err == nil && rec.Card != nil {
+			l, err := c.rules(tx, camp.Ruleset)
+			return rec.Card, l, camp, err
+		}
+	}
+	rec, err := tx.LibraryCard(q.a.User.ID, name)
+	if err != nil || rec.Card == nil {
+		return nil, nil, camp, errNoCard
+	}
+	l, err := c.rules(tx, rec.Card.Ruleset)
+	return rec.Card, l, camp, err
+}
+
+var errNoCard = errors.New("no such card")
+
+// cardChoices offers the channel's game cards, the user's own first (with party first
+// for who=), then — for the commands that also reach a library card (building one before
+// it joins: /pick, /character set, /sheet, …) — the user's library cards.
+func (c *Core) cardChoices(tx storage.Tx, q *acQuery, party bool) ([]Choice, error) {
+	var own, others []Choice
+	if party {
+		own = append(own, choiceOf("party (everyone)", "party"))
+	}
+	if _, err := tx.Campaign(q.a.ChannelID); err == nil {
+		records, err := tx.GameCards(q.a.ChannelID)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range records {
+			if r.Card == nil {
+				continue
+			}
+			if r.OwnerID == q.a.User.ID {
+				own = append(own, choiceOf(r.Card.Name+" (yours)", r.Card.Name))
+			} else {
+				others = append(others, choiceOf(r.Card.Name, r.Card.Name))
+			}
+		}
+	} else if !errors.Is(err, storage.ErrNotFound) {
+		return nil, err
+	}
+	if !party && !gameOnly(q.cmd) {
+		lib, err := c.libraryChoices(tx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, ch := range lib {
+			same := func(o Choice) bool { return sheet.SameName(o.Value, ch.Value) }
+			if !slices.ContainsFunc(own, same) && !slices.ContainsFunc(others, same) {
+				others = append(others, ch)
+			}
+		}
+	}
+	return ranked(q.typed, append(own, others...)), nil
+}
+
+// gameOnly reports whether a command acts on game cards only: play, and refreshing
+// against the campaign's ruleset.
+func gameOnly(cmd string) bool {
+	switch cmd {
+	case "use", "refresh", "refresh update", "rest", "schedule rest":
+		return true
+	}
+	return false
+}
+
+// libraryChoices offers the user's library cards.
+func (c *Core) libraryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	records, err := tx.LibraryCards(q.a.User.ID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return nil, err
+	}
+	out := make([]Choice, 0, len(records))
+	for _, r := range records {
+		if r.Card != nil {
+			out = append(out, choiceOf(r.Card.Name+" (library, "+r.Card.Ruleset.ID+")", r.Card.Name))
+		}
+	}
+	return ranked(q.typed, out), nil
+}
+
+// catalogChoices offers the catalogs of the card's or the campaign's ruleset; /pick only
+// those of rows (the others write nothing onto a sheet).
+func (c *Core) catalogChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	_, l, _, err := c.quickCard(tx, q, "name")
+	if err != nil {
+		if _, l, err = c.campaignRules(tx, q.a.ChannelID); err != nil {
+			return nil, err
+		}
+	}
+	var out []Choice
+	for i := range l.Catalogs {
+		cat := &l.Catalogs[i]
+		if q.cmd == "pick" && cat.Kind() != "rows" {
+			continue
+		}
+		name := cat.Label + " (" + cat.ID + ")"
+		if cat.Kind() != "rows" {
+			name += " — " + cat.Kind()
+		}
+		out = append(out, choiceOf(name, cat.ID))
+	}
+	return ranked(q.typed, out), nil
+}
+
+// pickEntryChoices searches the catalog named by the catalog option: by label and
+// summary, narrowed by the filter option, the card's startFrom entries first, entries a
+// layer hides left out, entries the card has marked "✓".
+func (c *Core) pickEntryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	card, l, camp, err := c.quickCard(tx, q, "name")
+	if err != nil {
+		card = nil
+		if camp, l, err = c.campaignRules(tx, q.a.ChannelID); err != nil {
+			return nil, err
+		}
+	}
+	cat, err := findCatalog(l.Ruleset, q.get("catalog"))
+	if err != nil {
+		return nil, nil
+	}
+	ix := c.pickerIndex(l, cat)
+	if ix.problems != nil {
+		return []Choice{choiceOf("⚠ The "+cat.Label+" catalog file has mistakes: see /catalog search", "-")}, nil
+	}
+	clauses, err := parseFilter(cat, q.get("filter"))
+	if err != nil {
+		clauses = nil
+	}
+	pq := &pickQuery{text: q.typed, clauses: clauses, prefer: startClauses(l.Ruleset, cat, card, clauses)}
+	if camp != nil {
+		pq.hides = catalogHides(activeLayers(l.Ruleset, camp.Layers), cat)
+	}
+	found := ix.search(pq, maxChoices)
+	out := make([]Choice, len(found))
+	for i, e := range found {
+		name := e.choice
+		if card != nil && sheet.HasEntry(card, cat.ID, e.e.ID) {
+			name = entryChoice(e.e, true)
+		}
+		out[i] = Choice{Name: name, Value: e.e.ID}
+	}
+	return out, nil
+}
+
+// useEntryChoices offers what on the card /use can name: each catalog entry its rows
+// came from, by the name the sheet shows, with what it costs.
+func (c *Core) useEntryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	card, l, _, err := c.quickCard(tx, q, "name")
+	if err != nil {
+		return nil, nil
+	}
+	rs := l.Ruleset
+	var out []Choice
+	seen := map[string]bool{}
+	for li := range rs.Sheet.Lists {
+		list := &rs.Sheet.Lists[li]
+		col := shownColumn(rs, list)
+		for _, row := range card.Build.Lists[list.ID] {
+			m := row.Marker()
+			if m == "" || seen[m] {
+				continue
+			}
+			seen[m] = true
+			name, _ := row.Text(col)
+			e := c.entryByMarker(l, m)
+			if strings.TrimSpace(name) == "" {
+				if e == nil {
+					continue
+				}
+				name = e.e.Label
+			}
+			shown := name
+			if e != nil && e.mechanics != "" {
+				shown += " — " + costWords(e.e)
+			}
+			out = append(out, choiceOf(shown, name))
+		}
+	}
+	return ranked(q.typed, out), nil
+}
+
+// costWords is the cost part of an entry's mechanics: "costs 1 Flare charges".
+func costWords(e *ruleset.Entry) string {
+	if e.Mechanics == nil || len(e.Mechanics.Cost) == 0 {
+		return "no cost"
+	}
+	parts := make([]string, len(e.Mechanics.Cost))
+	for i, t := range e.Mechanics.Cost {
+		parts[i] = strconv.Itoa(t.Amount) + " " + t.Pool
+	}
+	return "costs " + strings.Join(parts, " + ")
+}
+
+// shownColumn is the column a list's rows are named by to a GM and to use: the GM sheet
+// summary's name column, else the list's own name column.
+func shownColumn(rs *ruleset.Ruleset, list *ruleset.List) string {
+	if s := rs.GM.SheetSummary; s != nil {
+		for _, sl := range s.Lists {
+			if sl.List == list.ID && sl.NameColumn != "" {
+				return sl.NameColumn
+			}
+		}
+	}
+	return list.NameColumn()
+}
+
+// entryByMarker finds a catalog entry by a row's marker through the picker's index.
+func (c *Core) entryByMarker(l *ruleset.Loaded, marker string) *indexedEntry {
+	catID, id, ok := strings.Cut(marker, "/")
+	if !ok {
+		return nil
+	}
+	cat := l.Catalog(catID)
+	if cat == nil {
+		return nil
+	}
+	return c.pickerIndex(l, cat).byID[id]
+}
+
+// poolChoices offers the pools a /use may pay from (sheet.OfferedPools): the cost's own
+// pool even when it is empty, the higher pools of its group, the pools that pay for it.
+func (c *Core) poolChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	card, l, _, err := c.quickCard(tx, q, "name")
+	if err != nil {
+		return nil, nil
+	}
+	found, err := sheet.FindEntry(l.Ruleset, card, sheet.EntriesFrom(catalogs(l)), q.get("entry"))
+	if err != nil {
+		return nil, nil
+	}
+	offers := sheet.OfferedPools(l.Ruleset, card, found.Entry)
+	own := 0
+	for _, o := range offers {
+		if o.Own {
+			own = o.Level
+		}
+	}
+	out := make([]Choice, 0, len(offers))
+	for _, o := range offers {
+		name := o.Label + " " + strconv.Itoa(o.Value) + "/" + strconv.Itoa(o.Max)
+		var notes []string
+		switch {
+		case o.Own:
+			notes = append(notes, "its own")
+		case o.Pays:
+			notes = append(notes, "pays for it")
+		}
+		if o.Level > 0 {
+			notes = append(notes, "level "+strconv.Itoa(o.Level))
+		}
+		if !o.Own && o.Level > own && own > 0 {
+			notes = append(notes, "+"+strconv.Itoa(o.Level-own)+" up")
+		}
+		if o.Value == 0 {
+			notes = append(notes, "empty")
+		}
+		if len(notes) > 0 {
+			name += " (" + strings.Join(notes, ", ") + ")"
+		}
+		out = append(out, choiceOf(name, o.Key))
+	}
+	return ranked(q.typed, out), nil
+}
+
+// restChoices offers the ruleset's rests.
+func (c *Core) restChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	_, l, err := c.campaignRules(tx, q.a.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Choice, 0, len(l.Rests))
+	for _, r := range l.Rests {
+		out = append(out, choiceOf(r.Label+" ("+r.ID+")", r.ID))
+	}
+	return ranked(q.typed, out), nil
+}
+
+// rulesetChoices offers the installed rulesets: the built-ins and every imported one.
+func (c *Core) rulesetChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	var out []Choice
+	builtins, err := content.Builtins()
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range builtins {
+		out = append(out, choiceOf(b.Name+" ("+b.ID+", built-in)", b.ID))
+	}
+	ids, err := tx.RulesetIDs()
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return nil, err
+	}
+	for _, id := range ids {
+		if !strings.HasPrefix(id, "local/") {
+			continue
+		}
+		vs, err := tx.RulesetVersions(id)
+		if err != nil || len(vs) == 0 {
+			continue
+		}
+		newest := slices.Max(vs)
+		name := id
+		if rec, err := tx.Ruleset(id, newest); err == nil && rec.Name != "" {
+			name = rec.Name + " (" + id + ")"
+		}
+		out = append(out, choiceOf(name+" v"+strconv.Itoa(newest), id))
+	}
+	return ranked(q.typed, out), nil
+}
+
+// layerChoices offers the layers of the ruleset chosen in the ruleset option, completing
+// the last of a comma-separated list.
+func (c *Core) layerChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	ref, err := c.newestRuleset(tx, q.get("ruleset"))
+	if err != nil {
+		return nil, nil
+	}
+	l, err := c.rules(tx, ref)
+	if err != nil {
+		return nil, err
+	}
+	head, last := "", q.typed
+	if i := strings.LastIndexAny(q.typed, ", "); i >= 0 {
+		head, last = q.typed[:i+1], q.typed[i+1:]
+		if !strings.HasSuffix(head, " ") {
+			head += " "
+		}
+	}
+	chosen := strings.FieldsFunc(head, func(r rune) bool { return r == ',' || r == ' ' })
+	var out []Choice
+	for _, ly := range l.Layers {
+		if slices.Contains(chosen, ly.ID) {
+			continue
+		}
+		out = append(out, choiceOf(ly.Label+" — "+ly.Summary, strings.TrimSpace(head+ly.ID)))
+	}
+	return ranked(last, out), nil
+}
+
+// refreshRowChoices offers "all" and each row /refresh numbers.
+func (c *Core) refreshRowChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	r, err := c.openReview(tx, q.a.ChannelID, q.a.User, q.get("name"))
+	if err != nil || len(r.rows) == 0 {
+		return nil, nil
+	}
+	out := []Choice{choiceOf("all "+plural(len(r.rows), "row", "rows"), "all")}
+	for i := range r.rows {
+		out = append(out, choiceOf(r.rowTitle(i)+" — "+columnsChanged(r.rows[i]), strconv.Itoa(i+1)))
+	}
+	return ranked(q.typed, out), nil
+}
+
+// rulesFor is the ruleset the name option's card is read by, else the campaign's.
+func (c *Core) rulesFor(tx storage.Tx, q *acQuery) (*sheet.Card, *ruleset.Loaded, error) {
+	card, l, _, err := c.quickCard(tx, q, "name")
+	if err == nil {
+		return card, l, nil
+	}
+	_, l, err = c.campaignRules(tx, q.a.ChannelID)
+	return nil, l, err
+}
+
+// sheetNameChoices offers the sheet's fields, abilities, skills, saves or lists.
+func (c *Core) sheetNameChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	_, l, err := c.rulesFor(tx, q)
+	if err != nil {
+		return nil, err
+	}
+	s := &l.Sheet
+	var out []Choice
+	switch q.focus {
+	case "field":
+		for _, f := range s.Fields {
+			out = append(out, choiceOf(f.Label+" ("+f.ID+", "+f.Type+")", f.ID))
+		}
+	case "ability":
+		for _, a := range s.Abilities {
+			out = append(out, choiceOf(a.Label+" ("+a.ID+")", a.ID))
+		}
+	case "skill", "save":
+		list := s.Skills
+		if q.focus == "save" {
+			list = s.Saves
+		}
+		for _, k := range list {
+			out = append(out, choiceOf(k.Label+" ("+k.ID+")", k.ID))
+		}
+	case "list":
+		for _, li := range s.Lists {
+			out = append(out, choiceOf(li.Label+" ("+li.ID+")", li.ID))
+		}
+	}
+	return ranked(q.typed, out), nil
+}
+
+// valueChoices offers the values /character set can take for what it names: an enum
+// field's values, a skill's or save's tiers, yes or no for a switch.
+func (c *Core) valueChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	_, l, err := c.rulesFor(tx, q)
+	if err != nil {
+		return nil, err
+	}
+	rs := l.Ruleset
+	var out []Choice
+	tiers := func(allowed []string) {
+		for _, t := range rs.Resolution.ProficiencyTiers {
+			if allowed == nil || slices.Contains(allowed, t.ID) {
+				out = append(out, choiceOf(t.Label+" ("+t.ID+")", t.ID))
+			}
+		}
+	}
+	switch {
+	case strings.TrimSpace(q.get("field")) != "":
+		want := foldText(q.get("field"))
+		for i := range rs.Sheet.Fields {
+			f := &rs.Sheet.Fields[i]
+			if foldText(f.ID) != want && foldText(f.Label) != want {
+				continue
+			}
+			switch f.Type {
+			case "enum":
+				for _, v := range f.Values {
+					label := v
+					if lv, ok := f.ValueLabels[v]; ok {
+						label = lv
+					}
+					out = append(out, choiceOf(label, v))
+				}
+			case "boolean":
+				out = append(out, choiceOf("yes", "yes"), choiceOf("no", "no"))
+			}
+		}
+	case strings.TrimSpace(q.get("skill")) != "":
+		tiers(rs.Sheet.SkillTiers)
+	case strings.TrimSpace(q.get("save")) != "":
+		tiers(rs.Sheet.SaveTiers)
+	}
+	return ranked(q.typed, out), nil
+}
+
+// rowChoices offers the rows of the list option on the card, by number and name.
+func (c *Core) rowChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	card, l, err := c.rulesFor(tx, q)
+	if err != nil || card == nil {
+		return nil, nil
+	}
+	want := foldText(q.get("list"))
+	for li := range l.Sheet.Lists {
+		list := &l.Sheet.Lists[li]
+		if foldText(list.ID) != want && foldText(list.Label) != want {
+			continue
+		}
+		col := list.NameColumn()
+		var out []Choice
+		for i, row := range card.Build.Lists[list.ID] {
+			name, _ := row.Text(col)
+			if strings.TrimSpace(name) == "" {
+				name = "row " + strconv.Itoa(i+1)
+			}
+			out = append(out, choiceOf(strconv.Itoa(i+1)+". "+name, strconv.Itoa(i+1)))
+		}
+		return ranked(q.typed, out), nil
+	}
+	return nil, nil
+}

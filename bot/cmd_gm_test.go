@@ -1,0 +1,141 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"sheetkeeper/storage"
+)
+
+// briefText joins the messages of a /gm brief back into its text.
+func briefText(t *testing.T, r Response) string {
+	t.Helper()
+	var parts []string
+	for i, msg := range append([]string{r.Content}, r.More...) {
+		if n := utf8.RuneCountInString(msg); n > maxMessage {
+			t.Errorf("message %d has %d characters", i+1, n)
+		}
+		inner, ok := strings.CutPrefix(msg, "```text\n")
+		inner, ok2 := strings.CutSuffix(inner, "\n```")
+		if !ok || !ok2 {
+			t.Fatalf("message %d is not one code block: %q", i+1, msg)
+		}
+		parts = append(parts, inner)
+	}
+	return strings.Join(parts, "\n")
+}
+
+func TestGMBrief(t *testing.T) {
+	m := newPickTable(t, "low-vell", "harbour_law")
+	m.pkCard("ana", "Mira", map[string]any{"rank": 5.0, "guild": "Beaconkeeper", "ability.nerve": 14.0},
+		"workings/ember-dart", "workings/lantern-chain", "workings/bellows-breath")
+	m.pkCard("bram", "Osk", map[string]any{"rank": 1.0})
+	m.ok(pkAna, "use", "name", "Mira", "entry", "Ember Dart")
+	m.ok(pkGM, "gm brief") // a GM may
+
+	r := m.run(pkAna, "gm brief")
+	wantResponse(t, "players", r, "/gm brief is for the campaign's GMs", true)
+
+	r = m.run(pkGM, "gm brief")
+	if !r.Ephemeral || len(r.More) < 2 {
+		t.Fatalf("an ephemeral brief in several messages, got %d (%v)", len(r.More)+1, r.Ephemeral)
+	}
+	text := briefText(t, r)
+	for _, want := range []string{
+		// The ruleset's GM text, the layer's guidance after the ruleset's own.
+		"GM BRIEF: Low Vell: Lamplighters of the Drowned City (low-vell v1) with Harbour Law\n\nCHECKS\nThis game uses the Low Vell rules.",
+		"Never roll or invent the result yourself. Harbour Law is on. The Watch patrols the high bridges",
+		"\n\nWORLD\nLow Vell is a trading city",
+		"lamp oil is worth its weight in silver. Harbour Law is on. The Smokejack guild has been broken",
+		// Every op this ruleset can use, with its own names.
+		`- [sheet: who="Name" op="spend" pool="Breath" amount="N"] takes N from a pool`,
+		`- [sheet: who="Name" op="temp" pool="Breath" amount="N"]`,
+		`- [sheet: who="Name" op="track" track="Rising Tide" by="1"]`,
+		`- [sheet: who="Name" op="damage" track="Scars" kind="chill" amount="1"] marks harm of that kind on a wound track`,
+		`- [sheet: who="Name" op="condition" condition="Soaked" state="on"]`,
+		`- [sheet: who="Name" op="state" state="Lantern" value="Lit"]`,
+		`- [sheet: who="Name" op="note" field="Tonight's errand" value="text"]`,
+		`- [sheet: who="Name" op="rest" rest="Catch your breath"]`,
+		`- [sheet: who="Name" op="use" name="Guiding Glow"] uses something on the sheet that came from a catalog`,
+		`Add pool="Flare charges" to pay from a higher pool of its group`,
+		`- [sheet: who="Name" op="advance" field="Lamps lit" by="1"] is permanent growth`,
+		"This ruleset lets these grow: fields Lamps lit, Rank, Hardiness, Oath; abilities; skills; saves.",
+		"Never write result, reason or now yourself",
+		"Pools: Breath (holds temporary points), Spark charges (group charges), Flare charges (group charges), Blaze charges (group charges), Reserve oil (group reserve_oil; also pays for charges).",
+		"Tracks: Rising Tide (0 to 6).",
+		"Wound tracks: Scars (Shaken to Broken; kinds chill, murk).",
+		"Notes: Tonight's errand, Owed to.",
+		"States: Lantern (Snuffed, Hooded, Lit, Blazing).",
+		"Rests: Catch your breath, Moor until dawn, A week in dry dock.",
+		"The character sheets below are authoritative.",
+		// Each card's sheet block, as gm.sheetSummary asks.
+		"CHARACTER SHEETS\n\nMira\nNRV +14, KNK +0, GLW +0\nGuild Beaconkeeper, Rank 5, Breath maximum 22, Guard 7, Light cast 2\n" +
+			"Breath 22/22, Spark charges 3/4, Flare charges 2/2, Blaze charges 1/1, Reserve oil 1/1, Bellows Breath 9/9\n" +
+			"Rising Tide 0\nWorkings: Ember Dart 1, Lantern Chain 2, Bellows Breath 0\nTallies: Bellows Breath 9 After a breather",
+		"\n\nOsk\nNRV +0, KNK +0, GLW +0\nGuild Wickwright, Rank 1, Breath maximum 8, Guard 7, Light cast 2\nBreath 8/8, Spark charges 2/2, Reserve oil 1/1\nRising Tide 0",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the brief lacks %q", want)
+		}
+	}
+	if want := gmBriefOf(t, m); text != want {
+		t.Errorf("the messages do not join back into the brief")
+	}
+}
+
+// gmBriefOf is the brief's text as the core builds it, before splitting.
+func gmBriefOf(t *testing.T, m *cmdTable) string {
+	t.Helper()
+	camp := m.campaignRecord()
+	var recs []*storage.CardRecord
+	m.view(func(tx storage.Tx) error {
+		var err error
+		recs, err = tx.GameCards(m.ch)
+		return err
+	})
+	return gmBrief(m.loaded(camp), camp, cardsOf(recs))
+}
+
+func TestGMBriefSheetBlock5e(t *testing.T) {
+	m := newPickTable(t, "dnd5e-srd", "")
+	m.pkCard("ana", "Mira", map[string]any{"class": "Wizard", "wizard_level": 5.0, "caster_level": 5.0, "spellcasting_ability": "int", "hp_max": 30.0},
+		"spells/fireball", "spells/fire-bolt", "spells/magic-missile")
+	m.ok(pkGM, "character set", "name", "Mira", "skill", "arcana", "value", "proficient")
+	m.ok(pkGM, "character row edit", "name", "Mira", "list", "spells", "row", "Fireball", "values", "prepared=yes")
+	m.ok(pkAna, "use", "name", "Mira", "entry", "Fireball")
+	text := briefText(t, m.run(pkGM, "gm brief"))
+	want := "CHARACTER SHEETS\n\nMira\nSTR +0, DEX +0, CON +0, INT +0, WIS +0, CHA +0\nTrained: Arcana +3\n"
+	if !strings.Contains(text, want) {
+		t.Errorf("want %q in\n%s", want, text[strings.Index(text, "CHARACTER SHEETS"):])
+	}
+	for _, want := range []string{
+		"Hit points 30/30, Hit dice 5/5, 1st-level slots 4/4, 2nd-level slots 3/3, 3rd-level slots 1/2",
+		"Spells (3): Fireball; (0): Fire Bolt",
+		`- [sheet: who="Name" op="use" name="Acid Arrow"]`,
+		"Pact Magic slots (group pact; also pays for slots)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the brief lacks %q", want)
+		}
+	}
+}
+
+func TestSplitMessages(t *testing.T) {
+	long := strings.Repeat("é", 2500)
+	text := "one\n" + long + "\ntwo"
+	got := splitMessages(text, 100)
+	var back []string
+	for _, msg := range got {
+		if n := utf8.RuneCountInString(msg); n > 100 {
+			t.Fatalf("a message of %d characters", n)
+		}
+		back = append(back, strings.TrimSuffix(strings.TrimPrefix(msg, "```text\n"), "\n```"))
+	}
+	if strings.ReplaceAll(strings.Join(back, "\n"), "\n", "") != strings.ReplaceAll(text, "\n", "") {
+		t.Error("splitting loses text")
+	}
+	if got := splitMessages("", 100); len(got) != 1 {
+		t.Errorf("an empty text is one message: %q", got)
+	}
+}

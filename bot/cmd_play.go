@@ -1,0 +1,140 @@
+package bot
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"sheetkeeper/parser"
+	"sheetkeeper/refusal"
+	"sheetkeeper/storage"
+)
+
+// /use and /rest: play from a slash command instead of a GM's tag.
+//
+// Both go through exactly the path a GM's tag goes through — the request is the tag a GM
+// would write ([sheet: who="Mira" op="use" name="Ember Dart"]), applied by the engine to
+// the channel's game cards (table.apply) and answered with its canonical write-back and
+// the per-character summary a reply's post carries, so an AI GM reading the channel sees
+// the outcome in the form it knows.
+//
+// Each is one transaction, and it is recorded in the channel's reply log like a GM's
+// reply (Source "command:use" or "command:rest", as a fired schedule is "schedule:<id>"),
+// with the changes it made. That keeps SPEC 6 true around it: a GM's earlier reply is no
+// longer the latest, so editing it regenerates nothing and deleting it waits, and a
+// regenerated reply can never spend what a player's /use spent in between. A command
+// has no message of its own to edit or delete, so it is not undone that way; a player
+// who used something by mistake asks the GM to give it back with a tag.
+
+func init() {
+	register(CommandSpec{
+		Name:        "use",
+		Description: "Use something on your character's sheet (a spell, a knack): pays what it costs",
+		Options: []OptionSpec{
+			{Name: "name", Description: "Your character", Type: "string", Required: true, Autocomplete: true},
+			{Name: "entry", Description: "What to use, as the sheet names it", Type: "string", Required: true, Autocomplete: true},
+			{Name: "pool", Description: "Pay from this pool instead (a higher slot, a pool that pays for it)", Type: "string", Autocomplete: true},
+		},
+	}, (*Core).cmdUse)
+	register(CommandSpec{
+		Name:        "rest",
+		Description: "A rest of the ruleset for one character or the whole party",
+		Options: []OptionSpec{
+			{Name: "rest", Description: "The rest (id or label)", Type: "string", Required: true, Autocomplete: true},
+			{Name: "who", Description: "A character, or party (the default)", Type: "string", Autocomplete: true},
+		},
+		GMOnly: true,
+	}, (*Core).cmdRest)
+}
+
+// cmdUse answers /use: the player's own use of an entry on their card, all or nothing
+// (SPEC 5.5). A card that is not the invoker's is refused unless the invoker is a GM.
+func (c *Core) cmdUse(ctx context.Context, cmd Command) (Response, error) {
+	var resp Response
+	err := c.store.Update(ctx, func(tx storage.Tx) error {
+		camp, err := c.campaign(tx, cmd.ChannelID)
+		if err != nil {
+			return err
+		}
+		t, err := c.openTable(tx, camp)
+		if err != nil {
+			return err
+		}
+		rec, err := findCard(t.records, cmd.Get("name"))
+		if err != nil {
+			return err
+		}
+		if rec.OwnerID != cmd.User.ID && !isGM(camp, cmd.User) {
+			return refusal.New(refusal.NotAllowed, "%s is not your character: only its player or a GM may use what is on its sheet", rec.Card.Name)
+		}
+		tag := parser.Tag{Kind: parser.Sheet, Op: "use", Who: rec.Card.Name, Attrs: []parser.Attr{{Key: "name", Value: strings.TrimSpace(cmd.Get("entry"))}}}
+		if pool := strings.TrimSpace(cmd.Get("pool")); pool != "" {
+			tag.Attrs = append(tag.Attrs, parser.Attr{Key: "pool", Value: pool})
+		}
+		done := t.apply([]parser.Tag{tag}, "")
+		if out := done[0].res.Outcome; !out.OK() {
+			return refusal.New(out.Reason, "%s cannot use %s: %s", rec.Card.Name, tag.Attrs[0].Value, plain(out.Err()))
+		}
+		if err := c.recordCommand(tx, t, cmd, tag, done); err != nil {
+			return err
+		}
+		content, embeds := render(t.rules.Ruleset, t.cards, done)
+		resp = Response{Content: content, Embeds: embeds}
+		return nil
+	})
+	return resp, err
+}
+
+// cmdRest answers /rest: a declared rest for one card or, by default, the whole party,
+// each card on its own (a card the rest cannot reach says why).
+func (c *Core) cmdRest(ctx context.Context, cmd Command) (Response, error) {
+	var resp Response
+	err := c.store.Update(ctx, func(tx storage.Tx) error {
+		camp, err := c.gmCampaign(tx, cmd)
+		if err != nil {
+			return err
+		}
+		t, err := c.openTable(tx, camp)
+		if err != nil {
+			return err
+		}
+		if len(t.cards) == 0 {
+			return refusal.New(refusal.UnknownCharacter, "nobody has joined this campaign yet: there is no one to rest")
+		}
+		who := strings.TrimSpace(cmd.Get("who"))
+		if who == "" {
+			who = "party"
+		}
+		tag := parser.Tag{Kind: parser.Sheet, Op: "rest", Who: who, Attrs: []parser.Attr{{Key: "rest", Value: strings.TrimSpace(cmd.Get("rest"))}}}
+		done := t.apply([]parser.Tag{tag}, "")
+		if out := done[0].res.Outcome; !out.OK() {
+			return refusal.New(out.Reason, "the rest was not taken: %s", plain(out.Err()))
+		}
+		if err := c.recordCommand(tx, t, cmd, tag, done); err != nil {
+			return err
+		}
+		content, embeds := render(t.rules.Ruleset, t.cards, done)
+		resp = Response{Content: content, Embeds: embeds}
+		return nil
+	})
+	return resp, err
+}
+
+// recordCommand saves the cards a play command changed and records the command as the
+// channel's newest reply, with its changes, in the command's transaction. Its message id
+// is "command:<seq>", which no Discord message can have.
+func (c *Core) recordCommand(tx storage.Tx, t *table, cmd Command, tag parser.Tag, done []applied) error {
+	now := c.Now()
+	if err := t.save(tx, now); err != nil {
+		return err
+	}
+	seq, err := tx.NextReplySeq(cmd.ChannelID)
+	if err != nil {
+		return err
+	}
+	return tx.PutReply(&storage.Reply{
+		ChannelID: cmd.ChannelID, Seq: seq, MessageID: "command:" + strconv.FormatInt(seq, 10), AuthorID: cmd.User.ID,
+		Text: tag.Canonical(), Status: storage.ReplyLive, Changes: changesOf(done),
+		Source: "command:" + tag.Op, CreatedAt: now, UpdatedAt: now,
+	})
+}

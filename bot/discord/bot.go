@@ -1,0 +1,449 @@
+// Package discord is sheetkeeper's Discord front end: a discordgo session whose gateway
+// events and interactions become calls to the transport-free core (package bot), and
+// whose answers — posts, edits, deletes, command and component responses, autocomplete
+// choices — are rendered within Discord's limits.
+//
+// Message events of one channel are handled one at a time, in the order the gateway
+// delivered them (an edit never overtakes the message it edits); channels run in
+// parallel, and so do interactions, each answered in time: autocomplete directly, a
+// command or component directly when the core answers within DeferAfter, else deferred
+// and followed up (arikawa's cmdroute does the same). The bot's own messages, which
+// Discord echoes back, are ignored; a message applied once is never applied again
+// (the core records message ids), so a duplicated or replayed event is harmless.
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sheetkeeper/bot"
+	"sheetkeeper/bot/discord/endpoint"
+)
+
+// Intents are the gateway intents the bot needs: guilds (channels and roles), guild
+// messages (MESSAGE_CREATE/UPDATE/DELETE) and their content (the tags).
+const Intents = discordgo.IntentsGuilds | discordgo.IntentsGuildMessages | discordgo.IntentsMessageContent
+
+// Options configure a Bot.
+type Options struct {
+	// Token is the bot token, without "Bot ".
+	Token string
+	// API is the base URL of Discord's API; empty (or https://discord.com) is Discord
+	// itself. Anything else receives every REST request and gateway connection.
+	API string
+	// Guild, when set, is where slash commands are registered (instantly, for
+	// development); otherwise they are registered globally.
+	Guild string
+	// Log receives what the bot does not show users.
+	Log *slog.Logger
+	// DeferAfter is how long a command or component may take before its answer is
+	// deferred (default 2 s, well inside Discord's 3).
+	DeferAfter time.Duration
+	// AutocompleteTimeout bounds the core's autocomplete (default 2 s): an answer after
+	// Discord's 3 s would be refused, so a late one is given up.
+	AutocompleteTimeout time.Duration
+	// MaxAttachment is the largest attachment a command downloads (default 32 MiB).
+	MaxAttachment int64
+	// HandlerTimeout bounds the work on one event (default 60 s).
+	HandlerTimeout time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.DeferAfter <= 0 {
+		o.DeferAfter = 2 * time.Second
+	}
+	if o.AutocompleteTimeout <= 0 {
+		o.AutocompleteTimeout = 2 * time.Second
+	}
+	if o.MaxAttachment <= 0 {
+		o.MaxAttachment = 32 << 20
+	}
+	if o.HandlerTimeout <= 0 {
+		o.HandlerTimeout = 60 * time.Second
+	}
+}
+
+// Bot connects a core to Discord. Open starts it, Close stops it.
+type Bot struct {
+	core *bot.Core
+	sess *discordgo.Session
+	opts Options
+	log  *slog.Logger
+	cmds *commandSet
+
+	ready     chan struct{}
+	readyOnce sync.Once
+
+	mu      sync.Mutex
+	botID   string
+	appID   string
+	closing bool
+	queues  map[string]*queue
+	wg      sync.WaitGroup // queue workers and interactions in flight
+	base    context.Context
+	cancel  context.CancelFunc
+}
+
+// queue is one channel's message events waiting to be handled, in gateway order.
+type queue struct{ jobs []func(context.Context) }
+
+// New prepares a bot for core; it does not connect (Open does).
+func New(core *bot.Core, opts Options) (*Bot, error) {
+	opts.defaults()
+	if strings.TrimSpace(opts.Token) == "" {
+		return nil, errors.New("discord: no token")
+	}
+	cmds, err := buildCommands(core.Commands())
+	if err != nil {
+		return nil, fmt.Errorf("discord: slash commands: %w", err)
+	}
+	sess, err := discordgo.New("Bot " + strings.TrimSpace(opts.Token))
+	if err != nil {
+		return nil, fmt.Errorf("discord: %w", err)
+	}
+	sess.Identify.Intents = Intents
+	// Handlers run on the gateway's goroutine and only hand work on: message events to
+	// their channel's queue (order kept), interactions to goroutines of their own.
+	sess.SyncEvents = true
+	sess.StateEnabled = false
+	sess.Client = &http.Client{Timeout: 30 * time.Second}
+	if api := strings.TrimSuffix(strings.TrimSpace(opts.API), "/"); api != "" && api != strings.TrimSuffix(discordgo.EndpointDiscord, "/") {
+		sess.Client.Transport = endpoint.Transport(api, nil)
+		sess.Dialer = endpoint.Dialer(api)
+	}
+	b := &Bot{core: core, sess: sess, opts: opts, log: opts.Log, cmds: cmds,
+		ready: make(chan struct{}), queues: map[string]*queue{}}
+	b.base, b.cancel = context.WithCancel(context.Background())
+	sess.AddHandler(b.onReady)
+	sess.AddHandler(b.onMessageCreate)
+	sess.AddHandler(b.onMessageUpdate)
+	sess.AddHandler(b.onMessageDelete)
+	sess.AddHandler(b.onMessageDeleteBulk)
+	sess.AddHandler(b.onInteraction)
+	return b, nil
+}
+
+// Session is the bot's discordgo session.
+func (b *Bot) Session() *discordgo.Session { return b.sess }
+
+// Open connects to the gateway, waits for READY and registers the slash commands (a
+// bulk overwrite, in the guild when Options.Guild is set, else globally).
+func (b *Bot) Open(ctx context.Context) error {
+	if err := b.sess.Open(); err != nil {
+		return fmt.Errorf("discord: connecting: %w", err)
+	}
+	select {
+	case <-b.ready:
+	case <-ctx.Done():
+		b.closeSession()
+		return fmt.Errorf("discord: waiting for READY: %w", ctx.Err())
+	}
+	b.mu.Lock()
+	app := b.appID
+	b.mu.Unlock()
+	if _, err := b.sess.ApplicationCommandBulkOverwrite(app, b.opts.Guild, b.cmds.commands, discordgo.WithContext(ctx)); err != nil {
+		b.closeSession()
+		return fmt.Errorf("discord: registering slash commands: %w", err)
+	}
+	scope := "globally"
+	if b.opts.Guild != "" {
+		scope = "in guild " + b.opts.Guild
+	}
+	b.log.Info("discord: connected", "user", b.botUser(), "commands", len(b.cmds.commands), "registered", scope)
+	return nil
+}
+
+// Close stops the bot: no new event is taken, the gateway is closed, and the events and
+// interactions in flight are finished (their answers still go out over REST) before it
+// returns. It is safe to call more than once.
+func (b *Bot) Close() error {
+	b.mu.Lock()
+	already := b.closing
+	b.closing = true
+	b.mu.Unlock()
+	if already {
+		return nil
+	}
+	err := b.closeSession()
+	b.wg.Wait()
+	b.cancel()
+	return err
+}
+
+func (b *Bot) closeSession() error {
+	b.sess.ShouldReconnectOnError = false
+	return b.sess.Close()
+}
+
+func (b *Bot) botUser() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.botID
+}
+
+func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
+	b.mu.Lock()
+	if r.User != nil {
+		b.botID = r.User.ID
+	}
+	b.appID = b.botID
+	if r.Application != nil && r.Application.ID != "" {
+		b.appID = r.Application.ID
+	}
+	b.mu.Unlock()
+	b.readyOnce.Do(func() { close(b.ready) })
+}
+
+// ---- message events ---------------------------------------------------------------
+
+func (b *Bot) onMessageCreate(_ *discordgo.Session, e *discordgo.MessageCreate) {
+	if e.Message == nil || e.Author == nil || e.ChannelID == "" || e.ID == "" {
+		b.log.Warn("discord: MESSAGE_CREATE without an author, channel or id ignored")
+		return
+	}
+	if e.Author.ID == b.botUser() {
+		return
+	}
+	m := messageOf(e.Message)
+	b.enqueue(m.ChannelID, "message", func(ctx context.Context) {
+		b.perform(ctx, b.core.OnMessage(ctx, m))
+	})
+}
+
+func (b *Bot) onMessageUpdate(_ *discordgo.Session, e *discordgo.MessageUpdate) {
+	if e.Message == nil || e.ChannelID == "" || e.ID == "" {
+		b.log.Warn("discord: MESSAGE_UPDATE without a channel or id ignored")
+		return
+	}
+	if e.Author != nil && e.Author.ID == b.botUser() {
+		return
+	}
+	// Discord also sends updates when it unfurls a link; only an edit has a timestamp.
+	if e.EditedTimestamp == nil {
+		return
+	}
+	m := messageOf(e.Message)
+	b.enqueue(m.ChannelID, "edit", func(ctx context.Context) {
+		b.perform(ctx, b.core.OnEdit(ctx, m))
+	})
+}
+
+func (b *Bot) onMessageDelete(_ *discordgo.Session, e *discordgo.MessageDelete) {
+	if e.Message == nil || e.ChannelID == "" || e.ID == "" {
+		b.log.Warn("discord: MESSAGE_DELETE without a channel or id ignored")
+		return
+	}
+	d := bot.Deletion{ChannelID: e.ChannelID, ID: e.ID, Time: time.Now()}
+	b.enqueue(d.ChannelID, "delete", func(ctx context.Context) {
+		b.perform(ctx, b.core.OnDelete(ctx, d))
+	})
+}
+
+func (b *Bot) onMessageDeleteBulk(_ *discordgo.Session, e *discordgo.MessageDeleteBulk) {
+	// Newest first, as a person deleting them one by one from the bottom would.
+	for i := len(e.Messages) - 1; i >= 0; i-- {
+		d := bot.Deletion{ChannelID: e.ChannelID, ID: e.Messages[i], Time: time.Now()}
+		b.enqueue(d.ChannelID, "delete", func(ctx context.Context) {
+			b.perform(ctx, b.core.OnDelete(ctx, d))
+		})
+	}
+}
+
+// messageOf is a Discord message as the core reads it.
+func messageOf(m *discordgo.Message) bot.Message {
+	out := bot.Message{ChannelID: m.ChannelID, GuildID: m.GuildID, ID: m.ID, Content: m.Content, Time: m.Timestamp}
+	if m.EditedTimestamp != nil {
+		out.Time = *m.EditedTimestamp
+	}
+	if out.Time.IsZero() {
+		out.Time = time.Now()
+	}
+	if m.Author != nil {
+		out.Author = bot.User{ID: m.Author.ID, Name: displayName(m.Author), Bot: m.Author.Bot, WebhookID: m.WebhookID}
+	}
+	if m.Member != nil {
+		out.Author.Roles = m.Member.Roles
+	}
+	if m.MessageReference != nil {
+		out.ReplyTo = m.MessageReference.MessageID
+	}
+	if m.ReferencedMessage != nil && m.ReferencedMessage.Author != nil {
+		out.ReplyTo = m.ReferencedMessage.ID
+		out.ReplyToAuthor = m.ReferencedMessage.Author.ID
+	}
+	return out
+}
+
+func displayName(u *discordgo.User) string {
+	if u.GlobalName != "" {
+		return u.GlobalName
+	}
+	return u.Username
+}
+
+// enqueue adds a job to its channel's queue, starting the channel's worker when it has
+// none; the worker ends when the queue is empty.
+func (b *Bot) enqueue(channelID, kind string, job func(context.Context)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closing {
+		b.log.Info("discord: shutting down, event dropped", "kind", kind, "channel", channelID)
+		return
+	}
+	q := b.queues[channelID]
+	if q == nil {
+		q = &queue{}
+		b.queues[channelID] = q
+		b.wg.Add(1)
+		go b.drain(channelID, q)
+	}
+	q.jobs = append(q.jobs, func(ctx context.Context) { b.safely(kind, channelID, func() { job(ctx) }) })
+}
+
+func (b *Bot) drain(channelID string, q *queue) {
+	defer b.wg.Done()
+	for {
+		b.mu.Lock()
+		if len(q.jobs) == 0 {
+			delete(b.queues, channelID)
+			b.mu.Unlock()
+			return
+		}
+		job := q.jobs[0]
+		q.jobs = q.jobs[1:]
+		b.mu.Unlock()
+		ctx, cancel := context.WithTimeout(b.base, b.opts.HandlerTimeout)
+		job(ctx)
+		cancel()
+	}
+}
+
+// spawn runs fn on a goroutine Close waits for; it reports false when the bot is
+// closing and fn was not run.
+func (b *Bot) spawn(kind, channelID string, fn func()) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closing {
+		return false
+	}
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		b.safely(kind, channelID, fn)
+	}()
+	return true
+}
+
+// safely runs fn, logging a panic instead of dying of it.
+func (b *Bot) safely(kind, channelID string, fn func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("discord: handler panicked", "kind", kind, "channel", channelID, "panic", fmt.Sprint(p))
+		}
+	}()
+	fn()
+}
+
+// ---- posting ------------------------------------------------------------------------
+
+// Post carries out an action the core takes on its own (a scheduled rest's results, the
+// report of rests missed while the bot was offline): give it to bot.Options.Post. It is
+// safe to call from any goroutine, also while Close waits for work in flight.
+func (b *Bot) Post(ctx context.Context, a bot.Action) {
+	b.perform(ctx, []bot.Action{a})
+}
+
+// perform carries out the core's actions in order. A post's message ids are reported
+// back with RecordPost (several, comma-separated, when the post took more than one
+// message), so a later edit or delete of the GM's message reaches every piece.
+func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
+	for _, a := range acts {
+		switch a.Kind {
+		case bot.Post:
+			ids := b.post(ctx, a.ChannelID, a.MessageID, split(a.Content, a.Embeds))
+			if a.ReplySeq != 0 && len(ids) > 0 {
+				if err := b.core.RecordPost(ctx, a.ChannelID, a.ReplySeq, strings.Join(ids, ",")); err != nil {
+					b.log.Error("discord: recording a post", "channel", a.ChannelID, "reply", a.ReplySeq, "err", err)
+				}
+			}
+		case bot.Edit:
+			b.edit(ctx, a)
+		case bot.Delete:
+			for _, id := range postedIDs(a.MessageID) {
+				if err := b.sess.ChannelMessageDelete(a.ChannelID, id, discordgo.WithContext(ctx)); err != nil {
+					b.log.Warn("discord: deleting a post", "channel", a.ChannelID, "message", id, "err", err)
+				}
+			}
+		default:
+			b.log.Error("discord: unknown action", "kind", a.Kind)
+		}
+	}
+}
+
+func postedIDs(s string) []string {
+	var out []string
+	for _, id := range strings.Split(s, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// post sends msgs to the channel, the first as a reply to replyTo (if any), and returns
+// the ids of the messages sent.
+func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []message) []string {
+	var ids []string
+	for i, m := range msgs {
+		send := &discordgo.MessageSend{Content: m.content, Embeds: m.embeds, AllowedMentions: noMentions()}
+		if i == 0 && replyTo != "" {
+			no := false
+			send.Reference = &discordgo.MessageReference{MessageID: replyTo, ChannelID: channelID, FailIfNotExists: &no}
+		}
+		sent, err := b.sess.ChannelMessageSendComplex(channelID, send, discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Error("discord: posting", "channel", channelID, "part", i+1, "of", len(msgs), "err", err)
+			continue
+		}
+		ids = append(ids, sent.ID)
+	}
+	return ids
+}
+
+// edit rewrites the bot's post (every message of it). A new text needing more messages
+// than the post has continues in new ones; one needing fewer deletes the extra ones.
+func (b *Bot) edit(ctx context.Context, a bot.Action) {
+	ids := postedIDs(a.MessageID)
+	msgs := split(a.Content, a.Embeds)
+	for i, m := range msgs {
+		if i >= len(ids) {
+			b.log.Info("discord: an edited post grew by a message", "channel", a.ChannelID, "post", a.MessageID)
+			b.post(ctx, a.ChannelID, "", msgs[i:])
+			break
+		}
+		content, embeds := m.content, m.embeds
+		if embeds == nil {
+			embeds = []*discordgo.MessageEmbed{}
+		}
+		edit := &discordgo.MessageEdit{ID: ids[i], Channel: a.ChannelID, Content: &content, Embeds: &embeds, AllowedMentions: noMentions()}
+		if _, err := b.sess.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
+			b.log.Warn("discord: editing a post", "channel", a.ChannelID, "message", ids[i], "err", err)
+		}
+	}
+	for i := len(msgs); i < len(ids); i++ {
+		if err := b.sess.ChannelMessageDelete(a.ChannelID, ids[i], discordgo.WithContext(ctx)); err != nil {
+			b.log.Warn("discord: deleting the rest of a post", "channel", a.ChannelID, "message", ids[i], "err", err)
+		}
+	}
+}

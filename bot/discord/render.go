@@ -1,0 +1,330 @@
+package discord
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sheetkeeper/bot"
+)
+
+// Discord's limits on what one message may carry. Lengths are in characters.
+const (
+	maxContent      = 2000
+	maxEmbeds       = 10
+	maxEmbedTotal   = 6000 // every title, description, field, footer of a message together
+	maxTitle        = 256
+	maxDescription  = 4096
+	maxFields       = 25
+	maxFieldName    = 256
+	maxFieldValue   = 1024
+	maxFooter       = 2048
+	maxRows         = 5
+	maxButtons      = 5
+	maxButtonLabel  = 80
+	maxCustomID     = 100
+	maxSelectOpts   = 25
+	maxOptionText   = 100
+	maxPlaceholder  = 150
+	continuedSuffix = " (continued)"
+)
+
+// Colour is the colour of every embed the core leaves uncoloured: one colour for
+// sheetkeeper's cards, so its posts look alike wherever they appear.
+const Colour = 0x4F7A5A
+
+// message is one Discord message's worth of a post or response: content within 2,000
+// characters and embeds within the per-message limits.
+type message struct {
+	content string
+	embeds  []*discordgo.MessageEmbed
+}
+
+// split renders content and embeds as the messages needed to carry them within Discord's
+// limits, in reading order: the content cut where it reads well (a line break, else
+// between tags, else a space), then the embeds, each within its own limits, packed ten
+// and 6,000 characters to a message — the first of them with the last piece of content.
+// Nothing is dropped: an over-long description or field value continues in the next
+// embed or field. Empty input gives no messages.
+func split(content string, embeds []bot.Embed) []message {
+	var out []message
+	for _, c := range splitText(content, maxContent) {
+		out = append(out, message{content: c})
+	}
+	var all []*discordgo.MessageEmbed
+	for _, e := range embeds {
+		all = append(all, embedsOf(e)...)
+	}
+	if len(all) == 0 {
+		return out
+	}
+	if len(out) == 0 {
+		out = append(out, message{})
+	}
+	cur := &out[len(out)-1]
+	total := 0
+	for _, e := range all {
+		size := embedSize(e)
+		if len(cur.embeds) == maxEmbeds || (len(cur.embeds) > 0 && total+size > maxEmbedTotal) {
+			out = append(out, message{})
+			cur, total = &out[len(out)-1], 0
+		}
+		cur.embeds = append(cur.embeds, e)
+		total += size
+	}
+	return out
+}
+
+// splitText cuts s into pieces of at most n characters, preferring a line break, then the
+// end of a tag ("] "), then a space, in the second half of each window. A piece that ends
+// inside a ``` code block closes it and the next piece opens it again, so formatting
+// survives the cut.
+func splitText(s string, n int) []string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	const fence = "```"
+	var out []string
+	reopen := ""
+	for s != "" {
+		s = reopen + s
+		if utf8.RuneCountInString(s) <= n {
+			out = append(out, s)
+			break
+		}
+		// Leave room to close a code block.
+		limit := n - len("\n"+fence)
+		cut := byteIndexOfRune(s, limit)
+		window := s[:cut]
+		at := -1
+		for _, sep := range []string{"\n", "] ", " "} {
+			if i := strings.LastIndex(window, sep); i >= cut/2 {
+				at = i + len(sep)
+				if sep == "\n" {
+					at = i
+				}
+				break
+			}
+		}
+		if at <= 0 {
+			at = cut
+		}
+		piece := strings.TrimRight(s[:at], " \n")
+		rest := strings.TrimLeft(s[at:], " \n")
+		reopen = ""
+		if strings.Count(piece, fence)%2 == 1 {
+			piece += "\n" + fence
+			reopen = fence + "\n"
+		}
+		if piece != "" {
+			out = append(out, piece)
+		}
+		s = rest
+		if s == "" {
+			break
+		}
+	}
+	return out
+}
+
+// byteIndexOfRune returns the byte offset of the n-th rune of s (len(s) if s is shorter).
+func byteIndexOfRune(s string, n int) int {
+	count := 0
+	for i := range s {
+		if count == n {
+			return i
+		}
+		count++
+	}
+	return len(s)
+}
+
+// clip cuts s to at most n characters, marking a cut with "…".
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return s[:byteIndexOfRune(s, n-1)] + "…"
+}
+
+// embedsOf renders one embed of the core as one or more Discord embeds within the limits:
+// a description over 4,096 characters continues in a second embed, a field value over
+// 1,024 continues in a second field, more than 25 fields (or 6,000 characters) continue
+// in a second embed titled "… (continued)". An embed with nothing in it gives none.
+func embedsOf(e bot.Embed) []*discordgo.MessageEmbed {
+	colour := e.Color
+	if colour == 0 {
+		colour = Colour
+	}
+	title := clip(strings.TrimSpace(e.Title), maxTitle)
+	footer := clip(strings.TrimSpace(e.Footer), maxFooter)
+	var out []*discordgo.MessageEmbed
+	next := func() *discordgo.MessageEmbed {
+		t := title
+		if len(out) > 0 && t != "" {
+			t = clip(title, maxTitle-len(continuedSuffix)) + continuedSuffix
+		}
+		m := &discordgo.MessageEmbed{Title: t, Color: colour}
+		out = append(out, m)
+		return m
+	}
+	cur := next()
+	for i, d := range splitText(e.Description, maxDescription) {
+		if i > 0 {
+			cur = next()
+		}
+		cur.Description = d
+	}
+	for _, f := range fieldsOf(e.Fields) {
+		size := utf8.RuneCountInString(f.Name) + utf8.RuneCountInString(f.Value)
+		if len(cur.Fields) == maxFields || embedSize(cur)+size+utf8.RuneCountInString(footer) > maxEmbedTotal {
+			cur = next()
+		}
+		cur.Fields = append(cur.Fields, f)
+	}
+	if footer != "" {
+		out[len(out)-1].Footer = &discordgo.MessageEmbedFooter{Text: footer}
+	}
+	if len(out) == 1 && cur.Title == "" && cur.Description == "" && len(cur.Fields) == 0 && cur.Footer == nil {
+		return nil
+	}
+	return out
+}
+
+// fieldsOf renders fields within their limits: a long name is cut, a long value
+// continues in further fields of the same name.
+func fieldsOf(fields []bot.EmbedField) []*discordgo.MessageEmbedField {
+	var out []*discordgo.MessageEmbedField
+	for _, f := range fields {
+		name := clip(strings.TrimSpace(f.Name), maxFieldName)
+		if name == "" {
+			name = "\u200b" // Discord refuses an empty name; a zero-width space shows none.
+		}
+		values := splitText(f.Value, maxFieldValue)
+		if len(values) == 0 {
+			values = []string{"\u200b"}
+		}
+		for i, v := range values {
+			n := name
+			if i > 0 {
+				n = clip(name, maxFieldName-len(continuedSuffix)) + continuedSuffix
+			}
+			out = append(out, &discordgo.MessageEmbedField{Name: n, Value: v, Inline: f.Inline})
+		}
+	}
+	return out
+}
+
+// embedSize is what an embed counts toward a message's 6,000 characters.
+func embedSize(e *discordgo.MessageEmbed) int {
+	n := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
+	for _, f := range e.Fields {
+		n += utf8.RuneCountInString(f.Name) + utf8.RuneCountInString(f.Value)
+	}
+	if e.Footer != nil {
+		n += utf8.RuneCountInString(e.Footer.Text)
+	}
+	if e.Author != nil {
+		n += utf8.RuneCountInString(e.Author.Name)
+	}
+	return n
+}
+
+// componentsOf renders rows of buttons and select menus within Discord's limits (five
+// rows, five buttons a row, 25 options a menu); what does not fit is left out and
+// logged by the caller as a core mistake would be. It never returns nil, so an update
+// clears the components a message had.
+func componentsOf(rows []bot.Row) []discordgo.MessageComponent {
+	out := []discordgo.MessageComponent{}
+	for _, r := range rows {
+		if len(out) == maxRows {
+			break
+		}
+		switch {
+		case r.Select != nil:
+			out = append(out, discordgo.ActionsRow{Components: []discordgo.MessageComponent{selectOf(r.Select)}})
+		case len(r.Buttons) > 0:
+			var bs []discordgo.MessageComponent
+			for _, b := range r.Buttons {
+				if len(bs) == maxButtons {
+					break
+				}
+				bs = append(bs, discordgo.Button{
+					Label:    clip(b.Label, maxButtonLabel),
+					Style:    buttonStyle(b.Style),
+					CustomID: b.CustomID,
+					Disabled: b.Disabled,
+				})
+			}
+			out = append(out, discordgo.ActionsRow{Components: bs})
+		}
+	}
+	return out
+}
+
+func selectOf(s *bot.Select) discordgo.SelectMenu {
+	m := discordgo.SelectMenu{
+		MenuType:    discordgo.StringSelectMenu,
+		CustomID:    s.CustomID,
+		Placeholder: clip(s.Placeholder, maxPlaceholder),
+	}
+	for _, o := range s.Options {
+		if len(m.Options) == maxSelectOpts {
+			break
+		}
+		m.Options = append(m.Options, discordgo.SelectMenuOption{
+			Label:       clip(o.Label, maxOptionText),
+			Value:       clip(o.Value, maxOptionText),
+			Description: clip(o.Description, maxOptionText),
+			Default:     o.Default,
+		})
+	}
+	lo, hi := s.MinValues, s.MaxValues
+	if hi <= 0 || hi > len(m.Options) {
+		hi = max(1, len(m.Options))
+	}
+	lo = min(max(lo, 0), hi)
+	m.MinValues = &lo
+	m.MaxValues = hi
+	return m
+}
+
+func buttonStyle(s string) discordgo.ButtonStyle {
+	switch s {
+	case "secondary":
+		return discordgo.SecondaryButton
+	case "success":
+		return discordgo.SuccessButton
+	case "danger":
+		return discordgo.DangerButton
+	}
+	return discordgo.PrimaryButton
+}
+
+// filesOf renders the files a response sends.
+func filesOf(files []bot.File) []*discordgo.File {
+	var out []*discordgo.File
+	for _, f := range files {
+		out = append(out, &discordgo.File{Name: f.Name, ContentType: contentType(f.Name), Reader: bytes.NewReader(f.Data)})
+	}
+	return out
+}
+
+func contentType(name string) string {
+	switch {
+	case strings.HasSuffix(strings.ToLower(name), ".json"):
+		return "application/json"
+	case strings.HasSuffix(strings.ToLower(name), ".zip"):
+		return "application/zip"
+	}
+	return "application/octet-stream"
+}
+
+// noMentions keeps the bot's posts from pinging anyone: a GM's narration quoted back
+// with @everyone in it stays quiet.
+func noMentions() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}

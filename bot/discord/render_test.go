@@ -1,0 +1,224 @@
+package discord
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sheetkeeper/bot"
+)
+
+func TestSplitTextKeepsShortTextWhole(t *testing.T) {
+	if got := splitText("  hello  ", maxContent); len(got) != 1 || got[0] != "hello" {
+		t.Errorf("got %q", got)
+	}
+	if got := splitText(" \n ", maxContent); got != nil {
+		t.Errorf("blank: %q", got)
+	}
+}
+
+func TestSplitTextCutsWhereItReads(t *testing.T) {
+	tag := `[sheet: who="Mira" op="damage" pool="breath" amount="1" result="ok" now="9/10"]`
+	var lines []string
+	for range 60 {
+		lines = append(lines, tag)
+	}
+	text := strings.Join(lines, "\n")
+	parts := splitText(text, maxContent)
+	if len(parts) < 3 {
+		t.Fatalf("%d parts", len(parts))
+	}
+	var back []string
+	for _, p := range parts {
+		if n := utf8.RuneCountInString(p); n > maxContent {
+			t.Errorf("part of %d characters", n)
+		}
+		for _, l := range strings.Split(p, "\n") {
+			if l != tag {
+				t.Errorf("a tag was cut: %q", l)
+			}
+			back = append(back, l)
+		}
+	}
+	if strings.Join(back, "\n") != text {
+		t.Error("the parts do not join back into the text")
+	}
+
+	// Tags on one line are cut between tags, not inside one.
+	parts = splitText(strings.Join(lines, " "), maxContent)
+	for _, p := range parts {
+		if !strings.HasPrefix(p, "[sheet:") || !strings.HasSuffix(p, "]") {
+			t.Errorf("cut inside a tag: …%q", p[max(0, len(p)-20):])
+		}
+	}
+
+	// Text without any break is cut hard, by characters, never inside a rune.
+	long := strings.Repeat("é", 4500)
+	parts = splitText(long, maxContent)
+	if len(parts) != 3 || strings.Join(parts, "") != long {
+		t.Errorf("hard cut: %d parts", len(parts))
+	}
+}
+
+func TestSplitTextReopensCodeBlocks(t *testing.T) {
+	text := "```\n" + strings.Repeat("line of a brief\n", 200) + "```"
+	parts := splitText(text, maxContent)
+	if len(parts) < 2 {
+		t.Fatalf("%d parts", len(parts))
+	}
+	for i, p := range parts {
+		if strings.Count(p, "```")%2 != 0 {
+			t.Errorf("part %d leaves a code block open", i)
+		}
+		if utf8.RuneCountInString(p) > maxContent {
+			t.Errorf("part %d too long", i)
+		}
+	}
+}
+
+func TestEmbedsWithinLimits(t *testing.T) {
+	var fields []bot.EmbedField
+	for i := range 40 {
+		fields = append(fields, bot.EmbedField{Name: strings.Repeat("n", 300), Value: strings.Repeat("v", 1500) + string(rune('a'+i%26))})
+	}
+	e := bot.Embed{Title: strings.Repeat("T", 300), Description: strings.Repeat("d ", 3000), Fields: fields, Footer: "foot"}
+	got := embedsOf(e)
+	if len(got) < 3 {
+		t.Fatalf("%d embeds", len(got))
+	}
+	fieldsSeen := 0
+	for i, m := range got {
+		checkEmbed(t, m)
+		if m.Color != Colour {
+			t.Errorf("embed %d colour %x", i, m.Color)
+		}
+		if i > 0 && !strings.HasSuffix(m.Title, continuedSuffix) {
+			t.Errorf("embed %d title %q", i, m.Title)
+		}
+		if (m.Footer != nil) != (i == len(got)-1) {
+			t.Errorf("footer on embed %d", i)
+		}
+		fieldsSeen += len(m.Fields)
+	}
+	if fieldsSeen != 80 {
+		t.Errorf("%d fields, want 80 (each value in two)", fieldsSeen)
+	}
+	if got := embedsOf(bot.Embed{Color: 0xff0000, Title: "x"}); got[0].Color != 0xff0000 {
+		t.Errorf("the core's colour is kept: %x", got[0].Color)
+	}
+	if got := embedsOf(bot.Embed{}); got != nil {
+		t.Errorf("an empty embed: %+v", got)
+	}
+}
+
+func checkEmbed(t *testing.T, m *discordgo.MessageEmbed) {
+	t.Helper()
+	if n := utf8.RuneCountInString(m.Title); n > maxTitle {
+		t.Errorf("title of %d", n)
+	}
+	if n := utf8.RuneCountInString(m.Description); n > maxDescription {
+		t.Errorf("description of %d", n)
+	}
+	if len(m.Fields) > maxFields {
+		t.Errorf("%d fields", len(m.Fields))
+	}
+	for _, f := range m.Fields {
+		if n := utf8.RuneCountInString(f.Name); n > maxFieldName || n == 0 {
+			t.Errorf("field name of %d", n)
+		}
+		if n := utf8.RuneCountInString(f.Value); n > maxFieldValue || n == 0 {
+			t.Errorf("field value of %d", n)
+		}
+	}
+	if n := embedSize(m); n > maxEmbedTotal {
+		t.Errorf("embed of %d characters", n)
+	}
+}
+
+func TestSplitPacksMessages(t *testing.T) {
+	var embeds []bot.Embed
+	for i := range 14 {
+		embeds = append(embeds, bot.Embed{Title: "Card " + string(rune('A'+i)), Description: strings.Repeat("x", 1000)})
+	}
+	msgs := split(strings.Repeat("word ", 700), embeds)
+	if len(msgs) != 4 {
+		t.Fatalf("%d messages", len(msgs))
+	}
+	total := 0
+	for i, m := range msgs {
+		if utf8.RuneCountInString(m.content) > maxContent {
+			t.Errorf("message %d content too long", i)
+		}
+		if len(m.embeds) > maxEmbeds {
+			t.Errorf("message %d has %d embeds", i, len(m.embeds))
+		}
+		size := 0
+		for _, e := range m.embeds {
+			checkEmbed(t, e)
+			size += embedSize(e)
+		}
+		if size > maxEmbedTotal {
+			t.Errorf("message %d embeds total %d", i, size)
+		}
+		total += len(m.embeds)
+	}
+	// Content fills two messages; the embeds start with the second, five to a message
+	// (6,000 characters), in order.
+	if msgs[0].embeds != nil || msgs[1].content == "" || len(msgs[1].embeds) != 5 || total != 14 {
+		t.Errorf("layout: %d/%d/%d/%d embeds", len(msgs[0].embeds), len(msgs[1].embeds), len(msgs[2].embeds), len(msgs[3].embeds))
+	}
+	if msgs[1].embeds[0].Title != "Card A" || msgs[3].embeds[3].Title != "Card N" {
+		t.Error("embeds out of order")
+	}
+	if got := split("", nil); got != nil {
+		t.Errorf("nothing: %+v", got)
+	}
+	if got := split("", embeds[:1]); len(got) != 1 || got[0].content != "" || len(got[0].embeds) != 1 {
+		t.Errorf("embed only: %+v", got)
+	}
+}
+
+func TestComponentsOf(t *testing.T) {
+	rows := []bot.Row{
+		{Buttons: []bot.Button{{CustomID: "a", Label: "Review", Style: "primary"}, {CustomID: "b", Label: strings.Repeat("L", 90), Style: "danger", Disabled: true}}},
+		{Select: &bot.Select{CustomID: "s", Placeholder: "Rows", MaxValues: 40, Options: func() []bot.SelectOption {
+			var o []bot.SelectOption
+			for i := range 30 {
+				o = append(o, bot.SelectOption{Label: "row", Value: string(rune('a' + i)), Default: i == 1})
+			}
+			return o
+		}()}},
+	}
+	got := componentsOf(rows)
+	if len(got) != 2 {
+		t.Fatalf("%d rows", len(got))
+	}
+	buttons := got[0].(discordgo.ActionsRow).Components
+	b := buttons[1].(discordgo.Button)
+	if b.Style != discordgo.DangerButton || !b.Disabled || utf8.RuneCountInString(b.Label) != maxButtonLabel {
+		t.Errorf("button: %+v", b)
+	}
+	s := got[1].(discordgo.ActionsRow).Components[0].(discordgo.SelectMenu)
+	if len(s.Options) != 25 || s.MaxValues != 25 || *s.MinValues != 0 || !s.Options[1].Default {
+		t.Errorf("select: %d options, max %d", len(s.Options), s.MaxValues)
+	}
+	if got := componentsOf(nil); got == nil || len(got) != 0 {
+		t.Error("no rows is an empty list, which clears a message's components")
+	}
+}
+
+func TestResponseMessages(t *testing.T) {
+	r := bot.Response{Content: "x", More: []string{strings.Repeat("y ", 1500), "z"}}
+	msgs := responseMessages(r)
+	if len(msgs) != 4 || msgs[0].content != "x" || msgs[3].content != "z" {
+		t.Errorf("%d messages", len(msgs))
+	}
+	if msgs := responseMessages(bot.Response{}); len(msgs) != 1 || msgs[0].content == "" {
+		t.Errorf("an empty response still says something: %+v", msgs)
+	}
+	if msgs := responseMessages(bot.Response{Update: true}); len(msgs) != 1 || msgs[0].content != "" {
+		t.Errorf("an empty update clears the message: %+v", msgs)
+	}
+}

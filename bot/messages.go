@@ -1,0 +1,273 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"sheetkeeper/parser"
+	"sheetkeeper/ruleset"
+	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
+)
+
+// A GM's message becomes a reply (SPEC 3, 6): its tags are read, applied in order to the
+// campaign's game cards, and — in the one transaction that writes the changed cards —
+// recorded with every change it made and indexed by message id, so a message is applied
+// once however often Discord delivers it, and an edit or a delete can undo exactly what
+// it did. The outcome goes back as a post (summary.go).
+
+// skipped is why an event changes nothing; Update rolls back and the reason is logged.
+type skipped struct{ why string }
+
+func (s *skipped) Error() string { return s.why }
+
+func skip(format string, args ...any) error { return &skipped{why: fmt.Sprintf(format, args...)} }
+
+// OnMessage handles a message created in a channel: a GM's message with tags is applied
+// and answered with one post; anything else (no campaign, not a GM, no tags, only
+// already-resolved tags, a message already applied) does nothing.
+func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
+	msg := parser.Read(m.Content)
+	if len(msg.Tags) == 0 {
+		return nil
+	}
+	if msg.Inert {
+		c.log.Debug("message ignored", "channel", m.ChannelID, "message", m.ID, "why", "every tag already carries a result")
+		return nil
+	}
+	var post Action
+	err := c.store.Update(ctx, func(tx storage.Tx) error {
+		post = Action{}
+		t, err := c.gmTable(tx, m.ChannelID, m.Author)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ReplyByMessage(m.ChannelID, m.ID); err == nil {
+			return skip("message already applied")
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		def, err := defaultWho(tx, m, t.records)
+		if err != nil {
+			return err
+		}
+		done := t.apply(msg.Tags, def)
+		seq, err := tx.NextReplySeq(m.ChannelID)
+		if err != nil {
+			return err
+		}
+		now := c.clock()
+		r := &storage.Reply{
+			ChannelID: m.ChannelID, Seq: seq, MessageID: m.ID, AuthorID: m.Author.ID,
+			Text: m.Content, Status: storage.ReplyLive, Changes: changesOf(done),
+			CreatedAt: now, UpdatedAt: now,
+		}
+		if err := t.save(tx, now); err != nil {
+			return err
+		}
+		if err := tx.PutReply(r); err != nil {
+			return err
+		}
+		content, embeds := render(t.rules.Ruleset, t.cards, done)
+		post = Action{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, ReplySeq: seq}
+		return nil
+	})
+	if err != nil {
+		return c.eventFailed("message", m.ChannelID, m.ID, err)
+	}
+	return []Action{post}
+}
+
+// RecordPost remembers postedID as the bot's post answering reply seq of channelID, so
+// an edit or delete of the GM's message can update or remove it.
+func (c *Core) RecordPost(ctx context.Context, channelID string, seq int64, postedID string) error {
+	return c.store.Update(ctx, func(tx storage.Tx) error {
+		r, err := tx.Reply(channelID, seq)
+		if err != nil {
+			return fmt.Errorf("reply %d of %s: %w", seq, channelID, err)
+		}
+		r.Posted = postedID
+		return tx.PutReply(r)
+	})
+}
+
+// eventFailed turns a message event's error into actions: a skipped event is logged at
+// debug and does nothing; anything else is logged and the GM is told nothing was applied.
+func (c *Core) eventFailed(kind, channelID, messageID string, err error) []Action {
+	var s *skipped
+	if errors.As(err, &s) {
+		c.log.Debug(kind+" ignored", "channel", channelID, "message", messageID, "why", s.why)
+		return nil
+	}
+	c.log.Error(kind+" failed", "channel", channelID, "message", messageID, "err", err)
+	return []Action{{Kind: Post, ChannelID: channelID, MessageID: messageID,
+		Content: "Internal error: nothing in this message was applied."}}
+}
+
+// table is one channel's game as a transaction sees it: the campaign, its ruleset and
+// its game cards, changed in memory and written back by save.
+type table struct {
+	camp    *storage.Campaign
+	rules   *ruleset.Loaded
+	records []*storage.CardRecord
+	cards   []*sheet.Card
+	dirty   map[*storage.CardRecord]bool
+}
+
+// gmTable loads the table of channelID for a message by author, skipping (not an error)
+// when the channel has no campaign or the author is not one of its GMs.
+func (c *Core) gmTable(tx storage.Tx, channelID string, author User) (*table, error) {
+	camp, err := tx.Campaign(channelID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, skip("no campaign in this channel")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !isGM(camp, author) {
+		return nil, skip("author %s is not a GM of this campaign", author.ID)
+	}
+	return c.openTable(tx, camp)
+}
+
+// openTable loads the campaign's ruleset and game cards.
+func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) {
+	l, err := c.rules(tx, camp.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	records, err := tx.GameCards(camp.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	records = cardRecords(records)
+	return &table{camp: camp, rules: l, records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}}, nil
+}
+
+// cardRecords drops records without a card, so records and cards stay index for index.
+func cardRecords(records []*storage.CardRecord) []*storage.CardRecord {
+	out := records[:0:0]
+	for _, r := range records {
+		if r.Card != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// apply applies tags in order (sheet tags through the engine; inventory tags refused
+// until the campaign has an inventory), def being the card a tag without who= is for.
+func (t *table) apply(tags []parser.Tag, def string) []applied {
+	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: catalogs(t.rules)}
+	out := make([]applied, 0, len(tags))
+	for _, tag := range tags {
+		var res sheet.Result
+		if tag.Kind == parser.Inventory {
+			res = notEnabledInventory()
+		} else {
+			res = sheet.Apply(t.rules.Ruleset, t.cards, tag, opts)
+		}
+		for _, cr := range res.Cards {
+			if len(cr.Changes) > 0 {
+				t.touched(cr.Card)
+			}
+		}
+		out = append(out, applied{tag: tag, res: res})
+	}
+	return out
+}
+
+// revert undoes changes where the cards still hold what they left (sheet.Revert) and
+// returns what it put back.
+func (t *table) revert(changes []sheet.Change) []sheet.Change {
+	if len(changes) == 0 {
+		return nil
+	}
+	var done []sheet.Change
+	for _, r := range t.records {
+		back := sheet.Revert(r.Card, changes)
+		if len(back) > 0 {
+			t.dirty[r] = true
+			done = append(done, back...)
+		}
+	}
+	return done
+}
+
+func (t *table) touched(name string) {
+	for _, r := range t.records {
+		if sheet.SameName(r.Card.Name, name) {
+			t.dirty[r] = true
+		}
+	}
+}
+
+// save writes the cards that changed.
+func (t *table) save(tx storage.Tx, now time.Time) error {
+	for _, r := range t.records {
+		if !t.dirty[r] {
+			continue
+		}
+		r.UpdatedAt = now
+		if err := tx.PutGameCard(t.camp.ChannelID, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scratch is a copy of the table whose cards can be changed without touching the real
+// ones: to work out again what earlier tags said.
+func (t *table) scratch() *table {
+	s := &table{camp: t.camp, rules: t.rules, dirty: map[*storage.CardRecord]bool{}}
+	for _, r := range t.records {
+		cp := *r
+		cp.Card = r.Card.Clone()
+		s.records = append(s.records, &cp)
+	}
+	s.cards = cardsOf(s.records)
+	return s
+}
+
+// changesOf is every change the applied tags made, in order.
+func changesOf(done []applied) []sheet.Change {
+	var out []sheet.Change
+	for _, a := range done {
+		out = append(out, a.res.Changes()...)
+	}
+	return out
+}
+
+// defaultWho names the card a tag without who= is for (SPEC 3.2): the card of the
+// author of the message this one answers — known from the front end, or, when it answers
+// a GM's earlier reply, that reply's author — if they have exactly one card here; else
+// the campaign's only card; else "" (who-required).
+func defaultWho(tx storage.Tx, m Message, records []*storage.CardRecord) (string, error) {
+	author := m.ReplyToAuthor
+	if author == "" && m.ReplyTo != "" {
+		r, err := tx.ReplyByMessage(m.ChannelID, m.ReplyTo)
+		switch {
+		case err == nil:
+			author = r.AuthorID
+		case !errors.Is(err, storage.ErrNotFound):
+			return "", err
+		}
+	}
+	if author != "" {
+		var own []*storage.CardRecord
+		for _, r := range records {
+			if r.OwnerID == author {
+				own = append(own, r)
+			}
+		}
+		if len(own) == 1 {
+			return own[0].Card.Name, nil
+		}
+	}
+	if len(records) == 1 {
+		return records[0].Card.Name, nil
+	}
+	return "", nil
+}

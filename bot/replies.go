@@ -1,0 +1,259 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"sheetkeeper/parser"
+	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
+)
+
+// Edits and deletes of replies (SPEC 6). Only the latest live reply can change what it
+// did: an edit regenerates it (its changes reverted, the new text applied, so it can
+// never spend twice) or continues it (only the added text applied, joining the same
+// reply); a delete reverts it and, newest first, the deleted replies before it back to
+// the previous live one. An earlier reply stands until the later ones are gone. A
+// revert puts a value back only where it still holds what the reply left, so a player's
+// later edit survives and an unrelated edit never blocks undoing an XP award.
+
+// OnEdit handles an edit of a message. Only an edit of a reply already applied matters:
+// an edit of a message never seen (or one whose text did not change — Discord sends
+// edits when it unfurls a link) does nothing.
+func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
+	var acts []Action
+	err := c.store.Update(ctx, func(tx storage.Tx) error {
+		acts = nil
+		camp, err := tx.Campaign(m.ChannelID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return skip("no campaign in this channel")
+		}
+		if err != nil {
+			return err
+		}
+		r, err := tx.ReplyByMessage(m.ChannelID, m.ID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return skip("edit of a message never applied")
+		}
+		if err != nil {
+			return err
+		}
+		if r.Status != storage.ReplyLive {
+			return skip("edit of a deleted reply")
+		}
+		if r.Text == m.Content {
+			return skip("the text did not change")
+		}
+		latest, err := latestLive(tx, r)
+		if err != nil {
+			return err
+		}
+		if !latest {
+			acts = []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: earlierEdit}}
+			return nil
+		}
+		t, err := c.openTable(tx, camp)
+		if err != nil {
+			return err
+		}
+		def, err := defaultWho(tx, m, t.records)
+		if err != nil {
+			return err
+		}
+		var shown []applied
+		changed := true
+		if strings.HasPrefix(m.Content, r.Text) {
+			shown, changed = continueReply(t, r, m.Content, def)
+		} else {
+			shown = regenerate(t, r, m.Content, def)
+		}
+		now := c.clock()
+		r.Text, r.UpdatedAt = m.Content, now
+		if err := t.save(tx, now); err != nil {
+			return err
+		}
+		if err := tx.PutReply(r); err != nil {
+			return err
+		}
+		if !changed {
+			return nil
+		}
+		content, embeds := render(t.rules.Ruleset, t.cards, shown)
+		if len(shown) == 0 {
+			content = noTagsLeft
+		}
+		acts = []Action{postOrEdit(r, content, embeds)}
+		return nil
+	})
+	if err != nil {
+		return c.eventFailed("edit", m.ChannelID, m.ID, err)
+	}
+	return acts
+}
+
+// regenerate reverts what reply r did and applies text's tags in its place. It returns
+// every tag's outcome, for the post.
+func regenerate(t *table, r *storage.Reply, text, def string) []applied {
+	t.revert(r.Changes)
+	msg := parser.Read(text)
+	var done []applied
+	if !msg.Inert {
+		done = t.apply(msg.Tags, def)
+	}
+	r.Changes = changesOf(done)
+	return done
+}
+
+// continueReply applies only the tags text adds after r's text (those ending past it),
+// joining their changes to r's. The post shows every tag, so the earlier tags' outcomes
+// are worked out again on a scratch copy of the cards as they were before r — the same
+// outcomes r's post showed, as nothing but r has changed them since (it is the latest
+// live reply) unless a player edited a value it touched. changed is false when the added
+// text asks for nothing: the post stays as it is.
+func continueReply(t *table, r *storage.Reply, text, def string) (shown []applied, changed bool) {
+	msg := parser.Read(text)
+	var before, added []parser.Tag
+	for _, tag := range msg.Tags {
+		if tag.End > len(r.Text) {
+			added = append(added, tag)
+		} else {
+			before = append(before, tag)
+		}
+	}
+	if len(added) == 0 || allResolved(added) {
+		return nil, false
+	}
+	s := t.scratch()
+	s.revert(r.Changes)
+	shown = s.apply(before, def)
+	done := t.apply(added, def)
+	r.Changes = append(r.Changes, changesOf(done)...)
+	return append(shown, done...), true
+}
+
+// allResolved reports whether every tag already carries a result: text that only quotes
+// an engine's write-back, which applies nothing (SPEC 3.4).
+func allResolved(tags []parser.Tag) bool {
+	for _, t := range tags {
+		if !t.Resolved {
+			return false
+		}
+	}
+	return true
+}
+
+// latestLive reports whether r is the newest live reply of its channel.
+func latestLive(tx storage.Tx, r *storage.Reply) (bool, error) {
+	later, err := tx.Replies(r.ChannelID, r.Seq, 0)
+	if err != nil {
+		return false, err
+	}
+	for _, l := range later {
+		if l.Status == storage.ReplyLive {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// postOrEdit edits the bot's post answering r, or posts one when its id is not known
+// (the front end has not reported it yet).
+func postOrEdit(r *storage.Reply, content string, embeds []Embed) Action {
+	if r.Posted == "" {
+		return Action{Kind: Post, ChannelID: r.ChannelID, MessageID: r.MessageID, Content: content, Embeds: embeds, ReplySeq: r.Seq}
+	}
+	return Action{Kind: Edit, ChannelID: r.ChannelID, MessageID: r.Posted, Content: content, Embeds: embeds}
+}
+
+// OnDelete handles a deleted message. Deleting the latest live reply reverts it, then
+// the deleted replies before it back to the previous live one, newest first, and says
+// so on their posts; deleting an earlier reply only marks it deleted: its changes wait
+// until every later reply is gone. A message never applied, or a delete delivered twice,
+// does nothing.
+func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
+	var acts []Action
+	err := c.store.Update(ctx, func(tx storage.Tx) error {
+		acts = nil
+		camp, err := tx.Campaign(d.ChannelID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return skip("no campaign in this channel")
+		}
+		if err != nil {
+			return err
+		}
+		r, err := tx.ReplyByMessage(d.ChannelID, d.ID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return skip("delete of a message never applied")
+		}
+		if err != nil {
+			return err
+		}
+		if r.Status != storage.ReplyLive {
+			return skip("delete of a reply already deleted")
+		}
+		now := c.clock()
+		latest, err := latestLive(tx, r)
+		if err != nil {
+			return err
+		}
+		if !latest {
+			r.Status, r.UpdatedAt = storage.ReplyDeleted, now
+			return tx.PutReply(r)
+		}
+		t, err := c.openTable(tx, camp)
+		if err != nil {
+			return err
+		}
+		undo := []*storage.Reply{r}
+		for seq := r.Seq - 1; seq > 0; seq-- {
+			prev, err := tx.Reply(d.ChannelID, seq)
+			if errors.Is(err, storage.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if prev.Status == storage.ReplyLive {
+				break
+			}
+			if prev.Status == storage.ReplyDeleted {
+				undo = append(undo, prev)
+			}
+		}
+		type undone struct {
+			r    *storage.Reply
+			back []sheet.Change
+		}
+		var posts []undone
+		for _, u := range undo {
+			back := t.revert(u.Changes)
+			u.Status, u.UpdatedAt = storage.ReplyReverted, now
+			if err := tx.PutReply(u); err != nil {
+				return err
+			}
+			posts = append(posts, undone{u, back})
+		}
+		if err := t.save(tx, now); err != nil {
+			return err
+		}
+		for _, p := range posts {
+			if p.r.Posted == "" {
+				continue
+			}
+			content, embeds := renderUndone(t.rules.Ruleset, t.cards, p.back)
+			acts = append(acts, Action{Kind: Edit, ChannelID: d.ChannelID, MessageID: p.r.Posted, Content: content, Embeds: embeds})
+		}
+		return nil
+	})
+	if err != nil {
+		var s *skipped
+		if errors.As(err, &s) {
+			c.log.Debug("delete ignored", "channel", d.ChannelID, "message", d.ID, "why", s.why)
+		} else {
+			c.log.Error("delete failed", "channel", d.ChannelID, "message", d.ID, "err", err)
+		}
+		return nil
+	}
+	return acts
+}

@@ -1,0 +1,276 @@
+package bot
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"sheetkeeper/parser"
+	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
+	"sheetkeeper/sheet"
+)
+
+// What a reply's post says. Its text is the message's tags written back, one per line,
+// in order: the exact write-back Marinara Engine puts into a GM message, which an AI GM
+// reads in the channel on its next turn. One tag a line (rather than the whole narration
+// again with its tags replaced) keeps the post short, says nothing the model has not
+// already read except the outcomes, and gives a front end line boundaries to split at
+// when a long reply runs past a message's size. Below it, one compact embed per
+// character says the same for people: each command in words, what it left, and each
+// refusal explained.
+
+// applied is one tag of a message and what the engine did with it.
+type applied struct {
+	tag parser.Tag
+	res sheet.Result
+}
+
+// writeBack is the tag rewritten in canonical form with its outcome.
+func (a applied) writeBack() string { return a.tag.WriteBack(a.res.Outcome.WriteBack()) }
+
+// Embed colours: everything applied, some of it refused, all of it refused.
+const (
+	colorOK      = 0x57F287
+	colorPartial = 0xFEE75C
+	colorRefused = 0xED4245
+	colorUndone  = 0x99AAB5
+)
+
+// maxEmbeds is how many embeds one message may carry on Discord.
+const maxEmbeds = 10
+
+// unapplied titles the embed of commands refused before they reached a character.
+const unapplied = "Not applied"
+
+// render is a reply's post: the write-backs, one per line, and an embed per character.
+// rs and cards (as they are after the reply) tell what each touched pool has left.
+func render(rs *ruleset.Ruleset, cards []*sheet.Card, tags []applied) (string, []Embed) {
+	lines := make([]string, len(tags))
+	for i, a := range tags {
+		lines[i] = a.writeBack()
+	}
+	b := newEmbeds()
+	for _, a := range tags {
+		what := phrase(a.tag)
+		if len(a.res.Cards) == 0 {
+			b.add(unapplied, "✗ "+what+": "+plain(a.res.Outcome.Err()), false)
+			continue
+		}
+		for _, cr := range a.res.Cards {
+			if cr.Outcome.OK() {
+				b.add(cr.Card, "✓ "+what+" → "+nowWords(cr.Outcome), true)
+				b.touch(cr.Card, cr.Changes)
+			} else {
+				b.add(cr.Card, "✗ "+what+": "+plain(cr.Outcome.Err()), false)
+			}
+		}
+	}
+	return strings.Join(lines, "\n"), b.embeds(rs, cards)
+}
+
+// nowWords is an applied outcome's now, with a use's raised level and targets.
+func nowWords(o sheet.Outcome) string {
+	s := o.Now
+	if o.Level > 0 {
+		s += " (level " + strconv.Itoa(o.Level)
+		if o.Targets > 0 {
+			s += ", " + strconv.Itoa(o.Targets) + " targets"
+		}
+		s += ")"
+	} else if o.Targets > 0 {
+		s += " (" + strconv.Itoa(o.Targets) + " targets)"
+	}
+	return s
+}
+
+// phrase says briefly what a tag asked for, in the GM's own names.
+func phrase(t parser.Tag) string {
+	if t.Malformed {
+		return "unreadable tag"
+	}
+	get := func(k string) string { v, _ := t.Get(k); return v }
+	var s string
+	switch t.Op {
+	case "spend", "restore", "temp":
+		s = t.Op + " " + get("amount") + " " + get("pool")
+	case "damage":
+		if track := get("track"); track != "" {
+			s = "damage " + get("amount") + " " + get("kind") + " on " + track
+		} else {
+			s = "damage " + get("amount") + " " + get("pool")
+		}
+	case "track":
+		if to, ok := t.Get("to"); ok {
+			s = get("track") + " to " + to
+		} else {
+			s = get("track") + " by " + get("by")
+		}
+	case "condition":
+		state := get("state")
+		if state == "" {
+			state = "on"
+		}
+		s = get("condition") + " " + state
+	case "note":
+		s = "note " + get("field")
+	case "state":
+		s = get("state") + " → " + get("value")
+	case "rest":
+		s = "rest " + get("rest")
+	case "use":
+		s = "use " + get("name")
+		if p := get("pool"); p != "" {
+			s += " from " + p
+		}
+	case "advance":
+		s = "advance"
+		for _, a := range t.Attrs {
+			s += " " + a.Key + " " + a.Value
+		}
+	default:
+		parts := []string{t.Op}
+		for _, a := range t.Attrs {
+			parts = append(parts, a.Value)
+		}
+		s = strings.Join(parts, " ")
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// embedSet gathers lines per character, in the order characters first appear.
+type embedSet struct {
+	order   []string
+	lines   map[string][]string
+	ok, bad map[string]int
+	pools   map[string][]string // pool keys touched, per character, in order
+}
+
+func newEmbeds() *embedSet {
+	return &embedSet{lines: map[string][]string{}, ok: map[string]int{}, bad: map[string]int{}, pools: map[string][]string{}}
+}
+
+func (b *embedSet) add(name, line string, ok bool) {
+	if _, seen := b.lines[name]; !seen {
+		b.order = append(b.order, name)
+	}
+	b.lines[name] = append(b.lines[name], line)
+	if ok {
+		b.ok[name]++
+	} else {
+		b.bad[name]++
+	}
+}
+
+// touch notes the pools changes moved, to say what they have left.
+func (b *embedSet) touch(name string, changes []sheet.Change) {
+	for _, ch := range changes {
+		key, ok := strings.CutPrefix(ch.Path, sheet.PathPools)
+		if ok && !slices.Contains(b.pools[name], key) {
+			b.pools[name] = append(b.pools[name], key)
+		}
+	}
+}
+
+// embeds builds one embed per character (at most maxEmbeds; the last says how many more
+// there were), with a "Left" field listing each touched pool as value/max.
+func (b *embedSet) embeds(rs *ruleset.Ruleset, cards []*sheet.Card) []Embed {
+	out := make([]Embed, 0, len(b.order))
+	for i, name := range b.order {
+		if i == maxEmbeds-1 && len(b.order) > maxEmbeds {
+			out = append(out, Embed{Title: "…", Description: strconv.Itoa(len(b.order)-i) + " more characters: see the tags above", Color: colorPartial})
+			break
+		}
+		e := Embed{Title: name, Description: strings.Join(b.lines[name], "\n"), Color: colorOK}
+		switch {
+		case b.ok[name] == 0:
+			e.Color = colorRefused
+		case b.bad[name] > 0:
+			e.Color = colorPartial
+		}
+		if left := poolsLeft(rs, cards, name, b.pools[name]); left != "" {
+			e.Fields = []EmbedField{{Name: "Left", Value: left}}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// poolsLeft lists the pools keys of the card named name as they stand: "Hit Points 5/12
+// +3 temp · Spell Slots 1st 2/4".
+func poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, name string, keys []string) string {
+	if len(keys) == 0 || rs == nil {
+		return ""
+	}
+	card, err := sheet.FindCard(cards, name)
+	if err != nil {
+		return ""
+	}
+	live := sheet.Evaluate(rs, card, nil).Live
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if p := live.Pool(k); p != nil {
+			parts = append(parts, p.Label+" "+sheet.PoolNow(p, p.Value, p.Temp))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// renderUndone is the post of a reply whose changes were undone because its message was
+// deleted: no tags (nothing in it stands any more), and per character what was put
+// back.
+func renderUndone(rs *ruleset.Ruleset, cards []*sheet.Card, reverted []sheet.Change) (string, []Embed) {
+	content := "↩ Undone: the GM's message was deleted, so its changes were reverted."
+	if len(reverted) == 0 {
+		return content, nil
+	}
+	b := newEmbeds()
+	for _, ch := range reverted {
+		if _, ok := strings.CutPrefix(ch.Path, sheet.PathPools); ok {
+			b.touch(ch.Card, []sheet.Change{ch})
+			if _, seen := b.lines[ch.Card]; !seen {
+				b.order = append(b.order, ch.Card)
+				b.lines[ch.Card] = nil
+			}
+			continue
+		}
+		b.add(ch.Card, "↩ "+changeWords(ch), true)
+	}
+	embeds := b.embeds(rs, cards)
+	for i := range embeds {
+		embeds[i].Color = colorUndone
+		if embeds[i].Description == "" {
+			embeds[i].Description = "put back"
+		}
+	}
+	return content, embeds
+}
+
+// changeWords says what a reverted change put back: "conditions.poisoned cleared",
+// "fields.xp back to 300".
+func changeWords(ch sheet.Change) string {
+	path := strings.TrimPrefix(strings.TrimPrefix(ch.Path, "live."), "build.")
+	if ch.After == nil {
+		return path + " cleared"
+	}
+	switch v := ch.After.(type) {
+	case float64:
+		return path + " back to " + strconv.FormatFloat(v, 'f', -1, 64)
+	case string:
+		return path + " back to " + v
+	case bool:
+		return path + " back to " + strconv.FormatBool(v)
+	}
+	return path + " put back"
+}
+
+// earlierEdit is what the bot says when the GM edits a reply that is not the latest.
+const earlierEdit = "✎ That edit was not applied: a later reply already builds on this message, so its tags stand as first applied. Write the change in a new message, or delete the later replies first."
+
+// noTagsLeft is the post of a regenerated reply whose new text carries no tag to apply.
+const noTagsLeft = "✎ The message no longer asks for anything: its earlier changes were undone."
+
+// notEnabledInventory refuses an inventory tag until the campaign has an inventory.
+func notEnabledInventory() sheet.Result {
+	return sheet.Result{Outcome: sheet.Refused(refusal.New(refusal.NotEnabled, "inventory tags are not enabled in this campaign yet: nothing was added or removed"))}
+}
