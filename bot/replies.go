@@ -163,7 +163,7 @@ func postOrEdit(r *storage.Reply, content string, embeds []Embed) Action {
 	if r.Posted == "" {
 		return Action{Kind: Post, ChannelID: r.ChannelID, MessageID: r.MessageID, Content: content, Embeds: embeds, ReplySeq: r.Seq}
 	}
-	return Action{Kind: Edit, ChannelID: r.ChannelID, MessageID: r.Posted, Content: content, Embeds: embeds}
+	return Action{Kind: Edit, ChannelID: r.ChannelID, MessageID: r.Posted, Content: content, Embeds: embeds, ReplySeq: r.Seq}
 }
 
 // OnDelete handles a deleted message. Deleting the latest live reply reverts it, then

@@ -172,8 +172,8 @@ type Action struct {
 	MessageID string
 	Content   string
 	Embeds    []Embed
-	// ReplySeq names the reply a post answers, so the front end can report the posted
-	// message id back with Core.RecordPost.
+	// ReplySeq names the reply a post or an edit answers, so the front end can report the
+	// posted message ids back with Core.RecordPost (an edit may need more messages).
 	ReplySeq int64
 }
 

@@ -378,7 +378,13 @@ func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 				}
 			}
 		case bot.Edit:
-			b.edit(ctx, a)
+			// An edit may need more or fewer messages than the post had: record the ids the
+			// post now has, so the next edit or delete reaches every piece.
+			if ids := b.edit(ctx, a); a.ReplySeq != 0 && strings.Join(ids, ",") != a.MessageID {
+				if err := b.core.RecordPost(ctx, a.ChannelID, a.ReplySeq, strings.Join(ids, ",")); err != nil {
+					b.log.Error("discord: recording a post", "channel", a.ChannelID, "reply", a.ReplySeq, "err", err)
+				}
+			}
 		case bot.Delete:
 			for _, id := range postedIDs(a.MessageID) {
 				if err := b.sess.ChannelMessageDelete(a.ChannelID, id, discordgo.WithContext(ctx)); err != nil {
@@ -423,13 +429,13 @@ func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []messag
 
 // edit rewrites the bot's post (every message of it). A new text needing more messages
 // than the post has continues in new ones; one needing fewer deletes the extra ones.
-func (b *Bot) edit(ctx context.Context, a bot.Action) {
+func (b *Bot) edit(ctx context.Context, a bot.Action) []string {
 	ids := postedIDs(a.MessageID)
 	msgs := split(a.Content, a.Embeds)
+	now := ids[:min(len(ids), len(msgs))]
 	for i, m := range msgs {
 		if i >= len(ids) {
-			b.log.Info("discord: an edited post grew by a message", "channel", a.ChannelID, "post", a.MessageID)
-			b.post(ctx, a.ChannelID, "", msgs[i:])
+			now = append(now, b.post(ctx, a.ChannelID, "", msgs[i:])...)
 			break
 		}
 		content, embeds := m.content, m.embeds
@@ -446,4 +452,5 @@ func (b *Bot) edit(ctx context.Context, a bot.Action) {
 			b.log.Warn("discord: deleting the rest of a post", "channel", a.ChannelID, "message", ids[i], "err", err)
 		}
 	}
+	return now
 }
