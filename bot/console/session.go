@@ -1,0 +1,59 @@
+package console
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"sheetkeeper/bot"
+	"sheetkeeper/schedule"
+	"sheetkeeper/storage"
+)
+
+// KindStartup is the kind of the event, numbered 0, that shows what the bot said on its
+// own when the session started: scheduled rests missed while nothing ran.
+const KindStartup = "startup"
+
+// Start opens a console session over store: a core reading the session's clock, whose
+// scheduled rests (SPEC 9) run on a manual clock that only `!clock` moves — so a rest
+// fires when a line says the time has come, never behind the typist's back — and whose
+// own posts are shown under the `!clock` event that fired them. The scheduler starts at
+// once, so a firing missed while no bot ran is reported (never applied) before the first
+// line; Run shows that report as event 0.
+//
+// Close the core (core.Close) before the store.
+func Start(ctx context.Context, store storage.Store, opts Options, log *slog.Logger) (*Console, *bot.Core, error) {
+	if opts.Clock == nil {
+		opts.Clock = NewClock(nil)
+	}
+	outbox := &bot.Outbox{}
+	core := bot.New(store, bot.Options{
+		Clock:         opts.Clock.Func(),
+		Log:           log,
+		Post:          outbox.Post,
+		ScheduleClock: schedule.NewManualClock(opts.Clock.Now()),
+	})
+	opts.OnClock = func(ctx context.Context, _, now time.Time) ([]bot.Action, error) {
+		err := core.Advance(ctx, now)
+		return outbox.Take(), err
+	}
+	if err := core.Start(ctx); err != nil {
+		core.Close()
+		return nil, nil, err
+	}
+	c := New(core, opts)
+	c.startup = outbox.Take()
+	return c, core, nil
+}
+
+// Startup returns the event of what the bot said when the session started, or nil when
+// it said nothing. Run shows it first; it is returned once.
+func (c *Console) Startup(ctx context.Context) *Event {
+	if len(c.startup) == 0 {
+		return nil
+	}
+	ev := &Event{Kind: KindStartup, Channel: c.channel, Tags: []Tag{}, Posts: []Post{}}
+	c.actions(ctx, ev, c.startup)
+	c.startup = nil
+	return ev
+}
