@@ -11,6 +11,7 @@ import (
 	"sheetkeeper/content"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/schedule"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
 )
@@ -25,6 +26,7 @@ func init() {
 		Options: []OptionSpec{
 			{Name: "ruleset", Description: "Ruleset id: a built-in (low-vell, dnd5e-srd) or one imported with /ruleset import", Type: "string", Required: true, Autocomplete: true},
 			{Name: "layers", Description: "Optional layers of the ruleset to switch on, by id, separated by commas", Type: "string", Autocomplete: true},
+			{Name: "tz", Description: "The game's time zone for scheduled rests, e.g. Europe/Berlin (default UTC)", Type: "string"},
 		},
 	}, (*Core).cmdCampaignCreate)
 	gmOptions := []OptionSpec{
@@ -88,6 +90,12 @@ func (c *Core) createCampaign(tx storage.Tx, cmd Command, rulesetID, layers stri
 	if err != nil {
 		return nil, nil, err
 	}
+	zone := strings.TrimSpace(cmd.Get("tz"))
+	if zone != "" {
+		if _, err := schedule.LoadZone(zone); err != nil {
+			return nil, nil, refusal.New(refusal.NotAllowed, "%v", err)
+		}
+	}
 	if err := keepBuiltin(tx, ref, cmd.User.ID, c.Now()); err != nil {
 		return nil, nil, err
 	}
@@ -99,6 +107,7 @@ func (c *Core) createCampaign(tx storage.Tx, cmd Command, rulesetID, layers stri
 		GMs:       []storage.GM{{Kind: "user", ID: cmd.User.ID}},
 		CreatedBy: cmd.User.ID,
 		CreatedAt: c.Now(),
+		TimeZone:  zone,
 	}
 	if err := tx.PutCampaign(camp); err != nil {
 		return nil, nil, err
@@ -336,6 +345,9 @@ func (c *Core) cmdCampaignShow(ctx context.Context, cmd Command) (Response, erro
 		b.WriteString("\n")
 		if len(camp.Layers) > 0 {
 			b.WriteString("Layers:" + strings.TrimPrefix(layersNote(l, camp.Layers), " with") + "\n")
+		}
+		if camp.TimeZone != "" {
+			b.WriteString("Time zone: " + camp.TimeZone + "\n")
 		}
 		gms := make([]string, len(camp.GMs))
 		for i, g := range camp.GMs {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"sheetkeeper/sheet"
@@ -101,4 +102,22 @@ func TestCampaignShow(t *testing.T) {
 	m.ok(bo, "character join", "name", "bram")
 	wantResponse(t, "full", m.run(ana, "campaign show"),
 		"**Campaign in this channel**\nRuleset: Low Vell: Lamplighters of the Drowned City (low-vell v1)\nLayers: Harbour Law\nGMs: <@gm>, webhook w9\nCharacters: Bram (<@bo>), Mira (<@ana>)", false)
+}
+
+// A campaign's time zone is what scheduled rests default to; an unknown zone is refused
+// with what to write instead, and nothing is created.
+func TestCampaignCreateTimeZone(t *testing.T) {
+	m := newCmdTable(t)
+	r := m.run(gmUser, "campaign create", "ruleset", "low-vell", "tz", "Mars/Olympus")
+	wantResponse(t, "bad zone", r, `unknown time zone "Mars/Olympus": use an IANA name such as Europe/Berlin or America/New_York`, true)
+	if _, err := tx0(m); err == nil {
+		t.Fatal("a refused create left a campaign")
+	}
+	m.run(gmUser, "campaign create", "ruleset", "low-vell", "tz", "Europe/Berlin")
+	if got := m.campaignRecord().TimeZone; got != "Europe/Berlin" {
+		t.Fatalf("time zone %q", got)
+	}
+	if got := m.run(gmUser, "campaign show").Content; !strings.Contains(got, "Time zone: Europe/Berlin") {
+		t.Fatalf("show:\n%s", got)
+	}
 }
