@@ -89,7 +89,12 @@ func (c *Core) complete(tx storage.Tx, q *acQuery) ([]Choice, error) {
 		return c.poolChoices(tx, q)
 	case "rest":
 		return c.restChoices(tx, q)
-	case "ruleset", "id":
+	case "id":
+		if q.cmd == "schedule remove" {
+			return scheduleChoices(tx, q)
+		}
+		return c.rulesetChoices(tx, q)
+	case "ruleset":
 		return c.rulesetChoices(tx, q)
 	case "layers":
 		return c.layerChoices(tx, q)
@@ -235,6 +240,21 @@ func gameOnly(cmd string) bool {
 		return true
 	}
 	return false
+}
+
+// scheduleChoices offers the channel's schedules, by id with what they do.
+func scheduleChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	all, err := tx.Schedules()
+	if err != nil {
+		return nil, err
+	}
+	var out []Choice
+	for _, s := range all {
+		if s.ChannelID == q.a.ChannelID {
+			out = append(out, choiceOf(s.ID+": "+s.Rest+" at "+s.Cron, s.ID))
+		}
+	}
+	return ranked(q.typed, out), nil
 }
 
 // libraryChoices offers the user's library cards.

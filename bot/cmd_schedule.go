@@ -45,7 +45,7 @@ func init() {
 		Name:        "schedule remove",
 		Description: "Stop a scheduled rest",
 		Options: []OptionSpec{
-			{Name: "id", Description: "The schedule's id, as /schedule list shows it", Type: "string", Required: true},
+			{Name: "id", Description: "The schedule's id, as /schedule list shows it", Type: "string", Required: true, Autocomplete: true},
 		},
 		GMOnly: true,
 	}, (*Core).cmdScheduleRemove)

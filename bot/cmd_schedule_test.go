@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,6 +95,18 @@ func TestScheduleCommands(t *testing.T) {
 		"• `"+nyID+"` rest \"Catch your breath\" for Mira at `30 21 * * mon-fri` (America/New_York): next Thu 2 Apr 2026 21:30 EDT\n"+
 		"• `"+berlinID+"` rest \"Moor until dawn\" for the party at `0 6 * * *` (Europe/Berlin): next Fri 3 Apr 2026 06:00 CEST\n"+
 		"• `"+tokyoID+"` rest \"A week in dry dock\" for the party at `CRON_TZ=Asia/Tokyo @weekly` (Asia/Tokyo): next Sun 5 Apr 2026 00:00 JST", true)
+
+	// The id autocompletes to this channel's schedules, with what each does.
+	choices := m.core.OnAutocomplete(context.Background(), Autocomplete{Command: "schedule remove", Focused: "id", User: gmUser, ChannelID: "table",
+		Options: []Option{{Name: "id", Value: ""}}})
+	if len(choices) != 3 || !slices.ContainsFunc(choices, func(c Choice) bool {
+		return c.Value == nyID && c.Name == nyID+": breather at 30 21 * * mon-fri"
+	}) {
+		t.Errorf("id choices %+v", choices)
+	}
+	if got := m.core.OnAutocomplete(context.Background(), Autocomplete{Command: "schedule remove", Focused: "id", User: gmUser, ChannelID: "elsewhere"}); len(got) != 0 {
+		t.Errorf("another channel's schedules offered: %+v", got)
+	}
 
 	// Removing: GM only, this channel's schedules only.
 	wantResponse(t, "a player removes", m.cmd(ana, "schedule remove", "id", berlinID), "/schedule remove is for the campaign's GMs", true)
