@@ -25,22 +25,27 @@ func (s *skipped) Error() string { return s.why }
 
 func skip(format string, args ...any) error { return &skipped{why: fmt.Sprintf(format, args...)} }
 
-// OnMessage handles a message created in a channel: a GM's message with tags is applied
-// and answered with one post; anything else (no campaign, not a GM, no tags, only
-// already-resolved tags, a message already applied) does nothing.
+// OnMessage handles a message created in a channel. Every GM message in a campaign's
+// channel is a reply (SPEC 6), recorded even when it applies nothing — narration with no
+// tag, or only quoted results (SPEC 3.4) — so "the latest reply" means what the GM sees,
+// and a later edit that adds tags to it continues it. A message with tags to apply is
+// answered with one post. Anything else (no campaign, not a GM, a message already
+// applied) does nothing.
 func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
+	// Most messages in a game channel are the players': a read turns them away without
+	// taking a turn at the write lock.
+	if !c.fromGM(ctx, m) {
+		return nil
+	}
 	msg := parser.Read(m.Content)
-	if len(msg.Tags) == 0 {
-		return nil
+	applies := len(msg.Tags) > 0 && !msg.Inert
+	if len(msg.Tags) > 0 && msg.Inert {
+		c.log.Debug("message applies nothing", "channel", m.ChannelID, "message", m.ID, "why", "every tag already carries a result")
 	}
-	if msg.Inert {
-		c.log.Debug("message ignored", "channel", m.ChannelID, "message", m.ID, "why", "every tag already carries a result")
-		return nil
-	}
-	var post Action
+	var post []Action
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		post = Action{}
-		t, err := c.gmTable(tx, m.ChannelID, m.Author)
+		post = nil
+		camp, err := gmCampaign(tx, m.ChannelID, m.Author)
 		if err != nil {
 			return err
 		}
@@ -49,35 +54,63 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		} else if !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
-		def, err := defaultWho(tx, m, t.records)
-		if err != nil {
-			return err
+		now := c.clock()
+		var done []applied
+		var t *table
+		if applies {
+			if t, err = c.openTable(tx, camp); err != nil {
+				return err
+			}
+			def, err := defaultWho(tx, m, t.records)
+			if err != nil {
+				return err
+			}
+			done = t.apply(msg.Tags, def)
+			if err := t.save(tx, now); err != nil {
+				return err
+			}
 		}
-		done := t.apply(msg.Tags, def)
 		seq, err := tx.NextReplySeq(m.ChannelID)
 		if err != nil {
 			return err
 		}
-		now := c.clock()
 		r := &storage.Reply{
 			ChannelID: m.ChannelID, Seq: seq, MessageID: m.ID, AuthorID: m.Author.ID,
 			Text: m.Content, Status: storage.ReplyLive, Changes: changesOf(done),
 			CreatedAt: now, UpdatedAt: now,
 		}
-		if err := t.save(tx, now); err != nil {
-			return err
-		}
 		if err := tx.PutReply(r); err != nil {
 			return err
 		}
-		content, embeds := render(t.rules.Ruleset, t.cards, done)
-		post = Action{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, ReplySeq: seq}
+		if applies {
+			content, embeds := render(t.rules.Ruleset, t.cards, done)
+			post = []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, ReplySeq: seq}}
+		}
 		return nil
 	})
 	if err != nil {
 		return c.eventFailed("message", m.ChannelID, m.ID, err)
 	}
-	return []Action{post}
+	return post
+}
+
+// fromGM reports whether m's author is a GM of the campaign of m's channel. Update
+// checks again inside its transaction: this read only spares non-GM messages a write.
+func (c *Core) fromGM(ctx context.Context, m Message) bool {
+	err := c.store.View(ctx, func(tx storage.Tx) error {
+		_, err := gmCampaign(tx, m.ChannelID, m.Author)
+		return err
+	})
+	if err != nil {
+		var s *skipped
+		if !errors.As(err, &s) {
+			c.log.Error("message: reading the campaign", "channel", m.ChannelID, "message", m.ID, "err", err)
+		} else {
+			c.log.Debug("message ignored", "channel", m.ChannelID, "message", m.ID, "why", s.why)
+		}
+		return false
+	}
+	return true
 }
 
 // RecordPost remembers postedID as the bot's post answering reply seq of channelID, so
@@ -116,9 +149,9 @@ type table struct {
 	dirty   map[*storage.CardRecord]bool
 }
 
-// gmTable loads the table of channelID for a message by author, skipping (not an error)
-// when the channel has no campaign or the author is not one of its GMs.
-func (c *Core) gmTable(tx storage.Tx, channelID string, author User) (*table, error) {
+// gmCampaign is channelID's campaign when author is one of its GMs; otherwise it skips
+// (not an error): no campaign, or a player's message.
+func gmCampaign(tx storage.Tx, channelID string, author User) (*storage.Campaign, error) {
 	camp, err := tx.Campaign(channelID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, skip("no campaign in this channel")
@@ -129,7 +162,7 @@ func (c *Core) gmTable(tx storage.Tx, channelID string, author User) (*table, er
 	if !isGM(camp, author) {
 		return nil, skip("author %s is not a GM of this campaign", author.ID)
 	}
-	return c.openTable(tx, camp)
+	return camp, nil
 }
 
 // openTable loads the campaign's ruleset and game cards.

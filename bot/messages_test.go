@@ -259,19 +259,40 @@ func TestMessageAppliedAndAnswered(t *testing.T) {
 	}
 }
 
-// A tag that changes nothing is still a reply; a message without tags is nothing.
+// Every GM message is a reply (SPEC 6), also one that changes nothing: narration without
+// a tag is recorded silently, and a tag that is refused is answered and recorded.
 func TestRepliesThatChangeNothing(t *testing.T) {
 	m := lowVell(t)
 	if _, acts := m.say(gmUser, "The night is quiet. [sheet] [sheet no colon]"); acts != nil {
-		t.Errorf("message without tags: %+v", acts)
+		t.Errorf("message without tags answered: %+v", acts)
 	}
-	if r := m.lastReply(); r != nil {
-		t.Fatalf("message without tags recorded: %+v", r)
+	if r := m.lastReply(); r == nil || r.Seq != 1 || len(r.Changes) != 0 || r.Status != storage.ReplyLive {
+		t.Fatalf("message without tags recorded as %+v", r)
 	}
 	id, acts := m.say(gmUser, `[sheet: who="Mira" op="spend" pool="breath" amount="99"]`)
 	wantLines(t, onePost(t, acts, id).Content, `[sheet: who="Mira" op="spend" pool="breath" amount="99" result="refused" reason="insufficient"]`)
-	if r := m.lastReply(); r == nil || r.Seq != 1 || len(r.Changes) != 0 || r.Status != storage.ReplyLive {
+	if r := m.lastReply(); r == nil || r.Seq != 2 || len(r.Changes) != 0 || r.Status != storage.ReplyLive {
 		t.Errorf("refused reply recorded as %+v", r)
+	}
+}
+
+// Narration first, tags added by a later edit: the edit continues the reply the
+// narration was, and applies the added tags once.
+func TestEditAddsTagsToNarration(t *testing.T) {
+	m := lowVell(t)
+	narration := "The lanterns gutter as the tide comes in."
+	id, acts := m.say(gmUser, narration)
+	if acts != nil {
+		t.Fatalf("narration answered: %+v", acts)
+	}
+	acts = m.edit(id, gmUser, narration+` [sheet: who="Mira" op="spend" pool="breath" amount="2"]`)
+	if len(acts) != 1 || acts[0].Kind != Post ||
+		acts[0].Content != `[sheet: who="Mira" op="spend" pool="breath" amount="2" result="ok" now="6/8"]` {
+		t.Fatalf("continuing edit: %+v", acts)
+	}
+	wantPool(t, m, "Mira", "breath", "6/8")
+	if r := m.lastReply(); r.Seq != 1 || len(r.Changes) != 1 {
+		t.Errorf("reply %+v", r)
 	}
 }
 
@@ -309,7 +330,8 @@ func TestNonGMAndInertApplyNothing(t *testing.T) {
 		t.Errorf("message in a channel without campaign answered: %+v", acts)
 	}
 	wantPool(t, m, "Mira", "breath", "8/8")
-	if r := m.lastReply(); r != nil {
+	// Only the GM's quote is a reply, and it changed nothing.
+	if r := m.lastReply(); r == nil || r.Seq != 1 || r.AuthorID != gmUser.ID || len(r.Changes) != 0 {
 		t.Errorf("recorded %+v", r)
 	}
 }
