@@ -16,6 +16,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
+	"unicode/utf8"
 )
 
 // Card is one character: a name, the ruleset it was built on, its permanent build and
@@ -196,22 +198,149 @@ func (c *Card) withSortedConditions() *Card {
 // ---- JSON: stable output, tolerant input ----
 
 // MarshalJSON writes the build in Marinara's stored shape, every map key sorted, unknown
-// top-level keys kept.
+// top-level keys kept. It writes the bytes encoding/json would write for the same maps
+// (TestBuildMarshalMatches), without building them and without reflection: a card is
+// encoded on every command that changes it.
 func (b Build) MarshalJSON() ([]byte, error) {
-	m := map[string]any{
-		"abilities": nonNilMap(b.Abilities),
-		"skills":    nonNilMap(b.Skills),
-		"saves":     nonNilMap(b.Saves),
-		"bonuses":   nonNilMap(b.Bonuses),
-		"fields":    nonNilMap(b.Fields),
-		"lists":     nonNilMap(b.Lists),
-	}
-	for k, v := range b.Extra {
-		if _, known := m[k]; !known {
-			m[k] = v
+	keys := []string{"abilities", "bonuses", "fields", "lists", "saves", "skills"}
+	for k := range b.Extra {
+		if !slices.Contains(keys[:6], k) {
+			keys = append(keys, k)
 		}
 	}
-	return json.Marshal(m)
+	slices.Sort(keys)
+	out := make([]byte, 0, 1024)
+	out = append(out, '{')
+	for i, k := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendJSONString(out, k)
+		out = append(out, ':')
+		var err error
+		switch k {
+		case "abilities":
+			out, err = appendMap(out, b.Abilities, true, appendJSONFloat)
+		case "bonuses":
+			out, err = appendMap(out, b.Bonuses, true, appendJSONFloat)
+		case "fields":
+			out, err = appendMap(out, b.Fields, true, appendJSONScalar)
+		case "lists":
+			out, err = appendMap(out, b.Lists, true, appendRows)
+		case "saves":
+			out, err = appendMap(out, b.Saves, true, appendJSONText)
+		case "skills":
+			out, err = appendMap(out, b.Skills, true, appendJSONText)
+		default:
+			out, err = appendJSONValue(out, b.Extra[k])
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return append(out, '}'), nil
+}
+
+// ---- a small JSON writer, byte for byte encoding/json's output ----
+
+// appendMap writes m with its keys sorted; nil is null unless nilAsEmpty.
+func appendMap[V any](out []byte, m map[string]V, nilAsEmpty bool, value func([]byte, V) ([]byte, error)) ([]byte, error) {
+	if m == nil && !nilAsEmpty {
+		return append(out, "null"...), nil
+	}
+	out = append(out, '{')
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendJSONString(out, k)
+		out = append(out, ':')
+		var err error
+		if out, err = value(out, m[k]); err != nil {
+			return nil, err
+		}
+	}
+	return append(out, '}'), nil
+}
+
+func appendRows(out []byte, rows []Row) ([]byte, error) {
+	if rows == nil {
+		return append(out, "null"...), nil
+	}
+	out = append(out, '[')
+	for i, r := range rows {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		var err error
+		if out, err = appendMap(out, map[string]any(r), false, appendJSONScalar); err != nil {
+			return nil, err
+		}
+	}
+	return append(out, ']'), nil
+}
+
+// appendJSONScalar writes a field or cell value: the usual float64, string and bool
+// directly, anything else as encoding/json does.
+func appendJSONScalar(out []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case float64:
+		return appendJSONFloat(out, x)
+	case string:
+		return appendJSONString(out, x), nil
+	case bool:
+		return strconv.AppendBool(out, x), nil
+	}
+	return appendJSONValue(out, v)
+}
+
+func appendJSONText(out []byte, s string) ([]byte, error) { return appendJSONString(out, s), nil }
+
+func appendJSONInt(out []byte, n int) []byte { return strconv.AppendInt(out, int64(n), 10) }
+
+// appendJSONFloat writes f as encoding/json does (ES6 number formatting).
+func appendJSONFloat(out []byte, f float64) ([]byte, error) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return appendJSONValue(out, f) // encoding/json's error
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 && (f != 0 || !math.Signbit(f)) {
+		return strconv.AppendInt(out, int64(f), 10), nil // what 'f' writes for a whole number
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	out = strconv.AppendFloat(out, f, format, -1, 64)
+	if format == 'e' { // e-09 → e-9
+		if n := len(out); n >= 4 && out[n-4] == 'e' && out[n-3] == '-' && out[n-2] == '0' {
+			out[n-2] = out[n-1]
+			out = out[:n-1]
+		}
+	}
+	return out, nil
+}
+
+// appendJSONString writes s quoted. Strings of plain printable ASCII (nearly all of a
+// card's) are copied; anything encoding/json escapes goes through encoding/json.
+func appendJSONString(out []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(out, q...)
+		}
+	}
+	out = append(out, '"')
+	out = append(out, s...)
+	return append(out, '"')
+}
+
+// appendJSONValue writes v with encoding/json.
+func appendJSONValue(out []byte, v any) ([]byte, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, data...), nil
 }
 
 func nonNilMap[V any](m map[string]V) map[string]V {
@@ -443,29 +572,158 @@ func (l *Live) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the live state sparse: empty sections are left out.
+// MarshalJSON writes the live state sparse: empty sections are left out. The bytes are
+// those encoding/json writes for the struct (TestLiveMarshalMatches).
 func (l Live) MarshalJSON() ([]byte, error) {
-	type plain Live
-	p := plain(l)
-	if len(p.Pools) == 0 {
-		p.Pools = nil
+	out := make([]byte, 0, 256)
+	out = append(out, '{')
+	section := func(name string) {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		out = append(out, name...)
+		out = append(out, '"', ':')
 	}
-	if len(p.Tracks) == 0 {
-		p.Tracks = nil
+	if len(l.Pools) > 0 {
+		section("pools")
+		out, _ = appendMap(out, l.Pools, false, func(out []byte, p PoolValue) ([]byte, error) {
+			out = appendJSONInt(append(out, `{"value":`...), p.Value)
+			if p.Temp != 0 {
+				out = appendJSONInt(append(out, `,"temp":`...), p.Temp)
+			}
+			return append(out, '}'), nil
+		})
 	}
-	if len(p.Wounds) == 0 {
-		p.Wounds = nil
+	if len(l.Tracks) > 0 {
+		section("tracks")
+		out, _ = appendMap(out, l.Tracks, false, func(out []byte, n int) ([]byte, error) { return appendJSONInt(out, n), nil })
 	}
-	if len(p.Text) == 0 {
-		p.Text = nil
+	if len(l.Wounds) > 0 {
+		section("wounds")
+		out, _ = appendMap(out, l.Wounds, false, func(out []byte, w Wounds) ([]byte, error) {
+			out = appendJSONStrings(append(out, `{"marks":`...), w.Marks)
+			if w.Overflow != 0 {
+				out = appendJSONInt(append(out, `,"overflow":`...), w.Overflow)
+			}
+			return append(out, '}'), nil
+		})
 	}
-	if len(p.Conditions) == 0 {
-		p.Conditions = nil
+	if len(l.Text) > 0 {
+		section("text")
+		out, _ = appendMap(out, l.Text, false, appendJSONText)
 	}
-	if len(p.States) == 0 {
-		p.States = nil
+	if len(l.Conditions) > 0 {
+		section("conditions")
+		out = appendJSONStrings(out, l.Conditions)
 	}
-	return json.Marshal(p)
+	if len(l.States) > 0 {
+		section("states")
+		out, _ = appendMap(out, l.States, false, appendJSONText)
+	}
+	return append(out, '}'), nil
+}
+
+func appendJSONStrings(out []byte, ss []string) []byte {
+	if ss == nil {
+		return append(out, "null"...)
+	}
+	out = append(out, '[')
+	for i, s := range ss {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendJSONString(out, s)
+	}
+	return append(out, ']')
+}
+
+// RoundTrips reports whether decoding the card's JSON gives back exactly this card —
+// equal values, the same types, nil where nil and empty where empty — so a store may
+// keep a copy of the card it wrote as the decoding of the bytes it wrote, instead of
+// decoding them again. It answers false whenever in doubt (unknown build keys, an int
+// where reading gives a float64, an empty map reading gives as nil, anything the
+// tolerant reader would drop or change); false only means "decode to find out".
+func (c *Card) RoundTrips() bool {
+	return utf8.ValidString(c.Name) && utf8.ValidString(c.Ruleset.ID) && c.Build.roundTrips() && c.Live.roundTrips()
+}
+
+func (b *Build) roundTrips() bool {
+	if b.Extra != nil {
+		return false
+	}
+	texts := func(m map[string]string) bool {
+		return sparseMap(m, len(m), 0, func(v string) bool { return len(v) <= 40 && utf8.ValidString(v) })
+	}
+	if !sparseMap(b.Abilities, len(b.Abilities), 0, finite) || !sparseMap(b.Bonuses, len(b.Bonuses), 0, finite) ||
+		!texts(b.Skills) || !texts(b.Saves) || !sparseMap(b.Fields, len(b.Fields), 0, scalarRoundTrips) {
+		return false
+	}
+	return sparseMap(b.Lists, len(b.Lists), 0, func(rows []Row) bool {
+		if rows == nil || len(rows) > maxListRows {
+			return false
+		}
+		for _, r := range rows {
+			if r == nil || !sparseMap(r, len(r)+1, 0, scalarRoundTrips) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func (l *Live) roundTrips() bool {
+	if !sparseMap(l.Pools, maxLivePools, maxLiveKeyLength, func(p PoolValue) bool {
+		return liveInt(float64(p.Value)) && liveInt(float64(p.Temp)) && p.Temp >= 0
+	}) || !sparseMap(l.Tracks, maxLiveTracks, maxLiveKeyLength, func(n int) bool { return liveInt(float64(n)) }) ||
+		!sparseMap(l.Wounds, maxLiveTracks, maxLiveKeyLength, func(w Wounds) bool {
+			return w.Marks != nil && len(w.Marks) <= maxWoundMarks && liveInt(float64(w.Overflow)) && w.Overflow >= 0 &&
+				!slices.ContainsFunc(w.Marks, func(s string) bool { return !utf8.ValidString(s) })
+		}) ||
+		!sparseMap(l.Text, maxLiveTexts, maxLiveKeyLength, func(s string) bool { return len(s) <= maxLiveTextLength && utf8.ValidString(s) }) ||
+		!sparseMap(l.States, maxLiveStates, maxLiveKeyLength, func(s string) bool { return len(s) <= maxStateValueLen && utf8.ValidString(s) }) {
+		return false
+	}
+	if l.Conditions != nil && (len(l.Conditions) == 0 || len(l.Conditions) > maxLiveConditions) {
+		return false
+	}
+	for i, s := range l.Conditions {
+		if len(s) > maxConditionLength || !utf8.ValidString(s) || slices.Contains(l.Conditions[:i], s) {
+			return false
+		}
+	}
+	return true
+}
+
+// sparseMap reports whether m reads back as itself: nil, or non-empty with at most
+// limit entries, every key valid UTF-8 (and at most keyLen bytes when keyLen > 0), every
+// value ok.
+func sparseMap[V any](m map[string]V, limit, keyLen int, ok func(V) bool) bool {
+	if m == nil {
+		return true
+	}
+	if len(m) == 0 || len(m) > limit {
+		return false
+	}
+	for k, v := range m {
+		if (keyLen > 0 && len(k) > keyLen) || !utf8.ValidString(k) || !ok(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// scalarRoundTrips: a float64, a bool or a valid string of at most maxBuildString bytes.
+func scalarRoundTrips(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return finite(x)
+	case bool:
+		return true
+	case string:
+		return len(x) <= maxBuildString && utf8.ValidString(x)
+	}
+	return false
 }
 
 // liveInt reports whether f is a whole number a live value may hold.

@@ -108,10 +108,10 @@ func (s *store) Update(ctx context.Context, fn func(storage.Tx) error) error {
 	if err != nil {
 		return err // rolled back; nothing to wait for
 	}
-	// While the batch commits, decode what fn wrote, so the next command to read
-	// these cards finds them decoded (see cardCache).
+	// While the batch commits, keep what fn wrote in the memo, so the next command to
+	// read these cards finds them decoded (see cardCache).
 	for _, w := range written {
-		s.cards.decode(w.key, w.raw)
+		s.cards.remember(w)
 	}
 	return <-req.done
 }

@@ -36,6 +36,9 @@ type tx struct {
 type writtenCard struct {
 	key string
 	raw []byte
+	// rec, when set, is exactly what decoding raw gives (see roundTrip), so the memo
+	// takes it without decoding.
+	rec *storage.CardRecord
 }
 
 type undoEntry struct {
@@ -206,7 +209,7 @@ func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
 		return err
 	}
 	if t.cards != nil {
-		t.written = append(t.written, writtenCard{cacheKey(bucket, key), data})
+		t.written = append(t.written, writtenCard{cacheKey(bucket, key), data, roundTrip(c)})
 	}
 	return nil
 }
