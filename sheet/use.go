@@ -276,8 +276,8 @@ func (u *payer) term(t ruleset.CostTerm) {
 }
 
 // upcast pays the single cost term from the pool the use names: one of the term's own
-// group, or one that pays for that group at a level not below the cost's. Anything else
-// is bad-pool, never reinterpreted. Paying above the cost's level raises the effect by
+// group, or one that pays for that group, at a level not below the cost's (the pools a
+// front end offers, SPEC 5.5). Anything else is bad-pool, never reinterpreted. Paying above the cost's level raises the effect by
 // the difference.
 func (u *payer) upcast(terms []ruleset.CostTerm, pool string, res *UseResult) error {
 	if len(terms) != 1 {
@@ -292,8 +292,10 @@ func (u *payer) upcast(terms []ruleset.CostTerm, pool string, res *UseResult) er
 	costLevel := u.costLevel(t.Pool)
 	level := u.declLevel(named)
 	switch {
-	case named.ID == t.Pool, group != "" && named.Group == group:
-	case group != "" && slices.Contains(named.Pays, group):
+	case named.ID == t.Pool:
+	case group != "" && (named.Group == group || slices.Contains(named.Pays, group)):
+		// An upcast pays from a pool at or above the cost's level, never below: a
+		// 1st-level slot never pays for Fireball, whether it shares the group or pays for it.
 		if level < costLevel {
 			return refuse(refusal.BadPool, "%s pays at level %d, below the cost's level %d", named.Label, level, costLevel)
 		}

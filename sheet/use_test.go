@@ -132,6 +132,8 @@ func TestUsePayment(t *testing.T) {
 			result: "ok", now: "5th-level slots 0/1", level: 5},
 		{name: "upcast by pool id", entry: "Fireball", pool: "SLOTS_4",
 			result: "ok", now: "4th-level slots 0/1", level: 4},
+		{name: "a lower pool of the group never pays: no Fireball from a 1st-level slot", entry: "Fireball",
+			pool: "1st-level slots", result: "refused", reason: refusal.BadPool},
 		{name: "1st-level spell with empty 1st-level slots never climbs", pools: map[string]int{"slots_1": 0},
 			entry: "Magic Missile", result: "refused", reason: refusal.Insufficient},
 		{name: "empty own pool, upcast named", pools: map[string]int{"slots_1": 0},
