@@ -273,31 +273,31 @@ func describeGM(g storage.GM) string {
 }
 
 func (c *Core) cmdCampaignGMAdd(ctx context.Context, cmd Command) (Response, error) {
-	gm, err := gmNamed(cmd)
-	if err != nil {
-		return Response{}, err
-	}
-	var resp Response
-	err = c.store.Update(ctx, func(tx storage.Tx) error {
-		camp, err := c.gmCampaign(tx, cmd)
-		if err != nil {
-			return err
+	return c.editGMs(ctx, cmd, func(gms []storage.GM, gm storage.GM, i int) ([]storage.GM, string, error) {
+		if i >= 0 {
+			return nil, " is a GM here already.", nil
 		}
-		if slices.ContainsFunc(camp.GMs, func(g storage.GM) bool { return g.ID == gm.ID }) {
-			resp = Response{Content: upper(describeGM(gm)) + " is a GM here already.", Ephemeral: true}
-			return nil
-		}
-		camp.GMs = append(camp.GMs, gm)
-		if err := tx.PutCampaign(camp); err != nil {
-			return err
-		}
-		resp = Response{Content: upper(describeGM(gm)) + " is now a GM of this campaign: their sheet tags are applied."}
-		return nil
+		return append(gms, gm), " is now a GM of this campaign: their sheet tags are applied.", nil
 	})
-	return resp, err
 }
 
 func (c *Core) cmdCampaignGMRemove(ctx context.Context, cmd Command) (Response, error) {
+	return c.editGMs(ctx, cmd, func(gms []storage.GM, gm storage.GM, i int) ([]storage.GM, string, error) {
+		if i < 0 {
+			return nil, " is not a GM here.", nil
+		}
+		if len(gms) == 1 {
+			return nil, "", refusal.New(refusal.NotAllowed, "a campaign keeps at least one GM: add another before removing the last")
+		}
+		return slices.Delete(gms, i, i+1), " is no longer a GM of this campaign.", nil
+	})
+}
+
+// editGMs changes the GMs of this channel's campaign for /campaign gm add and remove.
+// edit is given them, the GM the command names and where it stands among them (-1 if
+// nowhere), and returns the new GMs and what the answer says after the GM; no new GMs
+// stores nothing and answers only the one who asked.
+func (c *Core) editGMs(ctx context.Context, cmd Command, edit func(gms []storage.GM, gm storage.GM, i int) ([]storage.GM, string, error)) (Response, error) {
 	gm, err := gmNamed(cmd)
 	if err != nil {
 		return Response{}, err
@@ -308,19 +308,19 @@ func (c *Core) cmdCampaignGMRemove(ctx context.Context, cmd Command) (Response, 
 		if err != nil {
 			return err
 		}
-		i := slices.IndexFunc(camp.GMs, func(g storage.GM) bool { return g.ID == gm.ID })
-		if i < 0 {
-			resp = Response{Content: upper(describeGM(gm)) + " is not a GM here.", Ephemeral: true}
+		gms, says, err := edit(camp.GMs, gm, slices.IndexFunc(camp.GMs, func(g storage.GM) bool { return g.ID == gm.ID }))
+		if err != nil {
+			return err
+		}
+		if gms == nil {
+			resp = Response{Content: upper(describeGM(gm)) + says, Ephemeral: true}
 			return nil
 		}
-		if len(camp.GMs) == 1 {
-			return refusal.New(refusal.NotAllowed, "a campaign keeps at least one GM: add another before removing the last")
-		}
-		camp.GMs = slices.Delete(camp.GMs, i, i+1)
+		camp.GMs = gms
 		if err := tx.PutCampaign(camp); err != nil {
 			return err
 		}
-		resp = Response{Content: upper(describeGM(gm)) + " is no longer a GM of this campaign."}
+		resp = Response{Content: upper(describeGM(gm)) + says}
 		return nil
 	})
 	return resp, err

@@ -243,24 +243,13 @@ func (c *Core) cmdCharacterSet(ctx context.Context, cmd Command) (Response, erro
 		return Response{}, refusal.New(refusal.NotAllowed, "name exactly one of field:, ability:, skill: or save:")
 	}
 	kind := kinds[0]
-	var resp Response
-	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		t, err := c.findTarget(tx, cmd.ChannelID, cmd.User, cmd.Get("name"), true, true)
-		if err != nil {
-			return err
-		}
+	return c.cardEdit(ctx, cmd, func(t *cardTarget) (string, error) {
 		label, before, after, err := setBuild(t, kind, cmd.Get(kind), cmd.Get("value"))
 		if err != nil {
-			return err
+			return "", err
 		}
-		note := rescale(t)
-		if err := c.saveEdit(tx, cmd, t); err != nil {
-			return err
-		}
-		resp = Response{Content: fmt.Sprintf("%s: %s %s → %s.%s", whose(t), label, before, after, note), Ephemeral: true}
-		return nil
+		return fmt.Sprintf("%s %s → %s.", label, before, after), nil
 	})
-	return resp, err
 }
 
 // setBuild sets one build value of t's card and returns its label and the value before
@@ -617,26 +606,17 @@ func findRow(l *ruleset.List, rows []sheet.Row, which string) (int, error) {
 	return found, nil
 }
 
-// rowEdit runs one row command on the card a command names: find it (a game card of this
-// channel's campaign, else the invoker's library card; a player reaches only their own,
-// a GM any game card), find the list, let edit change its rows, keep maxItems, rescale,
-// store.
-func (c *Core) rowEdit(ctx context.Context, cmd Command, edit func(l *ruleset.List, card *sheet.Card) (string, error)) (Response, error) {
+// cardEdit runs one edit command on the card a command names: find it (a game card of
+// this channel's campaign, else the invoker's library card; a player reaches only their
+// own, a GM any game card), let edit change it and say what it did, rescale, store.
+func (c *Core) cardEdit(ctx context.Context, cmd Command, edit func(t *cardTarget) (string, error)) (Response, error) {
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
 		t, err := c.findTarget(tx, cmd.ChannelID, cmd.User, cmd.Get("name"), true, true)
 		if err != nil {
 			return err
 		}
-		rs := t.rules.Ruleset
-		l := listByName(rs, cmd.Get("list"))
-		if l == nil {
-			return refusal.New(refusal.UnknownField, "%s has no list %q", rs.Name, strings.TrimSpace(cmd.Get("list")))
-		}
-		if sheet.EvaluateBuild(rs, &t.card().Build).Hidden(l.HideWhen) {
-			return refusal.New(refusal.UnknownField, "%s is not on this character's sheet", l.Label)
-		}
-		done, err := edit(l, t.card())
+		done, err := edit(t)
 		if err != nil {
 			return err
 		}
@@ -648,6 +628,22 @@ func (c *Core) rowEdit(ctx context.Context, cmd Command, edit func(l *ruleset.Li
 		return nil
 	})
 	return resp, err
+}
+
+// rowEdit runs one row command through cardEdit: find the list on the card's sheet and
+// let edit change its rows, keeping maxItems.
+func (c *Core) rowEdit(ctx context.Context, cmd Command, edit func(l *ruleset.List, card *sheet.Card) (string, error)) (Response, error) {
+	return c.cardEdit(ctx, cmd, func(t *cardTarget) (string, error) {
+		rs := t.rules.Ruleset
+		l := listByName(rs, cmd.Get("list"))
+		if l == nil {
+			return "", refusal.New(refusal.UnknownField, "%s has no list %q", rs.Name, strings.TrimSpace(cmd.Get("list")))
+		}
+		if sheet.EvaluateBuild(rs, &t.card().Build).Hidden(l.HideWhen) {
+			return "", refusal.New(refusal.UnknownField, "%s is not on this character's sheet", l.Label)
+		}
+		return edit(l, t.card())
+	})
 }
 
 func (c *Core) cmdRowAdd(ctx context.Context, cmd Command) (Response, error) {

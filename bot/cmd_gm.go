@@ -44,15 +44,11 @@ const maxMessage = 2000
 func (c *Core) cmdGMBrief(ctx context.Context, cmd Command) (Response, error) {
 	var resp Response
 	err := c.store.View(ctx, func(tx storage.Tx) error {
-		camp, err := c.gmCampaign(tx, cmd)
+		t, err := c.gmTable(tx, cmd)
 		if err != nil {
 			return err
 		}
-		t, err := c.openTable(tx, camp)
-		if err != nil {
-			return err
-		}
-		chunks := splitMessages(gmBrief(t.rules, camp, t.cards), maxMessage)
+		chunks := splitMessages(gmBrief(t.rules, t.camp, t.cards), maxMessage)
 		resp = Response{Ephemeral: true, Content: chunks[0], More: chunks[1:]}
 		return nil
 	})

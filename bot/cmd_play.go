@@ -71,16 +71,8 @@ func (c *Core) cmdUse(ctx context.Context, cmd Command) (Response, error) {
 		if pool := strings.TrimSpace(cmd.Get("pool")); pool != "" {
 			tag.Attrs = append(tag.Attrs, parser.Attr{Key: "pool", Value: pool})
 		}
-		done := t.apply([]parser.Tag{tag}, "")
-		if out := done[0].res.Outcome; !out.OK() {
-			return refusal.New(out.Reason, "%s cannot use %s: %s", rec.Card.Name, tag.Attrs[0].Value, plain(out.Err()))
-		}
-		if err := c.recordCommand(tx, t, cmd, tag, done); err != nil {
-			return err
-		}
-		content, embeds := render(t.rules.Ruleset, t.cards, done)
-		resp = Response{Content: content, Embeds: embeds}
-		return nil
+		resp, err = c.playTag(tx, t, cmd, tag, rec.Card.Name+" cannot use "+tag.Attrs[0].Value)
+		return err
 	})
 	return resp, err
 }
@@ -90,11 +82,7 @@ func (c *Core) cmdUse(ctx context.Context, cmd Command) (Response, error) {
 func (c *Core) cmdRest(ctx context.Context, cmd Command) (Response, error) {
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		camp, err := c.gmCampaign(tx, cmd)
-		if err != nil {
-			return err
-		}
-		t, err := c.openTable(tx, camp)
+		t, err := c.gmTable(tx, cmd)
 		if err != nil {
 			return err
 		}
@@ -106,35 +94,38 @@ func (c *Core) cmdRest(ctx context.Context, cmd Command) (Response, error) {
 			who = "party"
 		}
 		tag := parser.Tag{Kind: parser.Sheet, Op: "rest", Who: who, Attrs: []parser.Attr{{Key: "rest", Value: strings.TrimSpace(cmd.Get("rest"))}}}
-		done := t.apply([]parser.Tag{tag}, "")
-		if out := done[0].res.Outcome; !out.OK() {
-			return refusal.New(out.Reason, "the rest was not taken: %s", plain(out.Err()))
-		}
-		if err := c.recordCommand(tx, t, cmd, tag, done); err != nil {
-			return err
-		}
-		content, embeds := render(t.rules.Ruleset, t.cards, done)
-		resp = Response{Content: content, Embeds: embeds}
-		return nil
+		resp, err = c.playTag(tx, t, cmd, tag, "the rest was not taken")
+		return err
 	})
 	return resp, err
 }
 
-// recordCommand saves the cards a play command changed and records the command as the
-// channel's newest reply, with its changes, in the command's transaction. Its message id
-// is "command:<seq>", which no Discord message can have.
-func (c *Core) recordCommand(tx storage.Tx, t *table, cmd Command, tag parser.Tag, done []applied) error {
+// playTag applies a play command's tag to the table as a GM's tag would be, all or
+// nothing: refused, the command is refused with why after the refused prefix. Applied,
+// it saves the cards the tag changed and records the command as the channel's newest
+// reply, with its changes, in the command's transaction. Its message id is
+// "command:<seq>", which no Discord message can have. The answer is the tag's outcome.
+func (c *Core) playTag(tx storage.Tx, t *table, cmd Command, tag parser.Tag, refused string) (Response, error) {
+	done := t.apply([]parser.Tag{tag}, "")
+	if out := done[0].res.Outcome; !out.OK() {
+		return Response{}, refusal.New(out.Reason, "%s: %s", refused, plain(out.Err()))
+	}
 	now := c.Now()
 	if err := t.save(tx, now); err != nil {
-		return err
+		return Response{}, err
 	}
 	seq, err := tx.NextReplySeq(cmd.ChannelID)
 	if err != nil {
-		return err
+		return Response{}, err
 	}
-	return tx.PutReply(&storage.Reply{
+	err = tx.PutReply(&storage.Reply{
 		ChannelID: cmd.ChannelID, Seq: seq, MessageID: "command:" + strconv.FormatInt(seq, 10), AuthorID: cmd.User.ID,
 		Text: tag.Canonical(), Status: storage.ReplyLive, Changes: changesOf(done),
 		Source: "command:" + tag.Op, CreatedAt: now, UpdatedAt: now,
 	})
+	if err != nil {
+		return Response{}, err
+	}
+	content, embeds := render(t.rules.Ruleset, t.cards, done)
+	return Response{Content: content, Embeds: embeds}, nil
 }

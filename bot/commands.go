@@ -144,6 +144,15 @@ func (c *Core) gmCampaign(tx storage.Tx, cmd Command) (*storage.Campaign, error)
 	return camp, nil
 }
 
+// gmTable opens the table of this channel's campaign for a command only its GMs may use.
+func (c *Core) gmTable(tx storage.Tx, cmd Command) (*table, error) {
+	camp, err := c.gmCampaign(tx, cmd)
+	if err != nil {
+		return nil, err
+	}
+	return c.openTable(tx, camp)
+}
+
 // Get returns the value of the option named name ("" when it is absent). Names match
 // ignoring case.
 func (cmd Command) Get(name string) string {

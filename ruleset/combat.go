@@ -566,13 +566,7 @@ func (c *checker) checkCombat(cb *Combat) {
 		return
 	}
 	const p = "combat"
-	at := func(keys ...any) string {
-		s := p
-		for _, k := range keys {
-			s = strictjson.Join(s, k)
-		}
-		return s
-	}
+	at := func(keys ...any) string { return pathOf(p, keys...) }
 	c.usesOnce("the combat block", 26, p)
 	c.oneOf(at("kind"), cb.Kind, "attack-vs-defense", "dice-pool")
 	healthTrack := c.fightHealth(at("health"), cb.Health)
@@ -889,13 +883,7 @@ func (c *checker) checkAttackSources(cb *Combat, path string) {
 }
 
 func (c *checker) checkAttackSource(cb *Combat, a *AttackSource, path string) {
-	at := func(keys ...string) string {
-		s := path
-		for _, k := range keys {
-			s = strictjson.Join(s, k)
-		}
-		return s
-	}
+	at := func(keys ...any) string { return pathOf(path, keys...) }
 	c.economyBudget(at("budget"), a.Budget)
 	if a.Strikes != nil {
 		c.usesOnce("strikes per spend", 29, at("strikes"))
@@ -937,7 +925,7 @@ func (c *checker) checkAttackSource(cb *Combat, a *AttackSource, path string) {
 		return
 	}
 	c.columnOfType(at("name"), l, a.Name, "text")
-	col := func(ref *ColumnRef, typ string, keys ...string) {
+	col := func(ref *ColumnRef, typ string, keys ...any) {
 		if ref != nil {
 			c.columnOfType(at(append(keys, "column")...), l, ref.Column, typ)
 		}
@@ -1321,13 +1309,7 @@ func (c *checker) checkContests(cb *Combat, at func(...any) string) {
 	for i := range cb.Contests {
 		k := &cb.Contests[i]
 		p := strictjson.Join(kp, i)
-		pk := func(keys ...any) string {
-			s := p
-			for _, key := range keys {
-				s = strictjson.Join(s, key)
-			}
-			return s
-		}
+		pk := func(keys ...any) string { return pathOf(p, keys...) }
 		c.sheetID(pk("id"), k.ID)
 		c.label(pk("label"), k.Label)
 		c.economyBudget(pk("budget"), k.Budget)

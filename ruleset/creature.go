@@ -223,13 +223,7 @@ func (cr *Creature) sheetGives() []struct {
 // against the sheet and the combat block (Marinara's creatureIssues and
 // creatureSheetIssues). Creature catalogs record API 1.27 in the catalog check.
 func (c *checker) checkCreature(cr *Creature, path string) {
-	at := func(keys ...any) string {
-		s := path
-		for _, k := range keys {
-			s = strictjson.Join(s, k)
-		}
-		return s
-	}
+	at := func(keys ...any) string { return pathOf(path, keys...) }
 	cb := c.rs.Combat
 	c.creatureNumbers(cr, at)
 	c.creatureHide(cr, at)
@@ -400,13 +394,7 @@ func (c *checker) creatureHide(cr *Creature, at func(...any) string) {
 
 // creatureAction checks one action's own shape and what its keys say together.
 func (c *checker) creatureAction(a *CreatureAction, path string) {
-	at := func(keys ...any) string {
-		s := path
-		for _, k := range keys {
-			s = strictjson.Join(s, k)
-		}
-		return s
-	}
+	at := func(keys ...any) string { return pathOf(path, keys...) }
 	c.sheetID(at("id"), a.ID)
 	c.promptText(at("name"), a.Name, 80)
 	c.sheetID(at("budget"), a.Budget)
@@ -429,28 +417,7 @@ func (c *checker) creatureAction(a *CreatureAction, path string) {
 		if d.Plus != nil {
 			c.usesOnce("damage clauses", 29, at("damage", "plus"))
 		}
-		c.count(at("damage", "plus"), len(d.Plus), 0, maxClauses)
-		for i, k := range d.Plus {
-			p := at("damage", "plus", i)
-			if k.Dice != nil {
-				c.dice(strictjson.Join(p, "dice"), *k.Dice)
-			}
-			if k.Flat != nil {
-				c.between(strictjson.Join(p, "flat"), float64(*k.Flat), -1000, 10000)
-			}
-			if k.Dice == nil && k.Flat == nil {
-				c.add(p, "a clause names dice, a flat amount, or both")
-			}
-			if k.Type != nil {
-				c.promptText(strictjson.Join(p, "type"), *k.Type, maxTypeText)
-			}
-			if s := k.Save; s != nil {
-				if s.Difficulty != nil {
-					c.between(pathOf(p, "save", "difficulty"), float64(*s.Difficulty), 0, 1000)
-				}
-				c.oneOf(pathOf(p, "save", "onSuccess"), s.OnSuccess, "none", "half")
-			}
-		}
+		c.clauseShapes(at("damage", "plus"), d.Plus)
 	}
 	if s := a.Save; s != nil {
 		c.between(at("save", "difficulty"), float64(s.Difficulty), 0, 1000)
@@ -769,13 +736,7 @@ func (c *checker) creatureRiders(cr *Creature, cb *Combat, at func(...any) strin
 // every id one the sheet declares, every value one its field, score, bonus or column
 // can hold, and a row from a catalog naming one that feeds its list.
 func (c *checker) creatureSheet(s *CreatureSheet, path string) {
-	at := func(keys ...any) string {
-		p := path
-		for _, k := range keys {
-			p = strictjson.Join(p, k)
-		}
-		return p
-	}
+	at := func(keys ...any) string { return pathOf(path, keys...) }
 	for _, id := range sortedKeys(s.Abilities) {
 		a := c.names.ability(id)
 		if !c.known(at("abilities", id), "ability", id, a != nil) {

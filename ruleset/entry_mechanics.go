@@ -216,47 +216,17 @@ func (m *Mechanics) present() map[string]bool {
 func (c *checker) checkMechanics(e *Entry, path string, ctx *entryContext) {
 	m := e.Mechanics
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.oneOf(at("kind"), m.Kind, mechanicsKinds...)
-	if m.Range != nil && *m.Range < 0 {
-		c.add(at("range"), "must not be negative")
-	}
-	if m.Area != nil {
-		c.oneOf(at("area.shape"), m.Area.Shape, "burst", "cone", "line")
-		if m.Area.Size <= 0 {
-			c.add(at("area.size"), "must be above 0")
-		}
-	}
-	if m.Targets != nil {
-		c.oneOf(at("targets"), *m.Targets, "self", "ally", "enemy", "any")
-	}
-	c.amount(at("amount"), m.Amount, false, ctx)
+	c.checkUse(path, useShape{kind: m.Kind, kinds: mechanicsKinds, rng: m.Range, area: m.Area, targets: m.Targets,
+		amount: m.Amount, temporary: m.Temporary, damageType: m.DamageType, plus: m.Plus, save: m.Save,
+		targetCount: m.TargetCount, applies: m.Applies}, ctx)
 	c.amount(at("perCostStep"), m.PerCostStep, false, ctx)
-	c.amount(at("temporary"), m.Temporary, false, ctx)
-	if m.DamageType != nil {
-		c.damageType(at("damageType"), *m.DamageType, ctx)
-	}
-	c.clauses(at("plus"), m.Plus, ctx)
-	if m.Plus != nil && m.Amount == nil {
-		c.add(at("plus"), "a clause needs an amount beside it")
-	}
-	if m.Plus != nil && m.Kind == "heal" {
-		c.add(at("plus"), "a heal carries no damage clauses")
-	}
-	if m.Save != nil {
-		c.knownSave(at("save.save"), m.Save.Save)
-		c.oneOf(at("save.onSuccess"), m.Save.OnSuccess, "none", "half", "negates")
-	}
 	c.costs(at("cost"), m.Cost)
 	if m.TargetsPerCostStep != nil {
 		c.usesOnce("targetsPerCostStep", 171, at("targetsPerCostStep"))
 		c.between(at("targetsPerCostStep"), float64(*m.TargetsPerCostStep), 1, 10)
 	}
-	if m.TargetCount != nil {
-		c.between(at("targetCount"), float64(*m.TargetCount), 1, maxTargetCount)
-	}
 	c.checkEffect(at("check"), m.Check)
 	c.reaction(at("reaction"), m, ctx)
-	c.appliedConditions(at("applies"), m.Applies)
 	if m.Scales != nil {
 		c.valueRef(&m.Scales.From, at("scales.from"), scaledRefRules)
 		c.stepTable(at("scales.table"), m.Scales.Table, maxStepTable)
@@ -264,10 +234,71 @@ func (c *checker) checkMechanics(e *Entry, path string, ctx *entryContext) {
 	c.budgets(path, m, ctx)
 	c.rider(path, m, ctx)
 	c.poolDice(path, m, ctx)
-	if m.Temporary != nil && ctx.woundHealth != "" {
-		c.add(at("temporary"), "health is the wound track %q, which holds no temporary points", ctx.woundHealth)
-	}
+	c.temporaryHealth(at("temporary"), m.Temporary, ctx)
 	c.saveDifficultySource(e, path, ctx)
+}
+
+// useShape is what an entry's mechanics and an item's use both say, in the same words
+// and under the same rules: what the use is, where it lands, what it deals, the save it
+// asks for and what it puts on its targets.
+type useShape struct {
+	kind        string
+	kinds       []string
+	rng         *float64
+	area        *Area
+	targets     *string
+	amount      *Amount
+	temporary   *Amount
+	damageType  *string
+	plus        []DamageClause
+	save        *MechanicsSave
+	targetCount *int
+	applies     []AppliedCondition
+}
+
+// checkUse checks the words a use shares with every other kind of use, at path.
+func (c *checker) checkUse(path string, u useShape, ctx *entryContext) {
+	at := func(k string) string { return strictjson.Join(path, k) }
+	c.oneOf(at("kind"), u.kind, u.kinds...)
+	if u.rng != nil && *u.rng < 0 {
+		c.add(at("range"), "must not be negative")
+	}
+	if u.area != nil {
+		c.oneOf(at("area.shape"), u.area.Shape, "burst", "cone", "line")
+		if u.area.Size <= 0 {
+			c.add(at("area.size"), "must be above 0")
+		}
+	}
+	if u.targets != nil {
+		c.oneOf(at("targets"), *u.targets, "self", "ally", "enemy", "any")
+	}
+	c.amount(at("amount"), u.amount, false, ctx)
+	c.amount(at("temporary"), u.temporary, false, ctx)
+	if u.damageType != nil {
+		c.damageType(at("damageType"), *u.damageType, ctx)
+	}
+	c.clauses(at("plus"), u.plus, ctx)
+	if u.plus != nil && u.amount == nil {
+		c.add(at("plus"), "a clause needs an amount beside it")
+	}
+	if u.plus != nil && u.kind == "heal" {
+		c.add(at("plus"), "a heal carries no damage clauses")
+	}
+	if u.save != nil {
+		c.knownSave(at("save.save"), u.save.Save)
+		c.oneOf(at("save.onSuccess"), u.save.OnSuccess, "none", "half", "negates")
+	}
+	if u.targetCount != nil {
+		c.between(at("targetCount"), float64(*u.targetCount), 1, maxTargetCount)
+	}
+	c.appliedConditions(at("applies"), u.applies)
+}
+
+// temporaryHealth refuses temporary points where health is a wound track.
+func (c *checker) temporaryHealth(path string, temporary *Amount, ctx *entryContext) {
+	if temporary != nil && ctx.woundHealth != "" {
+		c.add(path, "health is the wound track %q, which holds no temporary points", ctx.woundHealth)
+	}
 }
 
 // amount checks dice and a flat number; need says one of the two must be there.
@@ -294,16 +325,37 @@ func (c *checker) dice(path, s string) {
 // damage types where it declares any (matched without case).
 func (c *checker) damageType(path, t string, ctx *entryContext) {
 	c.promptText(path, t, maxTypeText)
+	c.knownDamageType(path, t, ctx)
+}
+
+// knownDamageType checks a damage type against the combat block's, where it declares any.
+func (c *checker) knownDamageType(path, t string, ctx *entryContext) {
 	if ctx.damageTypes != nil && !ctx.damageTypes[strings.ToLower(strings.TrimSpace(t))] {
 		c.add(path, "unknown damage type %q", clip(t))
 	}
 }
 
+// clauses checks an entry's damage clauses: their shape, then the damage types and
+// saves they name.
 func (c *checker) clauses(path string, cl []DamageClause, ctx *entryContext) {
-	c.count(path, len(cl), 0, maxClauses)
-	for i := range cl {
+	c.clauseShapes(path, cl)
+	for i, k := range cl {
 		p := strictjson.Join(path, i)
-		k := &cl[i]
+		if k.Type != nil {
+			c.knownDamageType(strictjson.Join(p, "type"), *k.Type, ctx)
+		}
+		if k.Save != nil {
+			c.knownSave(strictjson.Join(p, "save.save"), k.Save.Save)
+		}
+	}
+}
+
+// clauseShapes checks damage clauses on their own, before any name in them is resolved:
+// how many, dice or a flat amount, prompt-safe types and the save's numbers and words.
+func (c *checker) clauseShapes(path string, cl []DamageClause) {
+	c.count(path, len(cl), 0, maxClauses)
+	for i, k := range cl {
+		p := strictjson.Join(path, i)
 		if k.Dice != nil {
 			c.dice(strictjson.Join(p, "dice"), *k.Dice)
 		}
@@ -314,10 +366,9 @@ func (c *checker) clauses(path string, cl []DamageClause, ctx *entryContext) {
 			c.add(p, "a clause names dice, a flat amount, or both")
 		}
 		if k.Type != nil {
-			c.damageType(strictjson.Join(p, "type"), *k.Type, ctx)
+			c.promptText(strictjson.Join(p, "type"), *k.Type, maxTypeText)
 		}
 		if s := k.Save; s != nil {
-			c.knownSave(strictjson.Join(p, "save.save"), s.Save)
 			if s.Difficulty != nil {
 				c.between(strictjson.Join(p, "save.difficulty"), float64(*s.Difficulty), 0, 1000)
 			}

@@ -238,6 +238,10 @@ const (
 // someone put on its holder can have them.
 var itemRefusedEffects = []string{"half-move-to-stand", "ends-on-damage", "cannot-target-source", "cannot-approach-source"}
 
+// itemUseKinds are the kinds of use an item has: the entry mechanics' less what only a
+// sheet row does.
+var itemUseKinds = []string{"attack", "heal", "buff", "debuff"}
+
 // checkItem checks an item against the items block: every word it uses is declared,
 // every stat value one its stat could hold, and what it does names the sheet's things.
 func (c *checker) checkItem(item *Item, path string, ctx *entryContext) {
@@ -647,39 +651,9 @@ func (c *checker) itemAttack(path string, item *Item, ctx *entryContext) {
 func (c *checker) itemUse(path string, item *Item, ctx *entryContext) {
 	u := item.Use
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.oneOf(at("kind"), u.Kind, "attack", "heal", "buff", "debuff")
-	if u.Range != nil && *u.Range < 0 {
-		c.add(at("range"), "must not be negative")
-	}
-	if u.Area != nil {
-		c.oneOf(at("area.shape"), u.Area.Shape, "burst", "cone", "line")
-		if u.Area.Size <= 0 {
-			c.add(at("area.size"), "must be above 0")
-		}
-	}
-	if u.Targets != nil {
-		c.oneOf(at("targets"), *u.Targets, "self", "ally", "enemy", "any")
-	}
-	c.amount(at("amount"), u.Amount, false, ctx)
-	c.amount(at("temporary"), u.Temporary, false, ctx)
-	if u.DamageType != nil {
-		c.damageType(at("damageType"), *u.DamageType, ctx)
-	}
-	c.clauses(at("plus"), u.Plus, ctx)
-	if u.Plus != nil && u.Amount == nil {
-		c.add(at("plus"), "a clause needs an amount beside it")
-	}
-	if u.Plus != nil && u.Kind == "heal" {
-		c.add(at("plus"), "a heal carries no damage clauses")
-	}
-	if u.Save != nil {
-		c.knownSave(at("save.save"), u.Save.Save)
-		c.oneOf(at("save.onSuccess"), u.Save.OnSuccess, "none", "half", "negates")
-	}
-	if u.TargetCount != nil {
-		c.between(at("targetCount"), float64(*u.TargetCount), 1, maxTargetCount)
-	}
-	c.appliedConditions(at("applies"), u.Applies)
+	c.checkUse(path, useShape{kind: u.Kind, kinds: itemUseKinds, rng: u.Range, area: u.Area, targets: u.Targets,
+		amount: u.Amount, temporary: u.Temporary, damageType: u.DamageType, plus: u.Plus, save: u.Save,
+		targetCount: u.TargetCount, applies: u.Applies}, ctx)
 	if u.Free != nil && u.Budget != nil {
 		c.add(at("free"), "something free spends no budget, so it names none")
 	}
@@ -716,9 +690,7 @@ func (c *checker) itemUse(path string, item *Item, ctx *entryContext) {
 	if g := u.Gate; g != nil {
 		c.itemGate(at("gate"), g)
 	}
-	if u.Temporary != nil && ctx.woundHealth != "" {
-		c.add(at("temporary"), "health is the wound track %q, which holds no temporary points", ctx.woundHealth)
-	}
+	c.temporaryHealth(at("temporary"), u.Temporary, ctx)
 	if ctx.hasCombat && (u.Free == nil || !*u.Free) && u.Budget == nil {
 		c.add(at("budget"), "a use spends a budget, or is free")
 	}

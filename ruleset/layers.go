@@ -93,17 +93,11 @@ func (c *checker) checkLayers() {
 		return
 	}
 	c.uses("layers", 25, "layers")
-	c.count("layers", len(layers), 0, maxLayers)
-	c.unique("layers", "layer", len(layers), func(i int) string { return layers[i].ID })
 	ids := map[string]bool{}
 	for _, l := range layers {
 		ids[l.ID] = true
 	}
-	for i := range layers {
-		l := &layers[i]
-		path := fmt.Sprintf("layers[%d]", i)
-		c.sheetID(path+".id", l.ID)
-		c.label(path+".label", l.Label)
+	labelledList(c, "layers", "layer", layers, 0, maxLayers, func(_ int, l *Layer, path string) {
 		if l.Summary != "" {
 			c.promptText(path+".summary", l.Summary, 300)
 		}
@@ -144,7 +138,7 @@ func (c *checker) checkLayers() {
 		if l.Currencies != nil {
 			c.layerCurrencies(l.Currencies, path+".currencies")
 		}
-	}
+	})
 }
 
 // layerField checks an enum narrowing: the field is an enum, every removed value is one

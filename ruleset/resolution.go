@@ -260,12 +260,7 @@ func (c *checker) checkResolution() {
 	c.keysFor("resolution", "a "+r.Kind+" resolution", present, mine, required)
 
 	c.checkAbilityModifier()
-	c.count("resolution.proficiencyTiers", len(r.ProficiencyTiers), 1, 12)
-	c.unique("resolution.proficiencyTiers", "proficiency tier", len(r.ProficiencyTiers), func(i int) string { return r.ProficiencyTiers[i].ID })
-	for i, t := range r.ProficiencyTiers {
-		path := fmt.Sprintf("resolution.proficiencyTiers[%d]", i)
-		c.sheetID(path+".id", t.ID)
-		c.label(path+".label", t.Label)
+	labelledList(c, "resolution.proficiencyTiers", "proficiency tier", r.ProficiencyTiers, 1, 12, func(_ int, t *ProficiencyTier, path string) {
 		if t.Multiplier != nil {
 			c.between(path+".multiplier", *t.Multiplier, 0, 10)
 			if r.Proficiency == nil && *t.Multiplier != 0 {
@@ -276,7 +271,7 @@ func (c *checker) checkResolution() {
 		if t.Flat != nil {
 			c.between(path+".flat", float64(*t.Flat), -50, 50)
 		}
-	}
+	})
 	if p := r.Proficiency; p != nil {
 		c.valueRef(&p.Bonus, "resolution.proficiency.bonus", refRules{allDerived: true, noLive: true})
 		c.feedsSkillNumber(&p.Bonus, "resolution.proficiency.bonus", "the proficiency bonus", "the proficiency bonus")

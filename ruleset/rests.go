@@ -56,13 +56,7 @@ type RestClear struct {
 
 func (c *checker) checkRests() {
 	rests := c.rs.Rests
-	c.count("rests", len(rests), 0, 12)
-	c.unique("rests", "rest", len(rests), func(i int) string { return rests[i].ID })
-	for i := range rests {
-		r := &rests[i]
-		path := fmt.Sprintf("rests[%d]", i)
-		c.sheetID(path+".id", r.ID)
-		c.label(path+".label", r.Label)
+	labelledList(c, "rests", "rest", rests, 0, 12, func(_ int, r *Rest, path string) {
 		c.count(path+".restore", len(r.Restore), 0, 40)
 		for j := range r.Restore {
 			c.restoreStep(&r.Restore[j], fmt.Sprintf("%s.restore[%d]", path, j))
@@ -70,7 +64,7 @@ func (c *checker) checkRests() {
 		if r.Clear != nil {
 			c.restClear(r.Clear, path+".clear")
 		}
-	}
+	})
 }
 
 func (c *checker) restoreStep(op *RestoreStep, path string) {

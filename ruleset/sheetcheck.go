@@ -177,23 +177,11 @@ func (c *checker) checkSheet() {
 	if s.Version < 1 {
 		c.add("sheet.version", "version must be 1 or more")
 	}
-	c.count("sheet.sections", len(s.Sections), 0, 20)
-	c.unique("sheet.sections", "section", len(s.Sections), func(i int) string { return s.Sections[i].ID })
-	for i := range s.Sections {
-		sec := &s.Sections[i]
-		path := fmt.Sprintf("sheet.sections[%d]", i)
-		c.sheetID(path+".id", sec.ID)
-		c.label(path+".label", sec.Label)
+	labelledList(c, "sheet.sections", "section", s.Sections, 0, 20, func(_ int, sec *Section, path string) {
 		c.harder(path+".untrained", sec.Rule)
-	}
+	})
 
-	c.count("sheet.abilities", len(s.Abilities), 0, 20)
-	c.unique("sheet.abilities", "ability", len(s.Abilities), func(i int) string { return s.Abilities[i].ID })
-	for i := range s.Abilities {
-		a := &s.Abilities[i]
-		path := fmt.Sprintf("sheet.abilities[%d]", i)
-		c.sheetID(path+".id", a.ID)
-		c.label(path+".label", a.Label)
+	labelledList(c, "sheet.abilities", "ability", s.Abilities, 0, 20, func(_ int, a *Ability, path string) {
 		if a.Short != "" {
 			c.promptText(path+".short", a.Short, 8)
 		}
@@ -204,7 +192,7 @@ func (c *checker) checkSheet() {
 			c.add(path+".default", "default %d is outside %d..%d", a.Default, a.Min, a.Max)
 		}
 		c.section(path, a.Section)
-	}
+	})
 
 	c.checkSkills("skills", s.Skills, 120)
 	c.checkSkills("saves", s.Saves, 40)
@@ -246,15 +234,7 @@ func (c *checker) checkSheet() {
 
 // checkSkills checks the skills or the saves.
 func (c *checker) checkSkills(key string, skills []Skill, max int) {
-	base := "sheet." + key
-	c.count(base, len(skills), 0, max)
-	what := key[:len(key)-1]
-	c.unique(base, what, len(skills), func(i int) string { return skills[i].ID })
-	for i := range skills {
-		k := &skills[i]
-		path := fmt.Sprintf("%s[%d]", base, i)
-		c.sheetID(path+".id", k.ID)
-		c.label(path+".label", k.Label)
+	labelledList(c, "sheet."+key, key[:len(key)-1], skills, 0, max, func(_ int, k *Skill, path string) {
 		if k.Ability != "" {
 			c.known(path+".ability", "ability", k.Ability, c.names.ability(k.Ability) != nil)
 		}
@@ -263,7 +243,7 @@ func (c *checker) checkSkills(key string, skills []Skill, max int) {
 		if k.Cap != nil {
 			c.feedsSkillNumber(k.Cap, path+".cap", fmt.Sprintf("the cap on %q", k.ID), "a cap")
 		}
-	}
+	})
 }
 
 // feedsSkillNumber checks a value that feeds every skill or save number (a cap, the
@@ -462,13 +442,7 @@ func contains(list []string, v string) bool {
 func (c *checker) checkDerivedList() {
 	s := &c.rs.Sheet
 	n := c.names
-	c.count("sheet.derived", len(s.Derived), 0, 60)
-	c.unique("sheet.derived", "derived value", len(s.Derived), func(i int) string { return s.Derived[i].ID })
-	for i := range s.Derived {
-		d := &s.Derived[i]
-		path := fmt.Sprintf("sheet.derived[%d]", i)
-		c.sheetID(path+".id", d.ID)
-		c.label(path+".label", d.Label)
+	labelledList(c, "sheet.derived", "derived value", s.Derived, 0, 60, func(i int, d *Derived, path string) {
 		if n.field(d.ID) != nil {
 			c.add(path+".id", "%q is already a field id", d.ID)
 		}
@@ -489,7 +463,7 @@ func (c *checker) checkDerivedList() {
 		}
 		c.section(path, d.Section)
 		c.hideWhen(path+".hideWhen", d.HideWhen)
-	}
+	})
 }
 
 // checkEnumTable checks what an enum table is keyed on and that it only names values
@@ -531,13 +505,7 @@ func (c *checker) checkEnumTable(d *Derived, path string) {
 
 func (c *checker) checkLists() {
 	s := &c.rs.Sheet
-	c.count("sheet.lists", len(s.Lists), 0, 20)
-	c.unique("sheet.lists", "list", len(s.Lists), func(i int) string { return s.Lists[i].ID })
-	for i := range s.Lists {
-		l := &s.Lists[i]
-		path := fmt.Sprintf("sheet.lists[%d]", i)
-		c.sheetID(path+".id", l.ID)
-		c.label(path+".label", l.Label)
+	labelledList(c, "sheet.lists", "list", s.Lists, 0, 20, func(_ int, l *List, path string) {
 		c.between(path+".maxItems", float64(l.MaxItems), 1, 500)
 		c.count(path+".columns", len(l.Columns), 1, 12)
 		c.unique(path+".columns", "column", len(l.Columns), func(j int) string { return l.Columns[j].ID })
@@ -553,7 +521,7 @@ func (c *checker) checkLists() {
 				c.columnMust(path+".pools.rechargeColumn", l, p.RechargeColumn, "enum")
 			}
 		}
-	}
+	})
 }
 
 // columnMust checks that a list's column id exists and has one of the given types.

@@ -199,6 +199,40 @@ func (c *checker) unique(path, what string, n int, id func(i int) string) {
 	}
 }
 
+// labelled is something a ruleset lists by id, with a label to show.
+type labelled interface{ idLabel() (id, label string) }
+
+func (s *Section) idLabel() (string, string)         { return s.ID, s.Label }
+func (a *Ability) idLabel() (string, string)         { return a.ID, a.Label }
+func (s *Skill) idLabel() (string, string)           { return s.ID, s.Label }
+func (d *Derived) idLabel() (string, string)         { return d.ID, d.Label }
+func (l *List) idLabel() (string, string)            { return l.ID, l.Label }
+func (r *Rest) idLabel() (string, string)            { return r.ID, r.Label }
+func (l *Layer) idLabel() (string, string)           { return l.ID, l.Label }
+func (t *ProficiencyTier) idLabel() (string, string) { return t.ID, t.Label }
+
+// labelledList checks a list of labelled things at base: lo to hi of them, every id a
+// sheet id and none twice (a repeat is named as what), every label one to show; then
+// check reads the rest of each, the i-th at path.
+func labelledList[T any, P interface {
+	*T
+	labelled
+}](c *checker, base, what string, items []T, lo, hi int, check func(i int, t P, path string)) {
+	c.count(base, len(items), lo, hi)
+	c.unique(base, what, len(items), func(i int) string {
+		id, _ := P(&items[i]).idLabel()
+		return id
+	})
+	for i := range items {
+		t := P(&items[i])
+		path := strictjson.Join(base, i)
+		id, label := t.idLabel()
+		c.sheetID(path+".id", id)
+		c.label(path+".label", label)
+		check(i, t, path)
+	}
+}
+
 // uniqueStrings reports every repeated value of a list of strings at the repeat.
 func (c *checker) uniqueStrings(path, what string, vs []string) {
 	seen := make(map[string]bool, len(vs))

@@ -387,12 +387,8 @@ func (s *srd) creatureEntries() ([]obj, []measured) {
 			m.Size, kind, m.Alignment, fmtCR(m.ChallengeRating), thousands(m.XP), ac, acNote, m.HitPoints,
 			plural(m.HitPoints), m.HitPointsRoll, strings.TrimSuffix(speedText, "."))
 
-		c := o(
-			"defense", ac,
-			"speed", speed,
-			"initiativeModifier", abilityMod(m.Dexterity),
-			"abilities", abil,
-			"saves", nilIfEmptyObj(saves),
+		// What the creature is written with whether it fights from actions or a sheet.
+		shared := o(
 			"resist", nilIfEmptyStrings(resist),
 			"vulnerable", nilIfEmptyStrings(vuln),
 			"immune", nilIfEmptyStrings(immune),
@@ -400,6 +396,13 @@ func (s *srd) creatureEntries() ([]obj, []measured) {
 			"tier", crTierID(m.ChallengeRating),
 			"traits", traits,
 		)
+		c := append(o(
+			"defense", ac,
+			"speed", speed,
+			"initiativeModifier", abilityMod(m.Dexterity),
+			"abilities", abil,
+			"saves", nilIfEmptyObj(saves),
+		), shared...)
 		hp, ok := parseDice(m.HitPointsRoll)
 		if ok && hp.Count > 0 {
 			c = append(obj{{"health", o("dice", hp.die(), "flat", flatOrNil(hp))}}, c...)
@@ -411,15 +414,7 @@ func (s *srd) creatureEntries() ([]obj, []measured) {
 		} else {
 			// Nothing in the block to fight with: written as a sheet in the ruleset's own
 			// terms instead, which needs no action of its own.
-			c = o(
-				"sheet", o("abilities", abil, "fields", o("hp_max", max(1, m.HitPoints), "ac", ac, "speed", speed)),
-				"resist", nilIfEmptyStrings(resist),
-				"vulnerable", nilIfEmptyStrings(vuln),
-				"immune", nilIfEmptyStrings(immune),
-				"conditionImmunities", nilIfEmptyStrings(condImm),
-				"tier", crTierID(m.ChallengeRating),
-				"traits", traits,
-			)
+			c = append(o("sheet", o("abilities", abil, "fields", o("hp_max", max(1, m.HitPoints), "ac", ac, "speed", speed))), shared...)
 		}
 		typeLabel := titleCase(m.Type)
 		out = append(out, o(
