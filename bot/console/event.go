@@ -100,8 +100,10 @@ func embeds(in []bot.Embed) []Embed {
 	return out
 }
 
-// responsePost is a command's or a click's answer as a Post.
-func responsePost(kind string, of int, r bot.Response) Post {
+// responsePosts is a command's or a click's answer as posts: the response, then each
+// further message it carries (Response.More: a long sheet or brief split to fit), seen
+// by the same people.
+func responsePosts(kind string, of int, r bot.Response) []Post {
 	p := Post{Kind: kind, Of: of, Ephemeral: r.Ephemeral, Content: r.Content, Embeds: embeds(r.Embeds), Components: components(r.Components)}
 	if obj := jsonObject(r.Content); obj != nil {
 		p.JSON, p.Content = obj, ""
@@ -109,7 +111,11 @@ func responsePost(kind string, of int, r bot.Response) Post {
 	for _, f := range r.Files {
 		p.Files = append(p.Files, File{Name: f.Name, Bytes: len(f.Data)})
 	}
-	return p
+	posts := []Post{p}
+	for _, more := range r.More {
+		posts = append(posts, Post{Kind: KindResponse, Ephemeral: r.Ephemeral, Content: more})
+	}
+	return posts
 }
 
 // jsonObject returns content that is a single JSON object (bare, or in a ```json fence),
