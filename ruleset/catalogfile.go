@@ -34,16 +34,16 @@ func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, stri
 	}
 	var f catalogFile
 	ps := strictjson.Decode(data, &f, "", strictjson.Options{AllowComment: true})
-	if len(ps) == 0 {
-		if f.SchemaVersion != 1 {
-			ps.Add("schemaVersion", "must be 1")
-		}
-		if f.Catalog != catalogID {
-			ps.Add("catalog", "this file is for catalog %q, not %q", f.Catalog, catalogID)
-		}
+	annotateEntries(ps, catalogID, f.Entries, "entries")
+	if !ps.Complete() {
+		ps.Sort()
+		return nil, ps, nil
 	}
-	if len(ps) > 0 {
-		annotateEntries(ps, catalogID, f.Entries, "entries")
+	if f.SchemaVersion != 1 {
+		ps.Add("schemaVersion", "must be 1")
+	}
+	if f.Catalog != catalogID {
+		ps.Add("catalog", "this file is for catalog %q, not %q", f.Catalog, catalogID)
 		ps.Sort()
 		return nil, ps, nil
 	}
@@ -56,6 +56,10 @@ func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, stri
 	c.p = nil
 	c.count("entries", len(f.Entries), 0, MaxCatalogEntries)
 	c.checkEntries(cat, f.Entries, "entries", newEntryContext(c))
-	c.p.Sort()
-	return f.Entries, c.p, cp.features
+	ps = append(ps, c.p...)
+	ps.Sort()
+	if len(ps) > 0 {
+		return nil, ps, nil
+	}
+	return f.Entries, nil, cp.features
 }

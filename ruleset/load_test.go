@@ -199,3 +199,38 @@ func TestRegistryVersions(t *testing.T) {
 		t.Fatal("old version gone")
 	}
 }
+
+// A key typo does not hide the other mistakes: the file decoded in full, so its meaning
+// is checked too and every problem comes at once. A value of the wrong type stops there:
+// checking what could not be read would only report its echoes.
+func TestUnknownKeysDoNotHideOtherProblems(t *testing.T) {
+	raw, err := os.ReadFile(corpus + "ember-roads.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	json.Unmarshal(raw, &doc)
+	entry := doc["catalogs"].([]any)[0].(map[string]any)["entries"].([]any)[3].(map[string]any)
+	entry["summry"] = "a typo"
+	values := entry["rows"].([]any)[1].(map[string]any)["values"].(map[string]any)
+	values["usess"] = values["uses"]
+	delete(values, "uses")
+	data, _ := json.Marshal(doc)
+	_, ps := Parse(data)
+	got := ps.Error()
+	for _, want := range []string{
+		`catalogs[0].entries[3] (knacks/last-ember).summry: unknown key`,
+		`catalogs[0].entries[3] (knacks/last-ember).rows[1].values.usess: list "tricks" has no column "usess"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+
+	entry["label"] = 7
+	data, _ = json.Marshal(doc)
+	_, ps = Parse(data)
+	if got := ps.Error(); strings.Contains(got, "usess") || !strings.Contains(got, "entries[3] (knacks/last-ember).label: expected a string, got a number") {
+		t.Errorf("a type error should stop before the meaning checks:\n%s", got)
+	}
+}

@@ -56,19 +56,20 @@ func (rs *Ruleset) Features() []Feature { return rs.features }
 const MaxSingleFileBytes = 512 * 1024
 
 // Parse decodes data as a ruleset and checks it. It returns every problem found; the
-// ruleset is usable only when there are none.
+// ruleset is usable only when there are none. Unknown or repeated keys do not stop the
+// meaning checks (the rest decoded in full); a value of the wrong type or a missing key
+// does, as checking what could not be read would only report its echoes.
 func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 	rs := &Ruleset{}
 	ps := strictjson.Decode(data, rs, "", strictjson.Options{AllowComment: true})
-	if len(ps) > 0 {
-		AnnotateEntryProblems(rs, ps)
-		ps.Sort()
-		return rs, ps
+	AnnotateEntryProblems(rs, ps)
+	if ps.Complete() {
+		c := &checker{rs: rs}
+		c.check()
+		ps = append(ps, c.p...)
 	}
-	c := &checker{rs: rs}
-	c.check()
-	c.p.Sort()
-	return rs, c.p
+	ps.Sort()
+	return rs, ps
 }
 
 // checker carries what the meaning checks share: the ruleset, the problems found and the

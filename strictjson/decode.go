@@ -580,7 +580,7 @@ func (d *decoder) object(target reflect.Value, depth int) {
 		seen := map[string]bool{}
 		d.members(depth, func(key string) {
 			if seen[key] {
-				d.problem("duplicate key")
+				d.problem(MsgDuplicateKey)
 			}
 			seen[key] = true
 			v := reflect.New(elem).Elem()
@@ -604,12 +604,12 @@ func (d *decoder) structObject(target reflect.Value, depth int) {
 				d.value(reflect.ValueOf(&s).Elem(), depth+1)
 				return
 			}
-			d.problem("unknown key")
+			d.problem(MsgUnknownKey)
 			d.value(reflect.Value{}, depth+1)
 			return
 		}
 		if seen[i] {
-			d.problem("duplicate key")
+			d.problem(MsgDuplicateKey)
 		}
 		seen[i] = true
 		d.value(target.FieldByIndex(info.fields[i].index), depth+1)

@@ -24,6 +24,25 @@ func (p Problem) String() string {
 // instead of fixing one, re-running and meeting the next. It is an error when not empty.
 type Problems []Problem
 
+// The messages of the problems that leave everything else decoded: a key nothing reads,
+// or a key given twice (the last one stands).
+const (
+	MsgUnknownKey   = "unknown key"
+	MsgDuplicateKey = "duplicate key"
+)
+
+// Complete reports whether the document was decoded in full despite ps: every problem is
+// an unknown or duplicate key. Its meaning can then still be checked, so an author sees
+// a typo in a key and a dangling reference at once, not one after the other.
+func (ps Problems) Complete() bool {
+	for _, p := range ps {
+		if p.Msg != MsgUnknownKey && p.Msg != MsgDuplicateKey {
+			return false
+		}
+	}
+	return true
+}
+
 // Add records a problem at path.
 func (ps *Problems) Add(path, format string, args ...any) {
 	*ps = append(*ps, Problem{Path: path, Msg: fmt.Sprintf(format, args...)})

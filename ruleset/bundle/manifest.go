@@ -258,7 +258,7 @@ func (d decoded) skip(p string) bool {
 // ruleset package has no use for is refused with the reason, not as unknown.
 func explain(p strictjson.Problem) string {
 	i := strings.LastIndexByte(p.Path, '.')
-	if p.Msg != "unknown key" || i < 0 {
+	if p.Msg != strictjson.MsgUnknownKey || i < 0 {
 		return p.Msg
 	}
 	parent, key := p.Path[:i], p.Path[i+1:]
