@@ -364,24 +364,12 @@ func (c *Core) useEntryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 			}
 			shown := name
 			if e != nil && e.mechanics != "" {
-				shown += " — " + costWords(e.e)
+				shown += " — " + costWords(rs, e.e.Mechanics)
 			}
 			out = append(out, choiceOf(shown, name))
 		}
 	}
 	return ranked(q.typed, out), nil
-}
-
-// costWords is the cost part of an entry's mechanics: "costs 1 Flare charges".
-func costWords(e *ruleset.Entry) string {
-	if e.Mechanics == nil || len(e.Mechanics.Cost) == 0 {
-		return "no cost"
-	}
-	parts := make([]string, len(e.Mechanics.Cost))
-	for i, t := range e.Mechanics.Cost {
-		parts[i] = strconv.Itoa(t.Amount) + " " + t.Pool
-	}
-	return "costs " + strings.Join(parts, " + ")
 }
 
 // shownColumn is the column a list's rows are named by to a GM and to use: the GM sheet

@@ -97,7 +97,7 @@ func TestAutocompleteUse(t *testing.T) {
 	m := newPickTable(t, "low-vell", "")
 	m.pkCard("ana", "Mira", map[string]any{"rank": 5.0}, "workings/lantern-chain", "workings/ember-dart", "workings/kindle-wick")
 	wantText(t, "entries", names(m.complete(pkAna, "use", "entry", "", "name", "Mira")),
-		"Lantern Chain — costs 1 flare | Ember Dart — costs 1 charges | Kindle Wick — no cost")
+		"Lantern Chain — costs 1 from Flare charges | Ember Dart — costs 1 from charges (Spark charges, Flare charges, Blaze charges) | Kindle Wick — no cost")
 	m.ok(pkAna, "use", "name", "Mira", "entry", "Lantern Chain")
 	m.ok(pkAna, "use", "name", "Mira", "entry", "Lantern Chain")
 	// The own pool is offered even when it is empty; then the higher pool of its group

@@ -730,7 +730,7 @@ func checkNote(l *ruleset.Loaded, marker string) string {
 		js, _ := json.Marshal(e.Mechanics.Check)
 		s := " (check: " + string(js)
 		if len(e.Mechanics.Cost) > 0 {
-			s += "; " + costWords(e)
+			s += "; " + costWords(l.Ruleset, e.Mechanics)
 		}
 		return s + ")"
 	}

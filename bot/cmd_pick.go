@@ -702,15 +702,7 @@ func mechanicsLine(rs *ruleset.Ruleset, cat *ruleset.Catalog, m *ruleset.Mechani
 	if m.Concentration != nil && *m.Concentration {
 		add("concentration")
 	}
-	if len(m.Cost) > 0 {
-		terms := make([]string, 0, len(m.Cost))
-		for _, t := range m.Cost {
-			terms = append(terms, strconv.Itoa(t.Amount)+" "+costTarget(rs, t.Pool))
-		}
-		add("costs " + strings.Join(terms, " + "))
-	} else {
-		add("no cost")
-	}
+	add(costWords(rs, m))
 	if s := amountText(m.PerCostStep); s != "" {
 		add("+" + s + " per step up")
 	}
@@ -750,9 +742,22 @@ func costTarget(rs *ruleset.Ruleset, id string) string {
 		}
 	}
 	if len(group) > 0 {
-		return "from " + id + " (" + strings.Join(group, ", ") + ")"
+		return id + " (" + strings.Join(group, ", ") + ")"
 	}
 	return id
+}
+
+// costWords is the cost of an entry's mechanics in words: "costs 1 from 3rd-level
+// slots", "costs 1 from charges (Spark, Flare, Blaze) + 2 from Ki", or "no cost".
+func costWords(rs *ruleset.Ruleset, m *ruleset.Mechanics) string {
+	if m == nil || len(m.Cost) == 0 {
+		return "no cost"
+	}
+	terms := make([]string, len(m.Cost))
+	for i, t := range m.Cost {
+		terms[i] = strconv.Itoa(t.Amount) + " from " + costTarget(rs, t.Pool)
+	}
+	return "costs " + strings.Join(terms, " + ")
 }
 
 func saveLabel(rs *ruleset.Ruleset, id string) string {

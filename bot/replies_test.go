@@ -159,11 +159,11 @@ func TestDeleteCascade(t *testing.T) {
 	undone := "↩ Undone: the GM's message was deleted, so its changes were reverted."
 	want := []Action{
 		{Kind: Edit, ChannelID: "table", MessageID: "p3", Content: undone,
-			Embeds: []Embed{{Title: "Mira", Description: "put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Breath 7/8"}}}}},
+			Embeds: []Embed{{Title: "Mira", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Breath 7/8"}}}}},
 		{Kind: Edit, ChannelID: "table", MessageID: "p2", Content: undone,
 			Embeds: []Embed{
-				{Title: "Bram", Description: "put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Spark charges 4/4"}}},
-				{Title: "Mira", Description: "put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Breath 7/8"}}},
+				{Title: "Bram", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Spark charges 4/4"}}},
+				{Title: "Mira", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Breath 7/8"}}},
 			}},
 	}
 	if !reflect.DeepEqual(acts, want) {

@@ -72,14 +72,18 @@ func render(rs *ruleset.Ruleset, cards []*sheet.Card, tags []applied) (string, [
 // nowWords is an applied outcome's now, with a use's raised level and targets.
 func nowWords(o sheet.Outcome) string {
 	s := o.Now
+	targets := strconv.Itoa(o.Targets) + " target"
+	if o.Targets != 1 {
+		targets += "s"
+	}
 	if o.Level > 0 {
 		s += " (level " + strconv.Itoa(o.Level)
 		if o.Targets > 0 {
-			s += ", " + strconv.Itoa(o.Targets) + " targets"
+			s += ", " + targets
 		}
 		s += ")"
 	} else if o.Targets > 0 {
-		s += " (" + strconv.Itoa(o.Targets) + " targets)"
+		s += " (" + targets + ")"
 	}
 	return s
 }
@@ -234,34 +238,98 @@ func renderUndone(rs *ruleset.Ruleset, cards []*sheet.Card, reverted []sheet.Cha
 			}
 			continue
 		}
-		b.add(ch.Card, "↩ "+changeWords(ch), true)
+		b.add(ch.Card, "↩ "+changeWords(rs, ch), true)
 	}
 	embeds := b.embeds(rs, cards)
 	for i := range embeds {
 		embeds[i].Color = colorUndone
 		if embeds[i].Description == "" {
-			embeds[i].Description = "put back"
+			embeds[i].Description = "↩ pools put back"
 		}
 	}
 	return content, embeds
 }
 
-// changeWords says what a reverted change put back: "conditions.poisoned cleared",
-// "fields.xp back to 300".
-func changeWords(ch sheet.Change) string {
-	path := strings.TrimPrefix(strings.TrimPrefix(ch.Path, "live."), "build.")
-	if ch.After == nil {
-		return path + " cleared"
+// changeWords says, in the ruleset's words, what a reverted change put back: "Soaked
+// off", "Rising Tide back to 2", "Experience back to 300", "Scars: marks put back".
+func changeWords(rs *ruleset.Ruleset, ch sheet.Change) string {
+	kind, id, ok := cutPath(ch.Path)
+	if !ok {
+		return ch.Path + " put back"
+	}
+	name := labelOf(rs, kind, id)
+	switch kind {
+	case sheet.PathConditions:
+		if ch.After == true {
+			return name + " on"
+		}
+		return name + " off"
+	case sheet.PathWounds:
+		return name + ": marks put back"
+	case sheet.PathLists:
+		return name + ": rows put back"
 	}
 	switch v := ch.After.(type) {
+	case nil:
+		return name + " back to its default"
 	case float64:
-		return path + " back to " + strconv.FormatFloat(v, 'f', -1, 64)
+		return name + " back to " + strconv.FormatFloat(v, 'f', -1, 64)
 	case string:
-		return path + " back to " + v
+		return name + " back to " + v
 	case bool:
-		return path + " back to " + strconv.FormatBool(v)
+		return name + " back to " + map[bool]string{true: "on", false: "off"}[v]
 	}
-	return path + " put back"
+	return name + " put back"
+}
+
+// cutPath splits a change path into its kind (one of sheet's Path prefixes) and the id
+// of the thing it changed.
+func cutPath(path string) (kind, id string, ok bool) {
+	for _, k := range []string{sheet.PathPools, sheet.PathTracks, sheet.PathWounds, sheet.PathText, sheet.PathConditions,
+		sheet.PathStates, sheet.PathAbilities, sheet.PathSkills, sheet.PathSaves, sheet.PathBonuses, sheet.PathFields, sheet.PathLists} {
+		if rest, found := strings.CutPrefix(path, k); found {
+			id, _, _ = strings.Cut(rest, "[")
+			return k, id, true
+		}
+	}
+	return "", "", false
+}
+
+// labelOf is the ruleset's label of the thing of kind with id, or the id itself.
+func labelOf(rs *ruleset.Ruleset, kind, id string) string {
+	find := func(n int, at func(int) (string, string)) string {
+		for i := range n {
+			if i2, label := at(i); i2 == id {
+				return label
+			}
+		}
+		return id
+	}
+	sh := &rs.Sheet
+	switch kind {
+	case sheet.PathTracks, sheet.PathWounds:
+		return find(len(sh.Live.Tracks), func(i int) (string, string) { return sh.Live.Tracks[i].ID, sh.Live.Tracks[i].Label })
+	case sheet.PathText:
+		return find(len(sh.Live.Text), func(i int) (string, string) { return sh.Live.Text[i].ID, sh.Live.Text[i].Label })
+	case sheet.PathConditions:
+		return find(len(sh.Live.Conditions), func(i int) (string, string) { return sh.Live.Conditions[i].ID, sh.Live.Conditions[i].Label })
+	case sheet.PathStates:
+		return find(len(sh.Live.States), func(i int) (string, string) { return sh.Live.States[i].ID, sh.Live.States[i].Label })
+	case sheet.PathAbilities:
+		return find(len(sh.Abilities), func(i int) (string, string) { return sh.Abilities[i].ID, sh.Abilities[i].Label })
+	case sheet.PathSkills, sheet.PathBonuses:
+		if l := find(len(sh.Skills), func(i int) (string, string) { return sh.Skills[i].ID, sh.Skills[i].Label }); l != id {
+			return l
+		}
+		return find(len(sh.Saves), func(i int) (string, string) { return sh.Saves[i].ID, sh.Saves[i].Label })
+	case sheet.PathSaves:
+		return find(len(sh.Saves), func(i int) (string, string) { return sh.Saves[i].ID, sh.Saves[i].Label })
+	case sheet.PathFields:
+		return find(len(sh.Fields), func(i int) (string, string) { return sh.Fields[i].ID, sh.Fields[i].Label })
+	case sheet.PathLists:
+		return find(len(sh.Lists), func(i int) (string, string) { return sh.Lists[i].ID, sh.Lists[i].Label })
+	}
+	return id
 }
 
 // earlierEdit is what the bot says when the GM edits a reply that is not the latest.
