@@ -11,9 +11,12 @@ import (
 
 // Token types of the attribute lexer. Only what the grammar reads is ever emitted:
 // whitespace and stray text between attributes are skipped by the lexer itself.
+//
+// A key's '=' is not a token of its own: a Key is only ever emitted when an '=' follows
+// it, so the lexer consumes the '=' with the key. An Eq token would say nothing the Key
+// does not, and would cost participle a match and two allocations per attribute.
 const (
-	tokKey    lexer.TokenType = -(iota + 2) // a run of word characters that an '=' follows
-	tokEq                                   // the '=' after a key
+	tokKey    lexer.TokenType = -(iota + 2) // a run of word characters that an '=' follows (the '=' is consumed with it)
 	tokDouble                               // "…" with \" and \\ escapes, or “…”
 	tokSingle                               // '…' or ‘…’
 	tokBare                                 // an unquoted value: a run of anything but whitespace
@@ -22,7 +25,6 @@ const (
 var attrSymbols = map[string]lexer.TokenType{
 	"EOF":    lexer.EOF,
 	"Key":    tokKey,
-	"Eq":     tokEq,
 	"Double": tokDouble,
 	"Single": tokSingle,
 	"Bare":   tokBare,
@@ -52,15 +54,14 @@ func (d attrLexer) Lex(_ string, r io.Reader) (lexer.Lexer, error) {
 }
 
 func (attrLexer) LexString(_ string, input string) (lexer.Lexer, error) {
-	return &bodyLexer{s: input, eq: -1}, nil
+	return &bodyLexer{s: input}, nil
 }
 
-// bodyLexer walks one body. eq is the offset of an '=' still to be emitted after a key;
-// afterEq says the next token, if any, is in value position.
+// bodyLexer walks one body. afterEq says a key and its '=' were just read: the next
+// token, if any, is in value position.
 type bodyLexer struct {
 	s       string
 	i       int
-	eq      int
 	afterEq bool
 }
 
@@ -70,13 +71,6 @@ func (l *bodyLexer) tok(t lexer.TokenType, start, end int) lexer.Token {
 
 func (l *bodyLexer) Next() (lexer.Token, error) {
 	s := l.s
-	if l.eq >= 0 {
-		at := l.eq
-		l.eq = -1
-		l.i = at + 1
-		l.afterEq = true
-		return l.tok(tokEq, at, at+1), nil
-	}
 	if l.afterEq {
 		l.afterEq = false
 		l.i = skipSpace(s, l.i)
@@ -100,7 +94,8 @@ func (l *bodyLexer) Next() (lexer.Token, error) {
 		end := wordEnd(s, start)
 		l.i = end
 		if at := skipSpace(s, end); at < len(s) && s[at] == '=' {
-			l.eq = at
+			l.i = at + 1
+			l.afterEq = true
 			return l.tok(tokKey, start, end), nil
 		}
 	}

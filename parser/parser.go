@@ -207,8 +207,8 @@ func readAttrs(body string) ([]rawAttr, error) {
 			continue
 		}
 		r := rawAttr{key: strings.ToLower(toks[i].Value), start: toks[i].Pos.Offset}
-		if i+2 < len(toks) && toks[i+1].Type == tokEq && isValue(toks[i+2].Type) {
-			v := toks[i+2]
+		if i+1 < len(toks) && isValue(toks[i+1].Type) {
+			v := toks[i+1]
 			r.has = true
 			r.valuePos = v.Pos.Offset
 			switch v.Type {

@@ -103,6 +103,7 @@ func readSheet(body string, attrs []rawAttr) Tag {
 		return bad("op " + strconv.Quote(capRunes(name, 40)) + " is not a sheet op")
 	}
 	t.Op = op
+	t.Attrs = make([]Attr, 0, 4) // no op writes more than four (damage on a track)
 	add := func(k, v string) { t.Attrs = append(t.Attrs, Attr{k, v}) }
 	need := func(keys ...string) bool {
 		for _, k := range keys {

@@ -64,7 +64,9 @@ type Op struct {
 	Rules *ruleset.Ruleset
 	// Card is the working copy. Name is the real card's.
 	Card *Card
-	// Values is Card evaluated before the operation; Live is its live state.
+	// Values is Card evaluated before the operation; Live is its live state. A live-only
+	// op (liveOnly) reads only Live, so its Values are the build's numbers without the
+	// skill and save maps (see evaluateLive).
 	Values *Values
 	Req    parser.Tag
 	Opts   *Options
@@ -197,12 +199,17 @@ func applyOne(ix *index, card *Card, req parser.Tag, h Handler, opts *Options) C
 			return CardResult{Card: card.Name, Outcome: Refused(err)}
 		}
 	}
+	live := liveOnly(strings.ToLower(req.Op))
 	work := &Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
-	if !liveOnly(strings.ToLower(req.Op)) {
+	if !live {
 		work = card.Clone()
 	}
 	op := &Op{Rules: ix.rs, Card: work, Req: req, Opts: opts, ix: ix}
-	op.Values = evaluateCard(ix, op.Card, op.items())
+	if live {
+		op.Values = evaluateLive(ix, op.Card)
+	} else {
+		op.Values = evaluateCard(ix, op.Card, op.items())
+	}
 	now, err := h(op)
 	if err != nil {
 		return CardResult{Card: card.Name, Outcome: Refused(err)}

@@ -566,12 +566,24 @@ func diffMap[V any](out []Change, name, prefix string, a, b map[string]V, eq fun
 	if len(a) == 0 && len(b) == 0 {
 		return out
 	}
-	for _, k := range unionKeys(a, b) {
+	// Only the keys that changed are collected (an op changes one or two), then sorted so
+	// the changes come in key order.
+	var buf [4]string
+	keys := buf[:0]
+	for k, x := range a {
+		if y, inB := b[k]; !inB || !eq(x, y) {
+			keys = append(keys, k)
+		}
+	}
+	for k := range b {
+		if _, inA := a[k]; !inA {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
 		x, inA := a[k]
 		y, inB := b[k]
-		if inA && inB && eq(x, y) {
-			continue
-		}
 		ch := Change{Card: name, Path: prefix + k}
 		if inA {
 			ch.Before = js(x)

@@ -40,6 +40,9 @@ type Values struct {
 	// profDone/profBusy memoise the proficiency bonus, read lazily the first time a
 	// modifier asks for it.
 	profDone, profBusy bool
+	// trainedDone says the skill and save maps are filled: always for Evaluate, only when
+	// first asked for (Modifier) for the evaluation a live-only op runs on.
+	trainedDone bool
 }
 
 // Cap is a skill's or save's cap and its number before the cap held it.
@@ -55,6 +58,8 @@ type index struct {
 	// readsLive says whether any derived value or cap reads the live state or items, so
 	// a second, live evaluation is needed.
 	readsLive bool
+	// numberFields is how many fields are numbers: the size of Values.Numbers.
+	numberFields int
 }
 
 func (ix *index) field(id string) *ruleset.Field {
@@ -97,6 +102,11 @@ func (ix *index) tier(id string) *ruleset.ProficiencyTier {
 func newIndex(rs *ruleset.Ruleset) *index {
 	s := &rs.Sheet
 	ix := &index{rs: rs}
+	for i := range s.Fields {
+		if s.Fields[i].Type == "number" {
+			ix.numberFields++
+		}
+	}
 	live := func(r *ruleset.ValueRef) bool {
 		return r != nil && (r.LiveTrack != "" || r.LivePool != "" || r.ItemStat != nil)
 	}
@@ -145,20 +155,36 @@ func evaluateCard(ix *index, card *Card, items ItemStats) *Values {
 	return v
 }
 
+// evaluateLive is the evaluation a live-only op runs on: such an op reads nothing but the
+// live state (Values.Live), and the live state needs only the build's numbers — pool and
+// track maximums, hideWhen, wound levels — so skills and saves are left to be worked out
+// when first asked for (Ref and Modifier still give them), and the second, live
+// evaluation a sheet whose derived values read the live state needs is not made. Its
+// numbers are the build's alone, with no items.
+func evaluateLive(ix *index, card *Card) *Values {
+	base := evaluateNumbers(ix, &card.Build, nil, nil)
+	base.Live = resolveLive(ix, card, base)
+	return base
+}
+
 // evaluate works the sheet out top to bottom, Marinara's order: abilities, number fields,
 // derived values (which may read skills and saves, worked out on demand), then every
 // skill and save.
 func evaluate(ix *index, build *Build, live *Resolved, items ItemStats) *Values {
+	v := evaluateNumbers(ix, build, live, items)
+	v.evaluateTrained()
+	return v
+}
+
+// evaluateNumbers works out abilities, number fields and derived values: everything but
+// the skill and save maps.
+func evaluateNumbers(ix *index, build *Build, live *Resolved, items ItemStats) *Values {
 	s := &ix.rs.Sheet
 	v := &Values{
 		AbilityScores: make(map[string]float64, len(s.Abilities)),
 		AbilityMods:   make(map[string]float64, len(s.Abilities)),
-		Numbers:       make(map[string]float64, len(s.Fields)),
+		Numbers:       make(map[string]float64, ix.numberFields),
 		Derived:       make(map[string]float64, len(s.Derived)),
-		SkillTiers:    make(map[string]string, len(s.Skills)),
-		SaveTiers:     make(map[string]string, len(s.Saves)),
-		SkillMods:     make(map[string]float64, len(s.Skills)),
-		SaveMods:      make(map[string]float64, len(s.Saves)),
 		Live:          live,
 		ix:            ix,
 		build:         build,
@@ -188,6 +214,21 @@ func evaluate(ix *index, build *Build, live *Resolved, items ItemStats) *Values 
 		d := &s.Derived[i]
 		v.Derived[d.ID] = v.derive(d)
 	}
+	return v
+}
+
+// evaluateTrained fills the skill and save maps (tiers, modifiers, caps) and the
+// proficiency bonus, once.
+func (v *Values) evaluateTrained() {
+	if v.trainedDone {
+		return
+	}
+	v.trainedDone = true
+	s, build := &v.ix.rs.Sheet, v.build
+	v.SkillTiers = make(map[string]string, len(s.Skills))
+	v.SaveTiers = make(map[string]string, len(s.Saves))
+	v.SkillMods = make(map[string]float64, len(s.Skills))
+	v.SaveMods = make(map[string]float64, len(s.Saves))
 	for i := range s.Skills {
 		k := &s.Skills[i]
 		v.SkillTiers[k.ID] = v.tierOf(build.Skills, k.ID).ID
@@ -199,7 +240,6 @@ func evaluate(ix *index, build *Build, live *Resolved, items ItemStats) *Values 
 		v.SaveMods[k.ID] = v.trained(k, build.Saves, "save:")
 	}
 	v.proficiency()
-	return v
 }
 
 func finite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
@@ -485,7 +525,7 @@ func (v *Values) FieldValue(id string) any {
 	}
 	if f.Type == "enum" {
 		if s, ok := stored.(string); ok && contains(f.Values, s) {
-			return s
+			return stored // not s: boxing the string again would allocate
 		}
 		if f.Default != nil {
 			return f.Default
@@ -535,6 +575,7 @@ func (v *Values) Hidden(h *ruleset.HideWhen) bool {
 // Modifier is the number a check on a skill, save or ability rolls with: kind "skill",
 // "save" or "ability".
 func (v *Values) Modifier(kind, id string) (float64, bool) {
+	v.evaluateTrained()
 	var m map[string]float64
 	switch kind {
 	case "skill":

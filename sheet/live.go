@@ -192,7 +192,15 @@ func RowPoolKey(list, name string) string {
 // pools (not hidden, maximum above 0, first row of a name wins).
 func listPools(ix *index, build *Build, base *Values) []Pool {
 	s := &ix.rs.Sheet
-	pools := make([]Pool, 0, len(s.Live.Pools))
+	// Room for every declared pool and every row that may be a counter, so the slice is
+	// made once.
+	n := len(s.Live.Pools)
+	for li := range s.Lists {
+		if s.Lists[li].Pools != nil {
+			n += len(build.Lists[s.Lists[li].ID])
+		}
+	}
+	pools := make([]Pool, 0, min(n, len(s.Live.Pools)+maxLivePools))
 	groupPlace := map[string]int{}
 	for i := range s.Live.Pools {
 		d := &s.Live.Pools[i]
