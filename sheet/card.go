@@ -13,6 +13,7 @@ package sheet
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"maps"
 	"math"
 	"slices"
@@ -202,14 +203,42 @@ func (c *Card) withSortedConditions() *Card {
 // (TestBuildMarshalMatches), without building them and without reflection: a card is
 // encoded on every command that changes it.
 func (b Build) MarshalJSON() ([]byte, error) {
-	keys := []string{"abilities", "bonuses", "fields", "lists", "saves", "skills"}
+	return b.appendJSON(make([]byte, 0, 1024))
+}
+
+// AppendJSON appends the card's JSON to dst: the bytes json.Marshal(c) writes
+// (TestCardAppendJSON), without reflection and without encoding/json checking the
+// build's and live state's bytes a second time. A store encodes a card on every command
+// that changes it. On an error it returns json.Marshal's error.
+func (c *Card) AppendJSON(dst []byte) ([]byte, error) {
+	out := append(dst, `{"name":`...)
+	out = appendJSONString(out, c.Name)
+	out = appendJSONString(append(out, `,"ruleset":{"id":`...), c.Ruleset.ID)
+	out = appendJSONInt(append(out, `,"version":`...), c.Ruleset.Version)
+	out = appendJSONInt(append(out, `},"sheetVersion":`...), c.SheetVersion)
+	out, err := c.Build.appendJSON(append(out, `,"build":`...))
+	if err != nil {
+		if _, err = json.Marshal(c); err == nil { // cannot be: the same encoders fail there
+			err = errors.New("sheet: card does not encode")
+		}
+		return dst, err
+	}
+	out = c.Live.appendJSON(append(out, `,"live":`...))
+	return append(out, '}'), nil
+}
+
+// appendJSON is MarshalJSON appending to out (nil on an error).
+func (b *Build) appendJSON(out []byte) ([]byte, error) {
+	var known [8]string
+	keys := append(known[:0], "abilities", "bonuses", "fields", "lists", "saves", "skills")
 	for k := range b.Extra {
 		if !slices.Contains(keys[:6], k) {
 			keys = append(keys, k)
 		}
 	}
-	slices.Sort(keys)
-	out := make([]byte, 0, 1024)
+	if len(keys) > 6 {
+		slices.Sort(keys)
+	}
 	out = append(out, '{')
 	for i, k := range keys {
 		if i > 0 {
@@ -249,7 +278,16 @@ func appendMap[V any](out []byte, m map[string]V, nilAsEmpty bool, value func([]
 		return append(out, "null"...), nil
 	}
 	out = append(out, '{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
+	var small [64]string
+	keys := small[:0]
+	if len(m) > len(small) {
+		keys = make([]string, 0, len(m))
+	}
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
 		if i > 0 {
 			out = append(out, ',')
 		}
@@ -575,10 +613,15 @@ func (l *Live) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the live state sparse: empty sections are left out. The bytes are
 // those encoding/json writes for the struct (TestLiveMarshalMatches).
 func (l Live) MarshalJSON() ([]byte, error) {
-	out := make([]byte, 0, 256)
+	return l.appendJSON(make([]byte, 0, 256)), nil
+}
+
+// appendJSON is MarshalJSON appending to out; a live state always encodes.
+func (l *Live) appendJSON(out []byte) []byte {
+	n := len(out)
 	out = append(out, '{')
 	section := func(name string) {
-		if len(out) > 1 {
+		if len(out) > n+1 {
 			out = append(out, ',')
 		}
 		out = append(out, '"')
@@ -621,7 +664,7 @@ func (l Live) MarshalJSON() ([]byte, error) {
 		section("states")
 		out, _ = appendMap(out, l.States, false, appendJSONText)
 	}
-	return append(out, '}'), nil
+	return append(out, '}')
 }
 
 func appendJSONStrings(out []byte, ss []string) []byte {

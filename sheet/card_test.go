@@ -246,6 +246,28 @@ func TestCardMarshalMatches(t *testing.T) {
 	})
 }
 
+// TestCardAppendJSON: AppendJSON writes exactly what json.Marshal writes for the card,
+// after what dst held, and fails as json.Marshal fails.
+func TestCardAppendJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := cardGen{tame: rapid.Bool().Draw(t, "tame")}.card(t)
+		c.Name = cardGen{}.text(t, "card name")
+		c.Ruleset = RulesetRef{ID: cardGen{}.text(t, "ruleset id"), Version: rapid.IntRange(-2, 1<<40).Draw(t, "version")}
+		c.SheetVersion = rapid.IntRange(-2, 9).Draw(t, "sheet version")
+		want, werr := json.Marshal(c)
+		got, err := c.AppendJSON([]byte("prefix"))
+		if werr != nil {
+			if err == nil || err.Error() != werr.Error() || string(got) != "prefix" {
+				t.Fatalf("got %s (%v), want json.Marshal's error %v", got, err, werr)
+			}
+			return
+		}
+		if err != nil || string(got) != "prefix"+string(want) {
+			t.Fatalf("\n got %s (%v)\nwant prefix%s", got, err, want)
+		}
+	})
+}
+
 // TestCardRoundTrips: a card that says it round-trips decodes from its JSON to exactly
 // itself; and an ordinary card does say so.
 func TestCardRoundTrips(t *testing.T) {
@@ -301,6 +323,15 @@ func BenchmarkCardJSON(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := json.Marshal(c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("append", func(b *testing.B) {
+		b.ReportAllocs()
+		buf := make([]byte, 0, 2048)
+		for b.Loop() {
+			if _, err := c.AppendJSON(buf[:0]); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -345,6 +345,80 @@ func TestCardMemo(t *testing.T) {
 	}
 }
 
+// TestCardMemoAfterPut: a record changed after it was Put (and not Put again) leaves the
+// memo with what was written; so does one Put twice, and one rolled back.
+func TestCardMemoAfterPut(t *testing.T) {
+	s := openTemp(t)
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Update(ctx, func(tx storage.Tx) error { return tx.PutGameCard("ch", storagetest.Card("u1", "Mira", 5)) }); err != nil {
+		t.Fatal(err)
+	}
+	gold := func() float64 {
+		var g float64
+		err := s.Update(ctx, func(tx storage.Tx) error {
+			c, err := tx.GameCard("ch", "Mira")
+			g = storagetest.Gold(c)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	set := func(c *storage.CardRecord, g float64) { c.Card.Build.Fields["gold"] = g }
+	for _, step := range []struct {
+		fn   func(tx storage.Tx, c *storage.CardRecord) error
+		want float64
+	}{
+		{func(tx storage.Tx, c *storage.CardRecord) error {
+			set(c, 4)
+			err := tx.PutGameCard("ch", c)
+			set(c, 100) // not written
+			c.Card.Live.Conditions = append(c.Card.Live.Conditions, "cursed")
+			return err
+		}, 4},
+		{func(tx storage.Tx, c *storage.CardRecord) error {
+			set(c, 3)
+			if err := tx.PutGameCard("ch", c); err != nil {
+				return err
+			}
+			set(c, 2)
+			return tx.PutGameCard("ch", c)
+		}, 2},
+		{func(tx storage.Tx, c *storage.CardRecord) error {
+			set(c, 1)
+			if err := tx.PutGameCard("ch", c); err != nil {
+				return err
+			}
+			return errors.New("changed my mind")
+		}, 2},
+	} {
+		_ = s.Update(ctx, func(tx storage.Tx) error {
+			c, err := tx.GameCard("ch", "Mira")
+			if err != nil {
+				return err
+			}
+			return step.fn(tx, c)
+		})
+		for range 2 { // the second read is a memo hit
+			if g := gold(); g != step.want {
+				t.Fatalf("gold %v, want %v", g, step.want)
+			}
+		}
+	}
+	err := s.View(ctx, func(tx storage.Tx) error {
+		c, err := tx.GameCard("ch", "Mira")
+		if err == nil && len(c.Card.Live.Conditions) != 0 {
+			t.Errorf("conditions %v: a change after the Put reached the memo", c.Card.Live.Conditions)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestRoundTripIsDecoding: the copy of a written record the memo keeps without decoding
 // is exactly (reflect.DeepEqual) what decoding the written bytes gives, and records that
 // would not read back as themselves are decoded instead.

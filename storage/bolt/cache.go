@@ -17,8 +17,8 @@ import (
 // costs a byte comparison and a deep copy. An entry is used only when the stored bytes
 // are exactly the bytes it was decoded from, so it can never be stale: it is a pure
 // function's memo, true whatever was committed or rolled back since. A command's freshly
-// written cards are decoded into it by their caller's goroutine after its function has
-// returned, in parallel with the committer.
+// written cards go into it from their caller's goroutine after its function has
+// returned, in parallel with the rest of the batch (see remember).
 type cardCache struct {
 	mu sync.Mutex
 	m  map[string]cachedCard
@@ -64,14 +64,31 @@ func (c *cardCache) add(k string, raw []byte, rec *storage.CardRecord) {
 	c.m[k] = cachedCard{raw: raw, rec: rec}
 }
 
-// remember keeps what a command wrote: its own copy rec of the record when it has one
-// (exactly the decoding of raw), else the decoding of raw.
+// remember keeps what a command wrote, once its function has returned: a copy of the
+// record it wrote when that record still encodes to exactly the bytes written and reads
+// back from them as itself (roundTrip), else the decoding of the bytes. Checking here,
+// on the caller's goroutine while the batch goes on, rather than copying the record in
+// the Put, keeps the copy out of the transaction, where commands wait for each other.
 func (c *cardCache) remember(w writtenCard) {
-	if w.rec != nil {
-		c.add(w.key, w.raw, w.rec)
-		return
+	if encodesTo(w.rec, w.raw) {
+		if d := roundTrip(w.rec); d != nil {
+			c.add(w.key, w.raw, d)
+			return
+		}
 	}
 	c.decode(w.key, w.raw)
+}
+
+// encodesTo reports whether r encodes to exactly raw.
+func encodesTo(r *storage.CardRecord, raw []byte) bool {
+	buf := encBufs.Get().(*[]byte)
+	out, err := appendCardRecord((*buf)[:0], r)
+	same := err == nil && bytes.Equal(out, raw)
+	if cap(out) <= 64<<10 {
+		*buf = out[:0]
+		encBufs.Put(buf)
+	}
+	return same
 }
 
 // roundTrip returns a copy of r equal in every value, type and nil to what decoding

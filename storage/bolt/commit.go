@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
@@ -109,9 +110,11 @@ func (s *store) Update(ctx context.Context, fn func(storage.Tx) error) error {
 		return err // rolled back; nothing to wait for
 	}
 	// While the batch commits, keep what fn wrote in the memo, so the next command to
-	// read these cards finds them decoded (see cardCache).
-	for _, w := range written {
-		s.cards.remember(w)
+	// read these cards finds them decoded (see cardCache): the last bytes of each.
+	for i, w := range slices.Backward(written) {
+		if !slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }) {
+			s.cards.remember(w)
+		}
 	}
 	return <-req.done
 }

@@ -1,0 +1,143 @@
+package bolt
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
+)
+
+// drawText draws strings that stress escaping: HTML characters, quotes, control bytes,
+// U+2028, invalid UTF-8, and random ones.
+func drawText(t *rapid.T, label string) string {
+	return rapid.OneOf(
+		rapid.SampledFrom([]string{"", "u1", "Mira", "a<b>&c", "quote\"back\\slash", "tab\tnew\nline\r\x01\x08\x0c\x1f",
+			"line\u2028sep\u2029", "caf\u00e9 \U0001F600 ×3", "bad\xffutf8\xe2\x80", "\x7f", strings.Repeat("x", 300)}),
+		rapid.StringN(0, 12, -1),
+		rapid.Map(rapid.SliceOfN(rapid.Byte(), 0, 12), func(b []byte) string { return string(b) }),
+	).Draw(t, label)
+}
+
+func drawTime(t *rapid.T, label string) time.Time {
+	switch rapid.IntRange(0, 4).Draw(t, label+"-kind") {
+	case 0:
+		return time.Time{}
+	case 1:
+		return time.Date(2026, 3, 14, 15, 9, 26, rapid.IntRange(0, 999_999_999).Draw(t, label+"-ns"), time.UTC)
+	case 2:
+		return time.Date(2026, 3, 14, 15, 9, 26, 5000, time.FixedZone("x", rapid.IntRange(-50_000, 50_000).Draw(t, label+"-off")))
+	case 3:
+		return time.Date(rapid.IntRange(-2, 10_001).Draw(t, label+"-year"), 1, 2, 3, 4, 5, 0, time.UTC) // out of range fails
+	}
+	return time.Now() // with a monotonic reading
+}
+
+func drawValue(t *rapid.T, label string) any {
+	switch rapid.IntRange(0, 9).Draw(t, label+"-kind") {
+	case 0:
+		return nil
+	case 1:
+		return rapid.SampledFrom([]float64{0, math.Copysign(0, -1), 1, -7, 0.5, 1e-7, 1e-6, 1e20, 1e21, 123456789012345678, 1e300,
+			math.Inf(1), math.NaN()}).Draw(t, label)
+	case 2:
+		return rapid.Float64().Draw(t, label)
+	case 3:
+		return drawText(t, label)
+	case 4:
+		return rapid.Bool().Draw(t, label)
+	case 5:
+		return rapid.IntRange(-5, 5).Draw(t, label)
+	case 6:
+		return []string{"prone", drawText(t, label)}
+	case 7:
+		return sheet.PoolValue{Value: 3, Temp: 1}
+	case 8:
+		return map[string]any{"a<": 1.5, "b": []any{nil, "x"}}
+	}
+	return json.RawMessage(`{ "raw" : [1, 2] }`)
+}
+
+// TestEncodeMatches: the record writers write exactly what json.Marshal writes, and
+// fail where it fails, with its error.
+func TestEncodeMatches(t *testing.T) {
+	check := func(t *rapid.T, what string, got []byte, err error, v any) {
+		want, werr := json.Marshal(v)
+		if werr != nil {
+			if err == nil || err.Error() != werr.Error() {
+				t.Fatalf("%s: got %s (%v), want the error %v", what, got, err, werr)
+			}
+			return
+		}
+		if err != nil || string(got) != string(want) {
+			t.Fatalf("%s:\n got %s (%v)\nwant %s", what, got, err, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		c := benchCard(drawText(t, "name"))
+		c.OwnerID = drawText(t, "owner")
+		c.From = drawText(t, "from")
+		c.UpdatedAt = drawTime(t, "updated")
+		c.Card.Build.Fields["odd"] = drawValue(t, "field")
+		c.Card.Live.Conditions = append(c.Card.Live.Conditions, drawText(t, "condition"))
+		if rapid.IntRange(0, 9).Draw(t, "nil card") == 0 {
+			c.Card = nil
+		}
+		got, err := encode(c, appendCardRecord)
+		check(t, "card record", got, err, c)
+
+		r := &storage.Reply{ChannelID: drawText(t, "channel"), Seq: rapid.Int64().Draw(t, "seq"), MessageID: drawText(t, "message"),
+			AuthorID: drawText(t, "author"), Text: drawText(t, "text"), Status: drawText(t, "status"), Posted: drawText(t, "posted"),
+			Source: drawText(t, "source"), CreatedAt: drawTime(t, "created"), UpdatedAt: drawTime(t, "updated")}
+		switch n := rapid.IntRange(-1, 3).Draw(t, "changes"); n {
+		case -1:
+			r.Changes = []sheet.Change{}
+		default:
+			for range n {
+				r.Changes = append(r.Changes, sheet.Change{Card: drawText(t, "card"), Path: drawText(t, "path"),
+					Before: drawValue(t, "before"), After: drawValue(t, "after")})
+			}
+		}
+		got, err = encode(r, appendReply)
+		check(t, "reply", got, err, r)
+	})
+}
+
+// BenchmarkEncode: a 3-tag reply's card and reply record, by encoding/json and by the
+// writers here.
+func BenchmarkEncode(b *testing.B) {
+	c := benchCard("Mira")
+	r := &storage.Reply{ChannelID: "ch0", Seq: 1_000_000, MessageID: "1300000000000000001", AuthorID: "gm",
+		Text:   `The acid hisses. [sheet: who="Mira" op="spend" pool="gold" amount="1"] ×3`,
+		Status: storage.ReplyLive, CreatedAt: time.Now().UTC(), UpdatedAt: time.Now().UTC()}
+	for range 3 {
+		r.Changes = append(r.Changes, sheet.Change{Card: "Mira", Path: "build.fields.gold", Before: 1e6, After: 1e6 - 1})
+	}
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(c); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := json.Marshal(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("writers", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := encode(c, appendCardRecord); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := encode(r, appendReply); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
