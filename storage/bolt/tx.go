@@ -350,90 +350,88 @@ func cardName(c *storage.CardRecord) (string, error) {
 	return c.Card.Name, nil
 }
 
-func (t *tx) PutLibraryCard(c *storage.CardRecord) error {
+// shelf is where one kind of card lives: library cards by owner, game cards by channel.
+// Both kinds are keyed by their holder and the card's normalised name and read and
+// written the same way; only the bucket and the words differ.
+type shelf struct {
+	bucket []byte
+	holder string                           // what the key's first part is, for errors
+	what   func(holder, name string) string // the card, as an error names it
+}
+
+var (
+	libraryShelf = shelf{bucketLibrary, "card owner id", func(owner, name string) string {
+		return fmt.Sprintf("library card %q of %s", name, owner)
+	}}
+	gameShelf = shelf{bucketGame, "channel id", func(channel, name string) string {
+		return fmt.Sprintf("game card %q in channel %s", name, channel)
+	}}
+)
+
+func (t *tx) putOn(s shelf, holder string, c *storage.CardRecord) error {
 	name, err := cardName(c)
 	if err != nil {
 		return err
 	}
-	k, err := nameKey("card owner id", c.OwnerID, name)
+	k, err := nameKey(s.holder, holder, name)
 	if err != nil {
 		return err
 	}
-	return t.putCard(bucketLibrary, k, c)
+	return t.putCard(s.bucket, k, c)
 }
 
+func (t *tx) getFrom(s shelf, holder, name string) (*storage.CardRecord, error) {
+	k, err := nameKey(s.holder, holder, name)
+	if err != nil {
+		return nil, err
+	}
+	c, err := t.getCard(s.bucket, k)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.what(holder, name), err)
+	}
+	return c, nil
+}
+
+func (t *tx) allOn(s shelf, holder string) ([]*storage.CardRecord, error) {
+	p, err := prefix(s.holder, holder)
+	if err != nil {
+		return nil, err
+	}
+	return t.cardsIn(s.bucket, p)
+}
+
+func (t *tx) deleteFrom(s shelf, holder, name string) error {
+	k, err := nameKey(s.holder, holder, name)
+	if err != nil {
+		return err
+	}
+	if err := t.del(s.bucket, k); err != nil {
+		return fmt.Errorf("%s: %w", s.what(holder, name), err)
+	}
+	return nil
+}
+
+func (t *tx) PutLibraryCard(c *storage.CardRecord) error { return t.putOn(libraryShelf, c.OwnerID, c) }
 func (t *tx) LibraryCard(ownerID, name string) (*storage.CardRecord, error) {
-	k, err := nameKey("card owner id", ownerID, name)
-	if err != nil {
-		return nil, err
-	}
-	c, err := t.getCard(bucketLibrary, k)
-	if err != nil {
-		return nil, fmt.Errorf("library card %q of %s: %w", name, ownerID, err)
-	}
-	return c, nil
+	return t.getFrom(libraryShelf, ownerID, name)
 }
-
 func (t *tx) LibraryCards(ownerID string) ([]*storage.CardRecord, error) {
-	p, err := prefix("card owner id", ownerID)
-	if err != nil {
-		return nil, err
-	}
-	return t.cardsIn(bucketLibrary, p)
+	return t.allOn(libraryShelf, ownerID)
 }
-
 func (t *tx) DeleteLibraryCard(ownerID, name string) error {
-	k, err := nameKey("card owner id", ownerID, name)
-	if err != nil {
-		return err
-	}
-	if err := t.del(bucketLibrary, k); err != nil {
-		return fmt.Errorf("library card %q of %s: %w", name, ownerID, err)
-	}
-	return nil
+	return t.deleteFrom(libraryShelf, ownerID, name)
 }
-
 func (t *tx) PutGameCard(channelID string, c *storage.CardRecord) error {
-	name, err := cardName(c)
-	if err != nil {
-		return err
-	}
-	k, err := nameKey("channel id", channelID, name)
-	if err != nil {
-		return err
-	}
-	return t.putCard(bucketGame, k, c)
+	return t.putOn(gameShelf, channelID, c)
 }
-
 func (t *tx) GameCard(channelID, name string) (*storage.CardRecord, error) {
-	k, err := nameKey("channel id", channelID, name)
-	if err != nil {
-		return nil, err
-	}
-	c, err := t.getCard(bucketGame, k)
-	if err != nil {
-		return nil, fmt.Errorf("game card %q in channel %s: %w", name, channelID, err)
-	}
-	return c, nil
+	return t.getFrom(gameShelf, channelID, name)
 }
-
 func (t *tx) GameCards(channelID string) ([]*storage.CardRecord, error) {
-	p, err := prefix("channel id", channelID)
-	if err != nil {
-		return nil, err
-	}
-	return t.cardsIn(bucketGame, p)
+	return t.allOn(gameShelf, channelID)
 }
-
 func (t *tx) DeleteGameCard(channelID, name string) error {
-	k, err := nameKey("channel id", channelID, name)
-	if err != nil {
-		return err
-	}
-	if err := t.del(bucketGame, k); err != nil {
-		return fmt.Errorf("game card %q in channel %s: %w", name, channelID, err)
-	}
-	return nil
+	return t.deleteFrom(gameShelf, channelID, name)
 }
 
 // ---- replies ----
