@@ -4,6 +4,7 @@
 package bolt
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -79,19 +80,53 @@ func open(path string, opts Options) (*store, error) {
 // ---- schema ----
 
 // SchemaVersion is the schema this sheetkeeper writes: len(migrations).
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migrations[n] takes a database from schema version n to n+1, inside the one
 // transaction that opens it, so a migration happens whole or not at all.
 var migrations = [SchemaVersion]func(*bolt.Tx) error{
-	0: func(btx *bolt.Tx) error { // an empty file: create every bucket
-		for _, name := range allBuckets {
+	0: func(btx *bolt.Tx) error { // an empty file: create schema 1's buckets
+		for _, name := range schema1Buckets {
 			if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
 		}
 		return nil
 	},
+	1: migrateReplyLog,
+}
+
+// migrateReplyLog moves schema 1's replies (one range per channel) into the reply log,
+// in key order, so each channel's replies keep their order there, and indexes each by
+// channel and seq. The message index (message → seq) is unchanged.
+func migrateReplyLog(btx *bolt.Tx) error {
+	old := btx.Bucket(bucketRepliesV1)
+	if old == nil {
+		return fmt.Errorf("bucket %q missing", bucketRepliesV1)
+	}
+	log, err := btx.CreateBucket(bucketReplyLog)
+	if err != nil {
+		return err
+	}
+	idx, err := btx.CreateBucket(bucketReplyIdx)
+	if err != nil {
+		return err
+	}
+	log.FillPercent, idx.FillPercent = 1.0, 1.0 // written in order
+	err = old.ForEach(func(k, v []byte) error {
+		id, err := log.NextSequence()
+		if err != nil {
+			return err
+		}
+		if err := log.Put(be64(id), bytes.Clone(v)); err != nil {
+			return err
+		}
+		return idx.Put(bytes.Clone(k), be64(id))
+	})
+	if err != nil {
+		return err
+	}
+	return btx.DeleteBucket(bucketRepliesV1)
 }
 
 // schemaOf reads the stored schema version: 0 for a file never initialised.

@@ -18,7 +18,10 @@ import (
 //	campaigns  channelID                       → Campaign
 //	library    ownerID 0x00 normalised name    → CardRecord
 //	game       channelID 0x00 normalised name  → CardRecord
-//	replies    channelID 0x00 BE(seq)          → Reply
+//	replylog   BE(log id)                      → Reply (schema 2; log ids from the bucket's
+//	                                             sequence, so a commit's replies, whatever
+//	                                             their channels, are neighbours)
+//	replyindex channelID 0x00 BE(seq)          → BE(log id) of that reply in replylog
 //	messages   messageID 0x00 channelID        → BE(seq) of the reply it was applied as
 //	                                             (id first: see messageKey)
 //	seqs       channelID                       → BE(last allocated reply seq)
@@ -29,13 +32,20 @@ var (
 	bucketCampaigns = []byte("campaigns")
 	bucketLibrary   = []byte("library")
 	bucketGame      = []byte("game")
-	bucketReplies   = []byte("replies")
+	bucketReplyLog  = []byte("replylog")
+	bucketReplyIdx  = []byte("replyindex")
 	bucketMessages  = []byte("messages")
 	bucketSeqs      = []byte("seqs")
 	bucketSchedules = []byte("schedules")
 
 	allBuckets = [][]byte{bucketMeta, bucketRulesets, bucketCampaigns, bucketLibrary, bucketGame,
-		bucketReplies, bucketMessages, bucketSeqs, bucketSchedules}
+		bucketReplyLog, bucketReplyIdx, bucketMessages, bucketSeqs, bucketSchedules}
+
+	// bucketRepliesV1 held schema 1's replies (channelID 0x00 BE(seq) → Reply);
+	// migration 1 moves them to replylog and replyindex.
+	bucketRepliesV1 = []byte("replies")
+	schema1Buckets  = [][]byte{bucketMeta, bucketRulesets, bucketCampaigns, bucketLibrary, bucketGame,
+		bucketRepliesV1, bucketMessages, bucketSeqs, bucketSchedules}
 
 	keySchema = []byte("schema")
 )

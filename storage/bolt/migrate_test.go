@@ -1,0 +1,167 @@
+package bolt
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
+	"sheetkeeper/storage/storagetest"
+)
+
+// TestMigrateReplyLog: a schema 1 database with replies in three channels (written as
+// schema 1 wrote them: one key range per channel, the message index, the seq counters)
+// opens as schema 2 with every reply findable by seq and by message id, each channel's
+// replies in order, and the next seq following on.
+func TestMigrateReplyLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v1.db")
+	channels := []string{"chan-b", "chan-a", "chan-c"}
+	const perChannel = 300 // several leaf pages each
+	msgID := func(c, seq int) string { return fmt.Sprint(1_300_000_000_000_000_000 + seq*10 + c) }
+	want := map[string][]*storage.Reply{}
+	rawWrite(t, path, func(btx *bolt.Tx) error {
+		if err := migrations[0](btx); err != nil {
+			return err
+		}
+		if err := btx.Bucket(bucketMeta).Put(keySchema, be64(1)); err != nil {
+			return err
+		}
+		for seq := 1; seq <= perChannel; seq++ {
+			for c, ch := range channels {
+				r := &storage.Reply{ChannelID: ch, Seq: int64(seq), MessageID: msgID(c, seq), AuthorID: "gm",
+					Text: fmt.Sprintf("reply %d in %s", seq, ch), Status: storage.ReplyLive,
+					Changes:   []sheet.Change{{Card: "Mira", Path: "build.fields.gold", Before: float64(seq), After: float64(seq - 1)}},
+					CreatedAt: storagetest.When, UpdatedAt: storagetest.When}
+				if seq%7 == 0 {
+					r.Status = storage.ReplyReverted
+				}
+				want[ch] = append(want[ch], r)
+				data, err := json.Marshal(r)
+				if err != nil {
+					return err
+				}
+				k, _ := replyKey(ch, int64(seq))
+				if err := btx.Bucket(bucketRepliesV1).Put(k, data); err != nil {
+					return err
+				}
+				mk, _ := messageKey(ch, r.MessageID)
+				if err := btx.Bucket(bucketMessages).Put(mk, be64(uint64(seq))); err != nil {
+					return err
+				}
+				if err := btx.Bucket(bucketSeqs).Put([]byte(ch), be64(uint64(seq))); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := func() uint64 { s.Close(); return rawSchema(t, path) }(); v != 2 {
+		t.Fatalf("schema %d after opening, want 2", v)
+	}
+	s, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	same := func(got, want *storage.Reply) {
+		t.Helper()
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Fatalf("got  %s\nwant %s", g, w)
+		}
+	}
+	s.(*store).db.View(func(btx *bolt.Tx) error {
+		if btx.Bucket(bucketRepliesV1) != nil {
+			t.Error("schema 1 replies bucket still there")
+		}
+		return nil
+	})
+	err = s.View(context.Background(), func(tx storage.Tx) error {
+		for c, ch := range channels {
+			for i, w := range want[ch] {
+				r, err := tx.Reply(ch, w.Seq)
+				if err != nil {
+					return err
+				}
+				same(r, w)
+				r, err = tx.ReplyByMessage(ch, msgID(c, i+1))
+				if err != nil {
+					return err
+				}
+				same(r, w)
+			}
+			all, err := tx.Replies(ch, 0, 0)
+			if err != nil {
+				return err
+			}
+			if len(all) != perChannel {
+				t.Fatalf("%s: %d replies, want %d", ch, len(all), perChannel)
+			}
+			for i := range all {
+				same(all[i], want[ch][i])
+			}
+			page, err := tx.Replies(ch, 100, 5)
+			if err != nil {
+				return err
+			}
+			if len(page) != 5 || page[0].Seq != 101 || page[4].Seq != 105 {
+				t.Fatalf("%s: Replies(after 100, 5) gave %d from %d", ch, len(page), page[0].Seq)
+			}
+			last, err := tx.LastReply(ch)
+			if err != nil {
+				return err
+			}
+			same(last, want[ch][perChannel-1])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// New replies follow on after the migrated ones.
+	err = s.Update(context.Background(), func(tx storage.Tx) error {
+		seq, err := tx.NextReplySeq("chan-a")
+		if err != nil {
+			return err
+		}
+		if seq != perChannel+1 {
+			t.Errorf("next seq %d, want %d", seq, perChannel+1)
+		}
+		return tx.PutReply(&storage.Reply{ChannelID: "chan-a", Seq: seq, MessageID: "1400000000000000000", Status: storage.ReplyLive})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(context.Background(), func(tx storage.Tx) error {
+		last, err := tx.LastReply("chan-a")
+		if err != nil {
+			return err
+		}
+		if last.Seq != perChannel+1 {
+			t.Errorf("last reply %d, want %d", last.Seq, perChannel+1)
+		}
+		all, err := tx.Replies("chan-a", perChannel-1, 0)
+		if err != nil {
+			return err
+		}
+		if len(all) != 2 || all[0].Seq != perChannel || all[1].Seq != perChannel+1 {
+			t.Errorf("replies after %d: %d", perChannel-1, len(all))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
