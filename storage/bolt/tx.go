@@ -317,36 +317,55 @@ func (t *tx) RulesetIDs() ([]string, error) {
 
 // ---- campaigns ----
 
-func (t *tx) PutCampaign(c *storage.Campaign) error {
-	k, err := single("campaign channel id", c.ChannelID)
+// table is a bucket of JSON records keyed by one id each: campaigns by channel,
+// schedules by their id. They are put, read and deleted alike; only the words differ.
+type table struct {
+	bucket []byte
+	key    string                 // what the id is, for errors
+	what   func(id string) string // the record, as an error names it
+}
+
+var (
+	campaignTable = table{bucketCampaigns, "campaign channel id", func(id string) string { return "campaign in channel " + id }}
+	scheduleTable = table{bucketSchedules, "schedule id", func(id string) string { return "schedule " + id }}
+)
+
+func putIn(t *tx, tb table, id string, v any) error {
+	k, err := single(tb.key, id)
 	if err != nil {
 		return err
 	}
-	return t.put(bucketCampaigns, k, c)
+	return t.put(tb.bucket, k, v)
 }
 
-func (t *tx) Campaign(channelID string) (*storage.Campaign, error) {
-	k, err := single("campaign channel id", channelID)
+func getFrom[T any](t *tx, tb table, id string) (*T, error) {
+	k, err := single(tb.key, id)
 	if err != nil {
 		return nil, err
 	}
-	c := new(storage.Campaign)
-	if err := t.get(bucketCampaigns, k, c); err != nil {
-		return nil, fmt.Errorf("campaign in channel %s: %w", channelID, err)
+	v := new(T)
+	if err := t.get(tb.bucket, k, v); err != nil {
+		return nil, fmt.Errorf("%s: %w", tb.what(id), err)
 	}
-	return c, nil
+	return v, nil
 }
 
-func (t *tx) DeleteCampaign(channelID string) error {
-	k, err := single("campaign channel id", channelID)
+func deleteIn(t *tx, tb table, id string) error {
+	k, err := single(tb.key, id)
 	if err != nil {
 		return err
 	}
-	if err := t.del(bucketCampaigns, k); err != nil {
-		return fmt.Errorf("campaign in channel %s: %w", channelID, err)
+	if err := t.del(tb.bucket, k); err != nil {
+		return fmt.Errorf("%s: %w", tb.what(id), err)
 	}
 	return nil
 }
+
+func (t *tx) PutCampaign(c *storage.Campaign) error { return putIn(t, campaignTable, c.ChannelID, c) }
+func (t *tx) Campaign(channelID string) (*storage.Campaign, error) {
+	return getFrom[storage.Campaign](t, campaignTable, channelID)
+}
+func (t *tx) DeleteCampaign(channelID string) error { return deleteIn(t, campaignTable, channelID) }
 
 func (t *tx) Campaigns() ([]*storage.Campaign, error) {
 	return decodeAll[storage.Campaign](t, bucketCampaigns, nil)
@@ -681,37 +700,13 @@ func (t *tx) NextReplySeq(channelID string) (int64, error) {
 
 // ---- schedules ----
 
-func (t *tx) PutSchedule(s *storage.Schedule) error {
-	k, err := single("schedule id", s.ID)
-	if err != nil {
-		return err
-	}
-	return t.put(bucketSchedules, k, s)
-}
-
+func (t *tx) PutSchedule(s *storage.Schedule) error { return putIn(t, scheduleTable, s.ID, s) }
 func (t *tx) Schedule(id string) (*storage.Schedule, error) {
-	k, err := single("schedule id", id)
-	if err != nil {
-		return nil, err
-	}
-	s := new(storage.Schedule)
-	if err := t.get(bucketSchedules, k, s); err != nil {
-		return nil, fmt.Errorf("schedule %s: %w", id, err)
-	}
-	return s, nil
+	return getFrom[storage.Schedule](t, scheduleTable, id)
 }
 
 func (t *tx) Schedules() ([]*storage.Schedule, error) {
 	return decodeAll[storage.Schedule](t, bucketSchedules, nil)
 }
 
-func (t *tx) DeleteSchedule(id string) error {
-	k, err := single("schedule id", id)
-	if err != nil {
-		return err
-	}
-	if err := t.del(bucketSchedules, k); err != nil {
-		return fmt.Errorf("schedule %s: %w", id, err)
-	}
-	return nil
-}
+func (t *tx) DeleteSchedule(id string) error { return deleteIn(t, scheduleTable, id) }
