@@ -21,7 +21,7 @@ const (
 func generated(t *testing.T) map[string][]byte {
 	t.Helper()
 	if _, err := os.Stat(srcDir); err != nil {
-		t.Skipf("SRD data not available: %v", err)
+		t.Fatalf("the SRD data is missing (../shared beside the repo): %v", err)
 	}
 	files, err := generate(srcDir)
 	if err != nil {
