@@ -158,7 +158,7 @@ func tagInstructions(l *ruleset.Loaded) string {
 	}
 	if len(live.States) > 0 {
 		s := &live.States[0]
-		add(`- [sheet: who="Name" op="state" state="` + tagValue(s.Label) + `" value="` + tagValue(stateValueLabel(s, s.DefaultValue())) + `"] sets a state to one of its values.`)
+		add(`- [sheet: who="Name" op="state" state="` + tagValue(s.Label) + `" value="` + tagValue(s.ValueLabel(s.DefaultValue())) + `"] sets a state to one of its values.`)
 	}
 	if len(live.Text) > 0 {
 		add(`- [sheet: who="Name" op="note" field="` + tagValue(live.Text[0].Label) + `" value="text"] writes a note; an empty value clears it.`)
@@ -243,7 +243,7 @@ func tagInstructions(l *ruleset.Loaded) string {
 		parts := make([]string, len(live.States))
 		for i := range live.States {
 			s := &live.States[i]
-			parts[i] = s.Label + " (" + labels(len(s.Values), func(j int) string { return stateValueLabel(s, s.Values[j]) }) + ")"
+			parts[i] = s.Label + " (" + labels(len(s.Values), func(j int) string { return s.ValueLabel(s.Values[j]) }) + ")"
 		}
 		add("States: " + strings.Join(parts, ", ") + ".")
 	}
@@ -262,13 +262,6 @@ func labels(n int, label func(int) string) string {
 		out[i] = label(i)
 	}
 	return strings.Join(out, ", ")
-}
-
-func stateValueLabel(s *ruleset.State, v string) string {
-	if l, ok := s.ValueLabels[v]; ok {
-		return l
-	}
-	return v
 }
 
 // tagValue makes a name safe inside a tag's double quotes.

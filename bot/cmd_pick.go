@@ -690,14 +690,14 @@ func mechanicsLine(rs *ruleset.Ruleset, cat *ruleset.Catalog, m *ruleset.Mechani
 		add("always hits")
 	}
 	if m.Save != nil {
-		save := saveLabel(rs, m.Save.Save)
+		save := labelOf(rs, sheet.PathSaves, m.Save.Save)
 		if !strings.HasSuffix(strings.ToLower(save), "save") {
 			save += " save"
 		}
 		add(save + " " + m.Save.OnSuccess)
 	}
 	for _, a := range m.Applies {
-		add("applies " + conditionLabel(rs, a.Condition))
+		add("applies " + labelOf(rs, sheet.PathConditions, a.Condition))
 	}
 	if m.Concentration != nil && *m.Concentration {
 		add("concentration")
@@ -758,24 +758,6 @@ func costWords(rs *ruleset.Ruleset, m *ruleset.Mechanics) string {
 		terms[i] = strconv.Itoa(t.Amount) + " from " + costTarget(rs, t.Pool)
 	}
 	return "costs " + strings.Join(terms, " + ")
-}
-
-func saveLabel(rs *ruleset.Ruleset, id string) string {
-	for _, s := range rs.Sheet.Saves {
-		if s.ID == id {
-			return s.Label
-		}
-	}
-	return id
-}
-
-func conditionLabel(rs *ruleset.Ruleset, id string) string {
-	for _, k := range rs.Sheet.Live.Conditions {
-		if k.ID == id {
-			return k.Label
-		}
-	}
-	return id
 }
 
 // problemsText is a standalone catalog file's mistakes, one a line, at most limit of them.

@@ -324,6 +324,14 @@ func (s *State) DefaultValue() string {
 	return ""
 }
 
+// ValueLabel is what a player reads for value v: its label, else v itself.
+func (s *State) ValueLabel(v string) string {
+	if l, ok := s.ValueLabels[v]; ok {
+		return l
+	}
+	return v
+}
+
 // Advancement (the seed's sheet.advancement) lets the advance command change the
 // permanent build: the listed number and text fields, and all abilities, skills or
 // saves where set. Text guides the GM.

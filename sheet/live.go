@@ -305,7 +305,7 @@ func resolveLive(ix *index, card *Card, base *Values) *Resolved {
 		if !ok || !contains(d.Values, v) {
 			v = StateDefault(d)
 		}
-		r.States = append(r.States, StateValue{ID: d.ID, Label: d.Label, Decl: d, Value: v, ValueLabel: valueLabel(d, v)})
+		r.States = append(r.States, StateValue{ID: d.ID, Label: d.Label, Decl: d, Value: v, ValueLabel: d.ValueLabel(v)})
 	}
 	return r
 }
@@ -315,13 +315,6 @@ func storedWounds(st *Live, id string) *Wounds {
 		return &w
 	}
 	return nil
-}
-
-func valueLabel(d *ruleset.State, v string) string {
-	if l, ok := d.ValueLabels[v]; ok {
-		return l
-	}
-	return v
 }
 
 // trackMax is a track's maximum: its number, or the value it reads floored, never below

@@ -278,9 +278,9 @@ func opState(op *Op) (string, error) {
 			continue
 		}
 		for _, v := range s.Decl.Values {
-			if sameName(v, value) || sameName(valueLabel(s.Decl, v), value) {
+			if sameName(v, value) || sameName(s.Decl.ValueLabel(v), value) {
 				setStateValue(&op.Card.Live, s.Decl, v)
-				return s.Label + " " + valueLabel(s.Decl, v), nil
+				return s.Label + " " + s.Decl.ValueLabel(v), nil
 			}
 		}
 		return "", refuse(refusal.UnknownValue, "%s has no value %q", s.Label, value)

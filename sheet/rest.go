@@ -51,9 +51,9 @@ func applyRest(card *Card, r *Resolved, rest *ruleset.Rest) string {
 				continue
 			}
 			if v != st.Value {
-				moved = append(moved, st.Label+" "+valueLabel(st.Decl, v))
+				moved = append(moved, st.Label+" "+st.Decl.ValueLabel(v))
 			}
-			st.Value, st.ValueLabel = v, valueLabel(st.Decl, v)
+			st.Value, st.ValueLabel = v, st.Decl.ValueLabel(v)
 			setStateValue(live, st.Decl, v)
 		case step.Track != "":
 			t := r.Track(step.Track)
