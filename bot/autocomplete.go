@@ -405,7 +405,7 @@ func (c *Core) poolChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	if err != nil {
 		return nil, nil
 	}
-	found, err := sheet.FindEntry(l.Ruleset, card, sheet.EntriesFrom(catalogs(l)), q.get("entry"))
+	found, err := sheet.FindEntry(l.Ruleset, card, sheet.EntriesFrom(l), q.get("entry"))
 	if err != nil {
 		return nil, nil
 	}

@@ -172,10 +172,6 @@ func cardsOf(records []*storage.CardRecord) []*sheet.Card {
 	return cards
 }
 
-// catalogs is the catalog source the engine reads through (use, advance, picking): the
-// ruleset's catalogs, inline or read lazily from its package's standalone files.
-func catalogs(l *ruleset.Loaded) sheet.CatalogSource { return l }
-
 // plain is an error in words a player understands: a refusal's detail (written for
 // people) or, without one, its reason explained. Anything else is not the user's to
 // read — it is logged by the caller (see Core.explain) and shown as "Internal error".

@@ -149,7 +149,7 @@ func (dc demoCard) build(l *ruleset.Loaded, ref sheet.RulesetRef) (*sheet.Card, 
 	for k, v := range dc.fields {
 		card.Build.Fields[k] = v
 	}
-	entries := sheet.EntriesFrom(catalogs(l))
+	entries := sheet.EntriesFrom(l)
 	for _, p := range dc.picks {
 		cat, id, _ := strings.Cut(p, "/")
 		e, ok := entries(cat, id)

@@ -918,7 +918,7 @@ func (c *Core) cmdPick(ctx context.Context, cmd Command) (Response, error) {
 		if sheet.HasEntry(card, cat.ID, e.ID) {
 			return refusal.New(refusal.NotAllowed, "%s already has %s from %s", card.Name, e.Label, cat.Label)
 		}
-		out, _ := sheet.Pick(rs, card, cat.ID, e, sheet.EntriesFrom(catalogs(t.rules)))
+		out, _ := sheet.Pick(rs, card, cat.ID, e, sheet.EntriesFrom(t.rules))
 		if !out.OK() {
 			return out.Err()
 		}

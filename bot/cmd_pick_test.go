@@ -61,7 +61,7 @@ func (m *cmdTable) pkCard(owner, name string, fields map[string]any, picks ...st
 			}
 			card.Build.Fields[k] = v
 		}
-		entries := sheet.EntriesFrom(catalogs(l))
+		entries := sheet.EntriesFrom(l)
 		for _, p := range picks {
 			cat, id, _ := strings.Cut(p, "/")
 			e, ok := entries(cat, id)

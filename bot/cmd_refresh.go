@@ -91,7 +91,7 @@ func (c *Core) openReview(tx storage.Tx, channelID string, u User, cardRef strin
 		return nil, err
 	}
 	r := &review{rules: rules, camp: camp, rec: rec}
-	r.lists = sheet.RefreshReview(rules.Ruleset, rec.Card, sheet.EntriesFrom(catalogs(rules)))
+	r.lists = sheet.RefreshReview(rules.Ruleset, rec.Card, sheet.EntriesFrom(rules))
 	for _, l := range r.lists {
 		r.rows = append(r.rows, l.Rows...)
 	}
@@ -427,7 +427,7 @@ func (c *Core) applyRefresh(tx storage.Tx, channelID string, r *review, picked [
 		names = append(names, strings.TrimPrefix(r.rowTitle(i), strconv.Itoa(i+1)+". "))
 	}
 	card := r.rec.Card
-	out, changes := sheet.RefreshApply(r.rules.Ruleset, card, sheet.EntriesFrom(catalogs(r.rules)), sel)
+	out, changes := sheet.RefreshApply(r.rules.Ruleset, card, sheet.EntriesFrom(r.rules), sel)
 	if !out.OK() {
 		return "", out.Err()
 	}
@@ -533,7 +533,7 @@ var errUnknownComponent = errors.New("unknown component")
 // refreshNews says, per card, how many rows have newer text in rules: "Mira 2 (Workings
 // 2), Bram 1 (Tallies 1)". Cards with none are left out; "" when no card has any.
 func refreshNews(rules *ruleset.Loaded, cards []*sheet.Card) string {
-	entries := sheet.EntriesFrom(catalogs(rules))
+	entries := sheet.EntriesFrom(rules)
 	var parts []string
 	for _, card := range cards {
 		lists := sheet.RefreshReview(rules.Ruleset, card, entries)

@@ -193,7 +193,7 @@ func cardRecords(records []*storage.CardRecord) []*storage.CardRecord {
 // apply applies tags in order (sheet tags through the engine; inventory tags refused
 // until the campaign has an inventory), def being the card a tag without who= is for.
 func (t *table) apply(tags []parser.Tag, def string) []applied {
-	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: catalogs(t.rules)}
+	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: t.rules}
 	out := make([]applied, 0, len(tags))
 	for _, tag := range tags {
 		var res sheet.Result
