@@ -47,13 +47,15 @@ func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, stri
 		ps.Sort()
 		return nil, ps, nil
 	}
-	// The sheet's names are built by the core checks; run them on a copy so the shared
-	// ruleset is never written to (the picker may read catalogs concurrently).
+	// Entries are checked against the sheet's names Parse built, so nothing here writes to
+	// the shared ruleset (the engine may read it concurrently): features go to a copy. A
+	// ruleset that did not parse clean has no names, and no catalog of it can be checked.
 	cp := *rs
 	cp.features = nil
-	c := &checker{rs: &cp}
-	c.checkCore()
-	c.p = nil
+	c := &checker{rs: &cp, names: rs.names}
+	if c.names == nil {
+		return nil, strictjson.Problems{{Msg: "the ruleset has problems of its own; fix them first"}}, nil
+	}
 	c.count("entries", len(f.Entries), 0, MaxCatalogEntries)
 	c.checkEntries(cat, f.Entries, "entries", newEntryContext(c))
 	ps = append(ps, c.p...)

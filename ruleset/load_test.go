@@ -234,3 +234,36 @@ func TestUnknownKeysDoNotHideOtherProblems(t *testing.T) {
 		t.Errorf("a type error should stop before the meaning checks:\n%s", got)
 	}
 }
+
+// A standalone catalog is checked while the engine reads the same ruleset: the check
+// must only read it (go test -race finds a write).
+func TestCatalogCheckOnlyReadsTheRuleset(t *testing.T) {
+	l, err := Load(corpus + "5e-2014")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, done := make(chan bool), make(chan bool)
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for i := range l.Sheet.Live.Tracks {
+				_ = l.Sheet.Live.Tracks[i].MaxRef
+			}
+			for i := range l.Sheet.Sections {
+				_ = l.Sheet.Sections[i].Rule
+			}
+		}
+	}()
+	for _, id := range []string{"spells", "creatures"} {
+		if entries, err := l.Entries(id); err != nil || len(entries) == 0 {
+			t.Errorf("%s: %d, %v", id, len(entries), err)
+		}
+	}
+	close(stop)
+	<-done
+}

@@ -37,6 +37,9 @@ type Ruleset struct {
 	// features lists what the file uses that a package must declare a Capability API
 	// for; filled while checking.
 	features []Feature
+	// names are the sheet's name indexes, built once by Parse and only read after, so a
+	// standalone catalog file is checked against them without checking the sheet again.
+	names *sheetNames
 }
 
 // Feature is something a ruleset uses that needs at least Capability API 1.Minor,
@@ -67,6 +70,7 @@ func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 		c := &checker{rs: rs}
 		c.check()
 		ps = append(ps, c.p...)
+		rs.names = c.names
 	}
 	ps.Sort()
 	return rs, ps
