@@ -60,16 +60,46 @@ func TestCardJSON(t *testing.T) {
 // TestCardClone: a clone shares nothing with the card.
 func TestCardClone(t *testing.T) {
 	c := NewCard("Mira", "trials", 1, 1)
+	c.Build.Abilities = map[string]float64{"might": 14}
+	c.Build.Fields = map[string]any{"gold": 12.0, "motto": "Onward"}
 	c.Build.Lists = map[string][]Row{"tricks": {{"name": "Spark"}}}
+	c.Build.Extra = map[string]json.RawMessage{"future": json.RawMessage(`{"a":1}`)}
+	c.Live.Pools = map[string]PoolValue{"hp": {Value: 7}}
 	c.Live.Wounds = map[string]Wounds{"harm": {Marks: []string{"lethal"}}}
 	c.Live.Conditions = []string{"prone"}
+	before, _ := json.Marshal(c)
 	d := c.Clone()
+	d.Build.Abilities["might"] = 3
+	d.Build.Fields["gold"] = 11.0
+	d.Build.Fields["new"] = true
 	d.Build.Lists["tricks"][0]["name"] = "Fizz"
+	d.Build.Lists["tricks"][0]["uses"] = 2.0
+	d.Build.Lists["tricks"] = append(d.Build.Lists["tricks"][:1], Row{"name": "Glow"})
+	d.Build.Lists["more"] = []Row{}
+	d.Build.Extra["future"][2] = 'b'
+	d.Live.Pools["hp"] = PoolValue{Value: 1}
 	d.Live.Wounds["harm"].Marks[0] = "bashing"
 	d.Live.Conditions[0] = "shaken"
-	if c.Build.Lists["tricks"][0]["name"] != "Spark" || c.Live.Wounds["harm"].Marks[0] != "lethal" || c.Live.Conditions[0] != "prone" {
-		t.Error("clone shares storage")
+	if after, _ := json.Marshal(c); string(after) != string(before) {
+		t.Errorf("clone shares storage:\nbefore %s\n after %s", before, after)
 	}
+}
+
+// TestCardCloneMatches: a clone of any card is equal to it, nil where nil and empty
+// where empty, and encodes to the same bytes.
+func TestCardCloneMatches(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := cardGen{tame: rapid.Bool().Draw(t, "tame")}.card(t)
+		d := c.Clone()
+		if !reflect.DeepEqual(d, c) {
+			t.Fatalf("clone differs:\n got %#v\nwant %#v", *d, *c)
+		}
+		want, werr := c.AppendJSON(nil)
+		got, err := d.AppendJSON(nil)
+		if (err == nil) != (werr == nil) || string(got) != string(want) {
+			t.Fatalf("clone encodes differently:\n got %s (%v)\nwant %s (%v)", got, err, want, werr)
+		}
+	})
 }
 
 // refMarshalBuild and refMarshalLive are the encoders the hand-written ones replaced:

@@ -3,8 +3,6 @@ package bolt
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
-	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -121,12 +119,6 @@ func cloneCard(r *storage.CardRecord) *storage.CardRecord {
 	d := *r
 	if r.Card != nil {
 		d.Card = r.Card.Clone()
-		if d.Card.Build.Extra != nil {
-			d.Card.Build.Extra = maps.Clone(d.Card.Build.Extra)
-			for k, v := range d.Card.Build.Extra {
-				d.Card.Build.Extra[k] = slices.Clone(v)
-			}
-		}
 	}
 	return &d
 }
