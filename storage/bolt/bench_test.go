@@ -275,7 +275,7 @@ func TestPagesPerReply(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range channels {
-			if err := applyReply(&tx{btx: btx, cards: &s.cards}, fmt.Sprint("ch", c)); err != nil {
+			if err := applyReply(&tx{kv: boltKV{btx}, cards: &s.cards}, fmt.Sprint("ch", c)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -288,7 +288,7 @@ func TestPagesPerReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 64 {
-		if err := (&tx{btx: btx}).PutGameCard(fmt.Sprint("ch", i), benchCard("Mira")); err != nil {
+		if err := (&tx{kv: boltKV{btx}}).PutGameCard(fmt.Sprint("ch", i), benchCard("Mira")); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -73,7 +73,7 @@ func open(path string, opts Options) (*store, error) {
 		return nil, err
 	}
 	s := &store{db: db, queue: make(chan *request, maxBatch), stopped: make(chan struct{})}
-	go s.commitLoop()
+	go s.execLoop()
 	return s, nil
 }
 
@@ -184,9 +184,13 @@ type store struct {
 	mu      sync.RWMutex // guards sending on queue against Close closing it
 	closed  atomic.Bool
 	queue   chan *request
-	stopped chan struct{} // closed when commitLoop has finished
+	stopped chan struct{} // closed when execLoop has finished
 
 	cards cardCache
+
+	// beforeCommit, when a test sets it, runs before each batch is written; its error
+	// fails the batch as a failed commit would.
+	beforeCommit func(batch uint64) error
 }
 
 func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
@@ -197,7 +201,7 @@ func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
 		return ErrClosed
 	}
 	return s.db.View(func(btx *bolt.Tx) error {
-		t := &tx{btx: btx, cards: &s.cards}
+		t := &tx{kv: boltKV{btx}, cards: &s.cards}
 		defer func() { t.done = true }()
 		return fn(t)
 	})

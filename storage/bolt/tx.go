@@ -8,25 +8,18 @@ import (
 	"fmt"
 	"slices"
 
-	bolt "go.etcd.io/bbolt"
-
 	"sheetkeeper/storage"
 )
 
-// tx is storage.Tx over one bbolt transaction. Records are decoded from the bytes bbolt
-// returns while the transaction is open (those bytes are valid only inside it), so every
-// record handed out is a fresh copy; a Put encodes the record at once, so changing it
-// afterwards changes nothing.
-//
-// In a read-write transaction every write first records the key's previous value in an
-// undo log. Group commit runs several callers' functions in one bbolt transaction; when
-// one fails, its log puts back exactly what it changed — a savepoint — and the others'
-// writes stand.
+// tx is storage.Tx over a kv: a bbolt read transaction for View, an Update's view of
+// the pending writes over one for Update (see commit.go). Records are decoded from the
+// bytes the kv returns while the function runs (those bytes are valid only that long),
+// so every record handed out is a fresh copy; a Put encodes the record at once, so
+// changing it afterwards changes nothing.
 type tx struct {
-	btx  *bolt.Tx
-	undo []undoEntry
+	kv   kv
 	done bool // fn has returned: the Tx must not be used any more
-	// failed, when set, is why the committer could not run the function at all.
+	// failed, when set, is why the executor could not run the function at all.
 	failed error
 
 	cards   *cardCache    // nil: no memo
@@ -41,25 +34,18 @@ type writtenCard struct {
 	rec *storage.CardRecord
 }
 
-type undoEntry struct {
-	bucket  []byte
-	key     []byte
-	old     []byte
-	existed bool
-}
-
 // How full bbolt fills the pages it splits in the two buckets written at the end of a
 // range (bbolt's default, 0.5, suits inserts anywhere; it is not stored, so every write
-// transaction sets it). A channel's replies are appended after its last one, so the
-// left half of a split leaf is not written again (until an edit or delete) and its free
-// half is wasted: at 0.5 a leaf kept 3 replies of ~0.5 KB, at 0.8 it keeps 5 (64% of the
-// page instead of 39%), the tree has fewer pages above its leaves, and a commit writes
-// 8% fewer pages per reply (TestPagesPerReply: 3.25 → 2.99). Not 1.0: the channels'
-// tails are spread through the key range, so a branch page split full takes the next
-// insert in its range and splits again (measured: more pages than 0.5), and a reply
-// rewritten later (posted id set, status changed) needs the room. The message index is
-// keyed by Discord's ids, which grow with time, so its inserts land at the end and a
-// full split is right (its leaves go from 49% to 99% full).
+// transaction sets it: see fillPercent). A channel's replies are appended after its last
+// one, so the left half of a split leaf is not written again (until an edit or delete)
+// and its free half is wasted: at 0.5 a leaf kept 3 replies of ~0.5 KB, at 0.8 it keeps
+// 5 (64% of the page instead of 39%), the tree has fewer pages above its leaves, and a
+// commit writes 8% fewer pages per reply (TestPagesPerReply: 3.25 → 2.99). Not 1.0: the
+// channels' tails are spread through the key range, so a branch page split full takes
+// the next insert in its range and splits again (measured: more pages than 0.5), and a
+// reply rewritten later (posted id set, status changed) needs the room. The message
+// index is keyed by Discord's ids, which grow with time, so its inserts land at the end
+// and a full split is right (its leaves go from 49% to 99% full).
 //
 // Schema 2 keeps the reply records themselves in one log in commit order (keys from the
 // bucket's sequence), so a commit's replies share a leaf or two instead of one leaf per
@@ -78,34 +64,29 @@ var _ storage.Tx = (*tx)(nil)
 
 var errTxDone = errors.New("storage: transaction used after its function returned")
 
-func (t *tx) bucket(name []byte) (*bolt.Bucket, error) {
+// use returns the kv, unless the function has returned.
+func (t *tx) use() (kv, error) {
 	if t.done {
 		return nil, errTxDone
 	}
-	b := t.btx.Bucket(name)
-	if b == nil {
-		return nil, fmt.Errorf("storage: database damaged: bucket %q missing", name)
+	return t.kv, nil
+}
+
+// getRaw returns the bytes at key (valid while the function runs); nil when none.
+func (t *tx) getRaw(bucket, key []byte) ([]byte, error) {
+	k, err := t.use()
+	if err != nil {
+		return nil, err
 	}
-	if t.btx.Writable() {
-		switch {
-		case bytes.Equal(name, bucketReplyIdx):
-			b.FillPercent = repliesFill
-		case bytes.Equal(name, bucketReplyLog):
-			b.FillPercent = replyLogFill
-		case bytes.Equal(name, bucketMessages):
-			b.FillPercent = messagesFill
-		}
-	}
-	return b, nil
+	return k.get(bucket, key)
 }
 
 // get decodes the record at key into v; ErrNotFound when there is none.
 func (t *tx) get(bucket, key []byte, v any) error {
-	b, err := t.bucket(bucket)
+	data, err := t.getRaw(bucket, key)
 	if err != nil {
 		return err
 	}
-	data := b.Get(key)
 	if data == nil {
 		return storage.ErrNotFound
 	}
@@ -116,15 +97,11 @@ func (t *tx) get(bucket, key []byte, v any) error {
 }
 
 func (t *tx) putRaw(bucket, key, value []byte) error {
-	b, err := t.bucket(bucket)
+	k, err := t.use()
 	if err != nil {
 		return err
 	}
-	if t.btx.Writable() {
-		old := b.Get(key)
-		t.undo = append(t.undo, undoEntry{bucket: bucket, key: key, old: bytes.Clone(old), existed: old != nil})
-	}
-	if err := b.Put(key, value); err != nil {
+	if err := k.put(bucket, key, value); err != nil {
 		return fmt.Errorf("storage: %s: %w", bucket, err)
 	}
 	return nil
@@ -140,55 +117,26 @@ func (t *tx) put(bucket, key []byte, v any) error {
 
 // del deletes key; ErrNotFound when there is none.
 func (t *tx) del(bucket, key []byte) error {
-	b, err := t.bucket(bucket)
+	old, err := t.getRaw(bucket, key)
 	if err != nil {
 		return err
 	}
-	old := b.Get(key)
 	if old == nil {
 		return storage.ErrNotFound
 	}
-	if t.btx.Writable() {
-		t.undo = append(t.undo, undoEntry{bucket: bucket, key: key, old: bytes.Clone(old), existed: true})
-	}
-	if err := b.Delete(key); err != nil {
+	if err := t.kv.del(bucket, key); err != nil {
 		return fmt.Errorf("storage: %s: %w", bucket, err)
 	}
 	return nil
 }
 
-// rollback puts back, newest first, every value this tx's function changed.
-func (t *tx) rollback() error {
-	for i := len(t.undo) - 1; i >= 0; i-- {
-		u := t.undo[i]
-		b := t.btx.Bucket(u.bucket)
-		var err error
-		if u.existed {
-			err = b.Put(u.key, u.old)
-		} else {
-			err = b.Delete(u.key)
-		}
-		if err != nil {
-			return fmt.Errorf("storage: undo a failed transaction: %w", err)
-		}
-	}
-	t.undo = nil
-	return nil
-}
-
 // scan calls fn for each key starting with pfx, in order.
 func (t *tx) scan(bucket, pfx []byte, fn func(k, v []byte) error) error {
-	b, err := t.bucket(bucket)
+	k, err := t.use()
 	if err != nil {
 		return err
 	}
-	c := b.Cursor()
-	for k, v := c.Seek(pfx); k != nil && bytes.HasPrefix(k, pfx); k, v = c.Next() {
-		if err := fn(k, v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return k.ascend(bucket, pfx, pfx, func(k, v []byte) (bool, error) { return true, fn(k, v) })
 }
 
 func decodeAll[T any](t *tx, bucket, pfx []byte) ([]*T, error) {
@@ -207,11 +155,10 @@ func decodeAll[T any](t *tx, bucket, pfx []byte) ([]*T, error) {
 // ---- card records, through the memo ----
 
 func (t *tx) getCard(bucket, key []byte) (*storage.CardRecord, error) {
-	b, err := t.bucket(bucket)
+	data, err := t.getRaw(bucket, key)
 	if err != nil {
 		return nil, err
 	}
-	data := b.Get(key)
 	if data == nil {
 		return nil, storage.ErrNotFound
 	}
@@ -504,12 +451,11 @@ func (t *tx) PutReply(r *storage.Reply) error {
 	default:
 		return fmt.Errorf("storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)
 	}
-	idx, err := t.bucket(bucketReplyIdx)
+	var old *storage.Reply
+	logKey, err := t.getRaw(bucketReplyIdx, k)
 	if err != nil {
 		return err
 	}
-	var old *storage.Reply
-	logKey := idx.Get(k)
 	if logKey != nil {
 		logKey = bytes.Clone(logKey)
 		old = new(storage.Reply)
@@ -531,11 +477,11 @@ func (t *tx) PutReply(r *storage.Reply) error {
 		if err != nil {
 			return err
 		}
-		b, err := t.bucket(bucketMessages)
+		v, err := t.getRaw(bucketMessages, mk)
 		if err != nil {
 			return err
 		}
-		if v := b.Get(mk); v != nil && int64(binary.BigEndian.Uint64(v)) != r.Seq {
+		if v != nil && int64(binary.BigEndian.Uint64(v)) != r.Seq {
 			return fmt.Errorf("storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, binary.BigEndian.Uint64(v))
 		}
 		if err := t.putRaw(bucketMessages, mk, be64(uint64(r.Seq))); err != nil {
@@ -556,14 +502,12 @@ func (t *tx) PutReply(r *storage.Reply) error {
 		return fmt.Errorf("storage: encode reply record: %w", err)
 	}
 	if logKey == nil {
-		// A new reply goes at the end of the log. A log id taken by a function that
-		// later fails is not given back (the undo log restores keys, not the
-		// sequence): ids only need to grow.
-		b, err := t.bucket(bucketReplyLog)
+		// A new reply goes at the end of the log.
+		kv, err := t.use()
 		if err != nil {
 			return err
 		}
-		id, err := b.NextSequence()
+		id, err := kv.nextSequence(bucketReplyLog)
 		if err != nil {
 			return fmt.Errorf("storage: %s: %w", bucketReplyLog, err)
 		}
@@ -592,11 +536,10 @@ func (t *tx) Reply(channelID string, seq int64) (*storage.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := t.bucket(bucketReplyIdx)
+	v, err := t.getRaw(bucketReplyIdx, k)
 	if err != nil {
 		return nil, err
 	}
-	v := idx.Get(k)
 	if v == nil {
 		return nil, fmt.Errorf("reply %d in channel %s: %w", seq, channelID, storage.ErrNotFound)
 	}
@@ -611,11 +554,10 @@ func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error)
 	if err != nil {
 		return nil, err
 	}
-	b, err := t.bucket(bucketMessages)
+	v, err := t.getRaw(bucketMessages, mk)
 	if err != nil {
 		return nil, err
 	}
-	v := b.Get(mk)
 	if v == nil {
 		return nil, fmt.Errorf("reply to message %s in channel %s: %w", messageID, channelID, storage.ErrNotFound)
 	}
@@ -627,22 +569,25 @@ func (t *tx) Replies(channelID string, after int64, limit int) ([]*storage.Reply
 	if err != nil {
 		return nil, err
 	}
-	idx, err := t.bucket(bucketReplyIdx)
+	kv, err := t.use()
 	if err != nil {
 		return nil, err
 	}
 	start := binary.BigEndian.AppendUint64(slices.Clone(p), uint64(max(after, 0)+1))
 	var out []*storage.Reply
-	c := idx.Cursor()
-	for k, v := c.Seek(start); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+	err = kv.ascend(bucketReplyIdx, start, p, func(_, v []byte) (bool, error) {
 		if limit > 0 && len(out) == limit {
-			break
+			return false, nil
 		}
 		r, err := t.replyAt(v)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		out = append(out, r)
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -652,21 +597,15 @@ func (t *tx) LastReply(channelID string) (*storage.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := t.bucket(bucketReplyIdx)
+	kv, err := t.use()
 	if err != nil {
 		return nil, err
 	}
-	// The channel's range ends just before p with its separator raised by one.
-	end := slices.Clone(p)
-	end[len(end)-1]++
-	c := idx.Cursor()
-	var k, v []byte
-	if k, _ = c.Seek(end); k == nil {
-		k, v = c.Last()
-	} else {
-		k, v = c.Prev()
+	k, v, err := kv.last(bucketReplyIdx, p)
+	if err != nil {
+		return nil, err
 	}
-	if k == nil || !bytes.HasPrefix(k, p) {
+	if k == nil {
 		return nil, fmt.Errorf("last reply in channel %s: %w", channelID, storage.ErrNotFound)
 	}
 	return t.replyAt(v)
@@ -676,11 +615,10 @@ func (t *tx) lastSeq(channelID string) (int64, error) {
 	if _, err := prefix("channel id", channelID); err != nil {
 		return 0, err
 	}
-	b, err := t.bucket(bucketSeqs)
+	v, err := t.getRaw(bucketSeqs, []byte(channelID))
 	if err != nil {
 		return 0, err
 	}
-	v := b.Get([]byte(channelID))
 	if v == nil {
 		return 0, nil
 	}

@@ -1,0 +1,412 @@
+package bolt
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// kv is what a tx reads and writes: a bbolt transaction (View, and tests that write one
+// directly), or an Update's view (pendingKV): the writes of the batches not yet
+// committed over a read transaction of what is.
+//
+// Values returned are valid until the function that got them returns; ascend's fn must
+// not write.
+type kv interface {
+	get(bucket, key []byte) ([]byte, error)
+	put(bucket, key, value []byte) error
+	del(bucket, key []byte) error
+	// ascend calls fn for each key from `from` on, in order, while the key starts with
+	// pfx, until fn says no more.
+	ascend(bucket, from, pfx []byte, fn func(k, v []byte) (more bool, err error)) error
+	// last returns the last key starting with pfx, and its value; nil when none.
+	last(bucket, pfx []byte) (k, v []byte, err error)
+	nextSequence(bucket []byte) (uint64, error)
+}
+
+// ---- a bbolt transaction ----
+
+type boltKV struct{ btx *bolt.Tx }
+
+func (b boltKV) bucket(name []byte) (*bolt.Bucket, error) {
+	bk := b.btx.Bucket(name)
+	if bk == nil {
+		return nil, fmt.Errorf("storage: database damaged: bucket %q missing", name)
+	}
+	if b.btx.Writable() {
+		bk.FillPercent = fillPercent(name)
+	}
+	return bk, nil
+}
+
+func (b boltKV) get(bucket, key []byte) ([]byte, error) {
+	bk, err := b.bucket(bucket)
+	if err != nil {
+		return nil, err
+	}
+	return bk.Get(key), nil
+}
+
+func (b boltKV) put(bucket, key, value []byte) error {
+	bk, err := b.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	return bk.Put(key, value)
+}
+
+func (b boltKV) del(bucket, key []byte) error {
+	bk, err := b.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	return bk.Delete(key)
+}
+
+func (b boltKV) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool, error)) error {
+	bk, err := b.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	c := bk.Cursor()
+	for k, v := seek(c, start(from, pfx)); k != nil && bytes.HasPrefix(k, pfx); k, v = c.Next() {
+		if more, err := fn(k, v); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b boltKV) last(bucket, pfx []byte) ([]byte, []byte, error) {
+	bk, err := b.bucket(bucket)
+	if err != nil {
+		return nil, nil, err
+	}
+	k, v := lastIn(bk.Cursor(), pfx)
+	return k, v, nil
+}
+
+func (b boltKV) nextSequence(bucket []byte) (uint64, error) {
+	bk, err := b.bucket(bucket)
+	if err != nil {
+		return 0, err
+	}
+	return bk.NextSequence()
+}
+
+// seek puts c on the first key at or after from.
+func seek(c *bolt.Cursor, from []byte) ([]byte, []byte) {
+	if len(from) == 0 {
+		return c.First()
+	}
+	return c.Seek(from)
+}
+
+// start is where an ascent from `from` within pfx begins: the later of the two.
+func start(from, pfx []byte) []byte {
+	if bytes.Compare(from, pfx) < 0 {
+		return pfx
+	}
+	return from
+}
+
+// lastIn puts c on the last key starting with pfx (nil when there is none).
+func lastIn(c *bolt.Cursor, pfx []byte) ([]byte, []byte) {
+	var k, v []byte
+	if end := successor(pfx); end == nil {
+		k, v = c.Last()
+	} else if k, _ = c.Seek(end); k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	if k == nil || !bytes.HasPrefix(k, pfx) {
+		return nil, nil
+	}
+	return k, v
+}
+
+// successor is the first key after every key starting with pfx; nil when there is none
+// (pfx empty or all 0xff).
+func successor(pfx []byte) []byte {
+	end := bytes.TrimRight(pfx, "\xff")
+	if len(end) == 0 {
+		return nil
+	}
+	end = slices.Clone(end)
+	end[len(end)-1]++
+	return end
+}
+
+// ---- pending writes ----
+
+// pending is the writes of the batches run but not yet committed, newest per key, kept
+// by the executor (see commit.go) and read by the functions it runs before
+// what bbolt holds. An entry stays until its batch is committed; a function that starts
+// after that reads it from bbolt.
+type pending struct {
+	buckets map[string][]entry    // bucket name → entries sorted by key
+	seqs    map[string]pendingSeq // bucket name → the sequence handed out last
+}
+
+type entry struct {
+	key, value []byte
+	deleted    bool
+	batch      uint64 // the batch that wrote it last
+}
+
+type pendingSeq struct{ seq, batch uint64 }
+
+func (p *pending) empty() bool { return len(p.buckets) == 0 && len(p.seqs) == 0 }
+
+// find returns where key is, or would be, in es.
+func find(es []entry, key []byte) (int, bool) {
+	return slices.BinarySearchFunc(es, key, func(e entry, k []byte) int { return bytes.Compare(e.key, k) })
+}
+
+// lookup returns key's pending entry, if it has one.
+func (p *pending) lookup(bucket, key []byte) (entry, bool) {
+	es := p.buckets[string(bucket)]
+	if i, ok := find(es, key); ok {
+		return es[i], true
+	}
+	return entry{}, false
+}
+
+// set makes e key's entry.
+func (p *pending) set(bucket []byte, e entry) {
+	if p.buckets == nil {
+		p.buckets = map[string][]entry{}
+	}
+	es := p.buckets[string(bucket)]
+	if i, ok := find(es, e.key); ok {
+		es[i] = e
+	} else {
+		p.buckets[string(bucket)] = slices.Insert(es, i, e)
+	}
+}
+
+// unset drops key's entry.
+func (p *pending) unset(bucket, key []byte) {
+	es := p.buckets[string(bucket)]
+	if i, ok := find(es, key); ok {
+		p.buckets[string(bucket)] = slices.Delete(es, i, i+1)
+	}
+}
+
+// settle drops the entries of batches up to and including committed: bbolt holds them.
+func (p *pending) settle(committed uint64) {
+	for name, es := range p.buckets {
+		es = slices.DeleteFunc(es, func(e entry) bool { return e.batch <= committed })
+		if len(es) == 0 {
+			delete(p.buckets, name)
+		} else {
+			p.buckets[name] = es
+		}
+	}
+	for name, s := range p.seqs {
+		if s.batch <= committed {
+			delete(p.seqs, name)
+		}
+	}
+}
+
+// reset forgets every pending write: a commit failed, and what ran after it is failed too.
+func (p *pending) reset() { p.buckets, p.seqs = nil, nil }
+
+// write is one change a function made, as the commit applies it.
+type write struct {
+	bucket, key, value []byte
+	deleted            bool
+	seq                uint64 // when key is nil: raise the bucket's sequence to seq
+}
+
+// pendingKV is one function's view in an Update: the pending writes over a read
+// transaction of what is committed. Its writes go into pending at once (so it and the
+// functions after it read them) and into its own list for the commit; undo takes them
+// back out of pending when the function fails.
+type pendingKV struct {
+	rtx    *bolt.Tx
+	p      *pending
+	batch  uint64
+	writes []write
+	undo   []undoEntry
+}
+
+// undoEntry is a key's pending entry before the function wrote it.
+type undoEntry struct {
+	bucket []byte
+	was    entry
+	had    bool
+}
+
+func (k *pendingKV) bucket(name []byte) (*bolt.Bucket, error) {
+	bk := k.rtx.Bucket(name)
+	if bk == nil {
+		return nil, fmt.Errorf("storage: database damaged: bucket %q missing", name)
+	}
+	return bk, nil
+}
+
+func (k *pendingKV) get(bucket, key []byte) ([]byte, error) {
+	if e, ok := k.p.lookup(bucket, key); ok {
+		if e.deleted {
+			return nil, nil
+		}
+		return e.value, nil
+	}
+	bk, err := k.bucket(bucket)
+	if err != nil {
+		return nil, err
+	}
+	return bk.Get(key), nil
+}
+
+// put checks what bbolt's Put would refuse, so a function learns it from its own call
+// and not from its batch's commit.
+func (k *pendingKV) put(bucket, key, value []byte) error {
+	switch {
+	case len(key) == 0:
+		return fmt.Errorf("storage: %s: empty key", bucket)
+	case len(key) > bolt.MaxKeySize:
+		return fmt.Errorf("storage: %s: key of %d bytes (at most %d)", bucket, len(key), bolt.MaxKeySize)
+	case int64(len(value)) > bolt.MaxValueSize:
+		return fmt.Errorf("storage: %s: value of %d bytes (at most %d)", bucket, len(value), bolt.MaxValueSize)
+	}
+	k.set(write{bucket: bucket, key: key, value: value})
+	return nil
+}
+
+func (k *pendingKV) del(bucket, key []byte) error {
+	k.set(write{bucket: bucket, key: key, deleted: true})
+	return nil
+}
+
+func (k *pendingKV) set(w write) {
+	was, had := k.p.lookup(w.bucket, w.key)
+	k.undo = append(k.undo, undoEntry{w.bucket, was, had})
+	if !had {
+		k.undo[len(k.undo)-1].was.key = w.key
+	}
+	k.p.set(w.bucket, entry{key: w.key, value: w.value, deleted: w.deleted, batch: k.batch})
+	k.writes = append(k.writes, w)
+}
+
+// takeBack puts back, newest first, every pending entry the function changed.
+func (k *pendingKV) takeBack() {
+	for _, u := range slices.Backward(k.undo) {
+		if u.had {
+			k.p.set(u.bucket, u.was)
+		} else {
+			k.p.unset(u.bucket, u.was.key)
+		}
+	}
+	k.undo, k.writes = nil, nil
+}
+
+func (k *pendingKV) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool, error)) error {
+	bk, err := k.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	from = start(from, pfx)
+	es := k.p.buckets[string(bucket)]
+	i, _ := find(es, from)
+	c := bk.Cursor()
+	ck, cv := seek(c, from)
+	for {
+		cOK := ck != nil && bytes.HasPrefix(ck, pfx)
+		pOK := i < len(es) && bytes.HasPrefix(es[i].key, pfx)
+		var key, value []byte
+		switch {
+		case !cOK && !pOK:
+			return nil
+		case pOK && (!cOK || bytes.Compare(es[i].key, ck) <= 0):
+			e := es[i]
+			i++
+			if cOK && bytes.Equal(e.key, ck) { // the pending write hides bbolt's value
+				ck, cv = c.Next()
+			}
+			if e.deleted {
+				continue
+			}
+			key, value = e.key, e.value
+		default:
+			key, value = ck, cv
+			ck, cv = c.Next()
+		}
+		if more, err := fn(key, value); err != nil || !more {
+			return err
+		}
+	}
+}
+
+func (k *pendingKV) last(bucket, pfx []byte) ([]byte, []byte, error) {
+	bk, err := k.bucket(bucket)
+	if err != nil {
+		return nil, nil, err
+	}
+	es := k.p.buckets[string(bucket)]
+	j := len(es)
+	if end := successor(pfx); end != nil {
+		j, _ = find(es, end)
+	}
+	j-- // the last entry before the range's end
+	c := bk.Cursor()
+	ck, cv := lastIn(c, pfx)
+	for {
+		cOK := ck != nil && bytes.HasPrefix(ck, pfx)
+		pOK := j >= 0 && bytes.HasPrefix(es[j].key, pfx)
+		switch {
+		case !cOK && !pOK:
+			return nil, nil, nil
+		case pOK && (!cOK || bytes.Compare(es[j].key, ck) >= 0):
+			e := es[j]
+			j--
+			if cOK && bytes.Equal(e.key, ck) {
+				ck, cv = c.Prev()
+			}
+			if !e.deleted {
+				return e.key, e.value, nil
+			}
+		default:
+			return ck, cv, nil
+		}
+	}
+}
+
+// nextSequence hands out the bucket's next sequence number, counting the numbers pending
+// batches took. A number taken by a function that fails is not given back: they only
+// need to grow.
+func (k *pendingKV) nextSequence(bucket []byte) (uint64, error) {
+	bk, err := k.bucket(bucket)
+	if err != nil {
+		return 0, err
+	}
+	n := bk.Sequence()
+	if s, ok := k.p.seqs[string(bucket)]; ok {
+		n = max(n, s.seq)
+	}
+	n++
+	if k.p.seqs == nil {
+		k.p.seqs = map[string]pendingSeq{}
+	}
+	k.p.seqs[string(bucket)] = pendingSeq{n, k.batch}
+	k.writes = append(k.writes, write{bucket: bucket, seq: n})
+	return n, nil
+}
+
+// fillPercent is how full bbolt fills the pages it splits in a bucket (see tx.go).
+func fillPercent(bucket []byte) float64 {
+	switch {
+	case bytes.Equal(bucket, bucketReplyIdx):
+		return repliesFill
+	case bytes.Equal(bucket, bucketReplyLog):
+		return replyLogFill
+	case bytes.Equal(bucket, bucketMessages):
+		return messagesFill
+	}
+	return bolt.DefaultFillPercent
+}
