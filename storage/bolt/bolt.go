@@ -80,7 +80,7 @@ func open(path string, opts Options) (*store, error) {
 // ---- schema ----
 
 // SchemaVersion is the schema this sheetkeeper writes: len(migrations).
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migrations[n] takes a database from schema version n to n+1, inside the one
 // transaction that opens it, so a migration happens whole or not at all.
@@ -94,6 +94,7 @@ var migrations = [SchemaVersion]func(*bolt.Tx) error{
 		return nil
 	},
 	1: migrateReplyLog,
+	2: migrateReplyChain,
 }
 
 // migrateReplyLog moves schema 1's replies (one range per channel) into the reply log,
@@ -108,7 +109,7 @@ func migrateReplyLog(btx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	idx, err := btx.CreateBucket(bucketReplyIdx)
+	idx, err := btx.CreateBucket(bucketReplyIdxV2)
 	if err != nil {
 		return err
 	}
@@ -127,6 +128,82 @@ func migrateReplyLog(btx *bolt.Tx) error {
 		return err
 	}
 	return btx.DeleteBucket(bucketRepliesV1)
+}
+
+// migrateReplyChain turns schema 2's per-channel index (channel, seq → log id) into the
+// reply chain (see tx.go): each reply's chain record links it to the channel's reply
+// before it, each channel's seqs record gains its newest reply's log id, and the message
+// index points at log ids instead of seqs.
+func migrateReplyChain(btx *bolt.Tx) error {
+	idx, seqs, msgs := btx.Bucket(bucketReplyIdxV2), btx.Bucket(bucketSeqs), btx.Bucket(bucketMessages)
+	if idx == nil || seqs == nil || msgs == nil {
+		return errors.New("a schema 2 bucket is missing")
+	}
+	chain, err := btx.CreateBucket(bucketReplyChain)
+	if err != nil {
+		return err
+	}
+	type head struct{ seq, newest uint64 }
+	heads := map[string]head{}
+	var channel []byte
+	var prev uint64
+	err = idx.ForEach(func(k, v []byte) error {
+		n := len(k) - 9
+		if n < 1 || k[n] != sep || len(v) != 8 {
+			return fmt.Errorf("reply index entry %q damaged", k)
+		}
+		seq, id := binary.BigEndian.Uint64(k[n+1:]), binary.BigEndian.Uint64(v)
+		if !bytes.Equal(k[:n], channel) {
+			channel, prev = bytes.Clone(k[:n]), 0
+		}
+		if err := chain.Put(be64(id), binary.BigEndian.AppendUint64(be64(seq), prev)); err != nil {
+			return err
+		}
+		prev = id
+		heads[string(channel)] = head{seq, id}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = seqs.ForEach(func(k, v []byte) error {
+		if len(v) != 8 {
+			return fmt.Errorf("seqs record %q damaged", k)
+		}
+		h := heads[string(k)]
+		heads[string(k)] = head{max(h.seq, binary.BigEndian.Uint64(v)), h.newest}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for ch, h := range heads {
+		if err := seqs.Put([]byte(ch), binary.BigEndian.AppendUint64(be64(h.seq), h.newest)); err != nil {
+			return err
+		}
+	}
+	var moved [][2][]byte
+	err = msgs.ForEach(func(k, v []byte) error {
+		i := bytes.IndexByte(k, sep)
+		if i < 1 || len(v) != 8 {
+			return fmt.Errorf("message index entry %q damaged", k)
+		}
+		id := idx.Get(append(append(bytes.Clone(k[i+1:]), sep), v...))
+		if id == nil {
+			return fmt.Errorf("message index entry %q names a reply that is not there", k)
+		}
+		moved = append(moved, [2][]byte{bytes.Clone(k), bytes.Clone(id)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range moved {
+		if err := msgs.Put(m[0], m[1]); err != nil {
+			return err
+		}
+	}
+	return btx.DeleteBucket(bucketReplyIdxV2)
 }
 
 // schemaOf reads the stored schema version: 0 for a file never initialised.

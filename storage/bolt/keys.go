@@ -18,34 +18,42 @@ import (
 //	campaigns  channelID                       → Campaign
 //	library    ownerID 0x00 normalised name    → CardRecord
 //	game       channelID 0x00 normalised name  → CardRecord
-//	replylog   BE(log id)                      → Reply (schema 2; log ids from the bucket's
-//	                                             sequence, so a commit's replies, whatever
-//	                                             their channels, are neighbours)
-//	replyindex channelID 0x00 BE(seq)          → BE(log id) of that reply in replylog
-//	messages   messageID 0x00 channelID        → BE(seq) of the reply it was applied as
-//	                                             (id first: see messageKey)
-//	seqs       channelID                       → BE(last allocated reply seq)
+//	replylog   BE(log id)                      → Reply (log ids from the bucket's sequence,
+//	                                             so a commit's replies, whatever their
+//	                                             channels, are neighbours)
+//	replychain BE(log id)                      → BE(seq) BE(log id of the channel's reply
+//	                                             before it, 0: none) (schema 3; see tx.go)
+//	messages   messageID 0x00 channelID        → BE(log id) of the reply it was applied as
+//	                                             (id first: see messageKey; schema 2 held
+//	                                             the seq)
+//	seqs       channelID                       → BE(last allocated reply seq) BE(log id of
+//	                                             the channel's newest reply, 0: none)
+//	                                             (schema 2: the seq alone)
 //	schedules  id                              → Schedule
 var (
-	bucketMeta      = []byte("meta")
-	bucketRulesets  = []byte("rulesets")
-	bucketCampaigns = []byte("campaigns")
-	bucketLibrary   = []byte("library")
-	bucketGame      = []byte("game")
-	bucketReplyLog  = []byte("replylog")
-	bucketReplyIdx  = []byte("replyindex")
-	bucketMessages  = []byte("messages")
-	bucketSeqs      = []byte("seqs")
-	bucketSchedules = []byte("schedules")
+	bucketMeta       = []byte("meta")
+	bucketRulesets   = []byte("rulesets")
+	bucketCampaigns  = []byte("campaigns")
+	bucketLibrary    = []byte("library")
+	bucketGame       = []byte("game")
+	bucketReplyLog   = []byte("replylog")
+	bucketReplyChain = []byte("replychain")
+	bucketMessages   = []byte("messages")
+	bucketSeqs       = []byte("seqs")
+	bucketSchedules  = []byte("schedules")
 
 	allBuckets = [][]byte{bucketMeta, bucketRulesets, bucketCampaigns, bucketLibrary, bucketGame,
-		bucketReplyLog, bucketReplyIdx, bucketMessages, bucketSeqs, bucketSchedules}
+		bucketReplyLog, bucketReplyChain, bucketMessages, bucketSeqs, bucketSchedules}
 
 	// bucketRepliesV1 held schema 1's replies (channelID 0x00 BE(seq) → Reply);
 	// migration 1 moves them to replylog and replyindex.
 	bucketRepliesV1 = []byte("replies")
 	schema1Buckets  = [][]byte{bucketMeta, bucketRulesets, bucketCampaigns, bucketLibrary, bucketGame,
 		bucketRepliesV1, bucketMessages, bucketSeqs, bucketSchedules}
+
+	// bucketReplyIdxV2 was schema 2's per-channel index (channelID 0x00 BE(seq) → BE(log
+	// id)); migration 2 turns it into the reply chain.
+	bucketReplyIdxV2 = []byte("replyindex")
 
 	keySchema = []byte("schema")
 )

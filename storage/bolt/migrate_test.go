@@ -2,7 +2,9 @@ package bolt
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -14,10 +16,17 @@ import (
 	"sheetkeeper/storage/storagetest"
 )
 
+// replyKeyV1 is schema 1's reply key (and schema 2's index key): channelID 0x00 BE(seq).
+func replyKeyV1(channelID string, seq int64) []byte {
+	return binary.BigEndian.AppendUint64(append([]byte(channelID), sep), uint64(seq))
+}
+
 // TestMigrateReplyLog: a schema 1 database with replies in three channels (written as
 // schema 1 wrote them: one key range per channel, the message index, the seq counters)
-// opens as schema 2 with every reply findable by seq and by message id, each channel's
-// replies in order, and the next seq following on.
+// opens as the current schema (through schema 2's reply log and index, then schema 3's
+// reply chain) with every reply findable by seq and by message id, each channel's
+// replies in order, and the next seq following on — also past a seq handed out but
+// never stored, and in a channel that has a counter and no reply.
 func TestMigrateReplyLog(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v1.db")
 	channels := []string{"chan-b", "chan-a", "chan-c"}
@@ -45,7 +54,7 @@ func TestMigrateReplyLog(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				k, _ := replyKey(ch, int64(seq))
+				k := replyKeyV1(ch, int64(seq))
 				if err := btx.Bucket(bucketRepliesV1).Put(k, data); err != nil {
 					return err
 				}
@@ -58,15 +67,18 @@ func TestMigrateReplyLog(t *testing.T) {
 				}
 			}
 		}
-		return nil
+		if err := btx.Bucket(bucketSeqs).Put([]byte("chan-c"), be64(perChannel+2)); err != nil {
+			return err
+		}
+		return btx.Bucket(bucketSeqs).Put([]byte("chan-empty"), be64(4))
 	})
 
 	s, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := func() uint64 { s.Close(); return rawSchema(t, path) }(); v != 2 {
-		t.Fatalf("schema %d after opening, want 2", v)
+	if v := func() uint64 { s.Close(); return rawSchema(t, path) }(); v != SchemaVersion {
+		t.Fatalf("schema %d after opening, want %d", v, SchemaVersion)
 	}
 	s, err = Open(path, Options{})
 	if err != nil {
@@ -84,6 +96,9 @@ func TestMigrateReplyLog(t *testing.T) {
 	s.(*store).db.View(func(btx *bolt.Tx) error {
 		if btx.Bucket(bucketRepliesV1) != nil {
 			t.Error("schema 1 replies bucket still there")
+		}
+		if btx.Bucket(bucketReplyIdxV2) != nil {
+			t.Error("schema 2 reply index still there")
 		}
 		return nil
 	})
@@ -132,6 +147,14 @@ func TestMigrateReplyLog(t *testing.T) {
 
 	// New replies follow on after the migrated ones.
 	err = s.Update(context.Background(), func(tx storage.Tx) error {
+		for ch, want := range map[string]int64{"chan-c": perChannel + 3, "chan-empty": 5} {
+			if seq, err := tx.NextReplySeq(ch); err != nil || seq != want {
+				t.Errorf("%s: next seq %d (%v), want %d", ch, seq, err, want)
+			}
+		}
+		if _, err := tx.LastReply("chan-empty"); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("chan-empty's last reply: %v", err)
+		}
 		seq, err := tx.NextReplySeq("chan-a")
 		if err != nil {
 			return err

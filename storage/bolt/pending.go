@@ -401,8 +401,8 @@ func (k *pendingKV) nextSequence(bucket []byte) (uint64, error) {
 // fillPercent is how full bbolt fills the pages it splits in a bucket (see tx.go).
 func fillPercent(bucket []byte) float64 {
 	switch {
-	case bytes.Equal(bucket, bucketReplyIdx):
-		return repliesFill
+	case bytes.Equal(bucket, bucketReplyChain):
+		return chainFill
 	case bytes.Equal(bucket, bucketReplyLog):
 		return replyLogFill
 	case bytes.Equal(bucket, bucketMessages):

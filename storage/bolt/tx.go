@@ -34,29 +34,17 @@ type writtenCard struct {
 	rec *storage.CardRecord
 }
 
-// How full bbolt fills the pages it splits in the two buckets written at the end of a
-// range (bbolt's default, 0.5, suits inserts anywhere; it is not stored, so every write
-// transaction sets it: see fillPercent). A channel's replies are appended after its last
-// one, so the left half of a split leaf is not written again (until an edit or delete)
-// and its free half is wasted: at 0.5 a leaf kept 3 replies of ~0.5 KB, at 0.8 it keeps
-// 5 (64% of the page instead of 39%), the tree has fewer pages above its leaves, and a
-// commit writes 8% fewer pages per reply (TestPagesPerReply: 3.25 → 2.99). Not 1.0: the
-// channels' tails are spread through the key range, so a branch page split full takes
-// the next insert in its range and splits again (measured: more pages than 0.5), and a
-// reply rewritten later (posted id set, status changed) needs the room. The message
-// index is keyed by Discord's ids, which grow with time, so its inserts land at the end
-// and a full split is right (its leaves go from 49% to 99% full).
-//
-// Schema 2 keeps the reply records themselves in one log in commit order (keys from the
-// bucket's sequence), so a commit's replies share a leaf or two instead of one leaf per
-// channel, and the 0.8 goes to the per-channel index (channel, seq → log id), whose
-// tails are spread like schema 1's replies were but whose leaves hold ~90 entries
-// instead of 5 (TestPagesPerReply: 2.99 → 2.6). The log's inserts land at its end, but
-// a reply is rewritten soon after (RecordPost sets its posted id, a few dozen bytes
-// more), so its leaves keep a tenth free for that rather than split a full one.
+// How full bbolt fills the pages it splits in the buckets written at their end (bbolt's
+// default, 0.5, suits inserts anywhere; it is not stored, so every write transaction
+// sets it: see fillPercent). A page split at 0.5 when every insert lands after it keeps
+// its free half for ever, so these buckets fill their pages instead. The message index
+// is keyed by Discord's ids, which grow with time, and the reply chain by log id; their
+// records never grow, so a full split is right. The reply log's records are rewritten
+// soon after they are written (RecordPost sets the posted id, a few dozen bytes more),
+// so its leaves keep a tenth free for that rather than split a full one.
 const (
-	repliesFill  = 0.8
 	messagesFill = 1.0
+	chainFill    = 1.0
 	replyLogFill = 0.9
 )
 
@@ -412,16 +400,90 @@ func (t *tx) DeleteGameCard(channelID, name string) error {
 }
 
 // ---- replies ----
+//
+// A channel's replies form a chain through the reply log, newest first: the channel's
+// seqs record names its newest reply's log id, and each reply's chain record its seq
+// and the log id of the reply before it. Reading reply n walks back from the newest,
+// which is where the bot reads (the latest replies, the ones after a deleted message).
+// Schema 2 kept a per-channel index (channel, seq → log id) instead; its leaves are
+// spread by channel, so every reply wrote one more page — a third of a commit's pages —
+// while the chain, the log, the seqs and the message index are each written at one end
+// or are small enough that a commit's replies share their pages.
 
-func replyKey(channelID string, seq int64) ([]byte, error) {
-	p, err := prefix("channel id", channelID)
+// chainLink is a reply's chain record: its seq and the log id of the channel's reply
+// before it (0: none).
+type chainLink struct{ seq, prev uint64 }
+
+func (t *tx) link(id uint64) (chainLink, error) {
+	v, err := t.getRaw(bucketReplyChain, be64(id))
 	if err != nil {
-		return nil, err
+		return chainLink{}, err
 	}
-	if seq < 1 {
-		return nil, fmt.Errorf("storage: reply seq %d (seqs start at 1)", seq)
+	if len(v) != 16 {
+		return chainLink{}, fmt.Errorf("storage: database damaged: reply chain record %d is %d bytes", id, len(v))
 	}
-	return binary.BigEndian.AppendUint64(p, uint64(seq)), nil
+	return chainLink{binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])}, nil
+}
+
+func (t *tx) putLink(id uint64, l chainLink) error {
+	return t.putRaw(bucketReplyChain, be64(id), binary.BigEndian.AppendUint64(be64(l.seq), l.prev))
+}
+
+// channelHead is a channel's seqs record: the last reply seq handed out, and the log id
+// of its newest stored reply (0: none).
+type channelHead struct{ seq, newest uint64 }
+
+func (t *tx) head(channelID string) (channelHead, error) {
+	if _, err := prefix("channel id", channelID); err != nil {
+		return channelHead{}, err
+	}
+	v, err := t.getRaw(bucketSeqs, []byte(channelID))
+	switch {
+	case err != nil:
+		return channelHead{}, err
+	case v == nil:
+		return channelHead{}, nil
+	case len(v) != 16:
+		return channelHead{}, fmt.Errorf("storage: database damaged: seqs record of channel %s is %d bytes", channelID, len(v))
+	}
+	return channelHead{binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])}, nil
+}
+
+func (t *tx) putHead(channelID string, h channelHead) error {
+	return t.putRaw(bucketSeqs, []byte(channelID), binary.BigEndian.AppendUint64(be64(h.seq), h.newest))
+}
+
+// walk goes back along the channel's chain from its newest reply and stops at the first
+// reply whose seq is at most seq: it returns that reply's log id (0: none) and the log id
+// of the reply after it (0: it is the newest). fn, when not nil, sees each reply passed
+// on the way (seq above seq), newest first.
+func (t *tx) walk(h channelHead, seq uint64, fn func(id uint64, l chainLink)) (at, after uint64, l chainLink, err error) {
+	for id := h.newest; id != 0; id = l.prev {
+		if l, err = t.link(id); err != nil {
+			return 0, 0, l, err
+		}
+		if l.seq <= seq {
+			return id, after, l, nil
+		}
+		if fn != nil {
+			fn(id, l)
+		}
+		after = id
+	}
+	return 0, after, chainLink{}, nil
+}
+
+// replyID returns the log id of the channel's reply seq (0: none).
+func (t *tx) replyID(channelID string, seq int64) (uint64, error) {
+	h, err := t.head(channelID)
+	if err != nil || seq < 1 {
+		return 0, err
+	}
+	id, _, l, err := t.walk(h, uint64(seq), nil)
+	if err != nil || id == 0 || l.seq != uint64(seq) {
+		return 0, err
+	}
+	return id, nil
 }
 
 // messageKey puts the message id first: Discord's ids grow with time, so the index
@@ -442,24 +504,34 @@ func messageKey(channelID, messageID string) ([]byte, error) {
 // seq counter to at least r.Seq so NextReplySeq never hands out a stored number. A
 // message id already recorded as another reply is refused: a message is applied once.
 func (t *tx) PutReply(r *storage.Reply) error {
-	k, err := replyKey(r.ChannelID, r.Seq)
-	if err != nil {
+	if _, err := prefix("channel id", r.ChannelID); err != nil {
 		return err
+	}
+	if r.Seq < 1 {
+		return fmt.Errorf("storage: reply seq %d (seqs start at 1)", r.Seq)
 	}
 	switch r.Status {
 	case storage.ReplyLive, storage.ReplyDeleted, storage.ReplyReverted:
 	default:
 		return fmt.Errorf("storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)
 	}
-	var old *storage.Reply
-	logKey, err := t.getRaw(bucketReplyIdx, k)
+	h, err := t.head(r.ChannelID)
 	if err != nil {
 		return err
 	}
-	if logKey != nil {
-		logKey = bytes.Clone(logKey)
+	seq := uint64(r.Seq)
+	at, after, l, err := t.walk(h, seq, nil)
+	if err != nil {
+		return err
+	}
+	id := at
+	if at == 0 || l.seq != seq {
+		id = 0 // a new reply: it goes after `at`, before `after`
+	}
+	var old *storage.Reply
+	if id != 0 {
 		old = new(storage.Reply)
-		if err := t.get(bucketReplyLog, logKey, old); err != nil {
+		if err := t.get(bucketReplyLog, be64(id), old); err != nil {
 			return fmt.Errorf("storage: reply %d in channel %s: %w", r.Seq, r.ChannelID, err)
 		}
 	}
@@ -472,6 +544,35 @@ func (t *tx) PutReply(r *storage.Reply) error {
 			return err
 		}
 	}
+	data, err := encode(r, appendReply)
+	if err != nil {
+		return fmt.Errorf("storage: encode reply record: %w", err)
+	}
+	moved := seq > h.seq // the head changes
+	if id == 0 {
+		// A new reply goes at the end of the log and into the chain.
+		kv, err := t.use()
+		if err != nil {
+			return err
+		}
+		if id, err = kv.nextSequence(bucketReplyLog); err != nil {
+			return fmt.Errorf("storage: %s: %w", bucketReplyLog, err)
+		}
+		if err := t.putLink(id, chainLink{seq, at}); err != nil {
+			return err
+		}
+		if after == 0 {
+			h.newest, moved = id, true
+		} else { // stored out of order: the reply after it now points back to it
+			la, err := t.link(after)
+			if err != nil {
+				return err
+			}
+			if err := t.putLink(after, chainLink{la.seq, id}); err != nil {
+				return err
+			}
+		}
+	}
 	if r.MessageID != "" {
 		mk, err := messageKey(r.ChannelID, r.MessageID)
 		if err != nil {
@@ -481,50 +582,32 @@ func (t *tx) PutReply(r *storage.Reply) error {
 		if err != nil {
 			return err
 		}
-		if v != nil && int64(binary.BigEndian.Uint64(v)) != r.Seq {
-			return fmt.Errorf("storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, binary.BigEndian.Uint64(v))
+		if v != nil && binary.BigEndian.Uint64(v) != id {
+			other, err := t.link(binary.BigEndian.Uint64(v))
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, other.seq)
 		}
-		if err := t.putRaw(bucketMessages, mk, be64(uint64(r.Seq))); err != nil {
+		if err := t.putRaw(bucketMessages, mk, be64(id)); err != nil {
 			return err
 		}
 	}
-	last, err := t.lastSeq(r.ChannelID)
-	if err != nil {
-		return err
-	}
-	if r.Seq > last {
-		if err := t.putRaw(bucketSeqs, []byte(r.ChannelID), be64(uint64(r.Seq))); err != nil {
+	if moved {
+		h.seq = max(h.seq, seq)
+		if err := t.putHead(r.ChannelID, h); err != nil {
 			return err
 		}
 	}
-	data, err := encode(r, appendReply)
-	if err != nil {
-		return fmt.Errorf("storage: encode reply record: %w", err)
-	}
-	if logKey == nil {
-		// A new reply goes at the end of the log.
-		kv, err := t.use()
-		if err != nil {
-			return err
-		}
-		id, err := kv.nextSequence(bucketReplyLog)
-		if err != nil {
-			return fmt.Errorf("storage: %s: %w", bucketReplyLog, err)
-		}
-		logKey = be64(id)
-		if err := t.putRaw(bucketReplyIdx, k, logKey); err != nil {
-			return err
-		}
-	}
-	return t.putRaw(bucketReplyLog, logKey, data)
+	return t.putRaw(bucketReplyLog, be64(id), data)
 }
 
-// replyAt decodes the log record an index entry points at.
-func (t *tx) replyAt(logKey []byte) (*storage.Reply, error) {
+// replyAt decodes the log record id.
+func (t *tx) replyAt(id uint64) (*storage.Reply, error) {
 	r := new(storage.Reply)
-	if err := t.get(bucketReplyLog, logKey, r); err != nil {
+	if err := t.get(bucketReplyLog, be64(id), r); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
-			return nil, fmt.Errorf("storage: database damaged: reply log record %x missing", logKey)
+			return nil, fmt.Errorf("storage: database damaged: reply log record %d missing", id)
 		}
 		return nil, err
 	}
@@ -532,18 +615,14 @@ func (t *tx) replyAt(logKey []byte) (*storage.Reply, error) {
 }
 
 func (t *tx) Reply(channelID string, seq int64) (*storage.Reply, error) {
-	k, err := replyKey(channelID, seq)
+	id, err := t.replyID(channelID, seq)
 	if err != nil {
 		return nil, err
 	}
-	v, err := t.getRaw(bucketReplyIdx, k)
-	if err != nil {
-		return nil, err
-	}
-	if v == nil {
+	if id == 0 {
 		return nil, fmt.Errorf("reply %d in channel %s: %w", seq, channelID, storage.ErrNotFound)
 	}
-	return t.replyAt(v)
+	return t.replyAt(id)
 }
 
 func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error) {
@@ -561,79 +640,54 @@ func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error)
 	if v == nil {
 		return nil, fmt.Errorf("reply to message %s in channel %s: %w", messageID, channelID, storage.ErrNotFound)
 	}
-	return t.Reply(channelID, int64(binary.BigEndian.Uint64(v)))
+	return t.replyAt(binary.BigEndian.Uint64(v))
 }
 
 func (t *tx) Replies(channelID string, after int64, limit int) ([]*storage.Reply, error) {
-	p, err := prefix("channel id", channelID)
+	h, err := t.head(channelID)
 	if err != nil {
 		return nil, err
 	}
-	kv, err := t.use()
-	if err != nil {
+	var ids []uint64
+	if _, _, _, err := t.walk(h, uint64(max(after, 0)), func(id uint64, _ chainLink) { ids = append(ids, id) }); err != nil {
 		return nil, err
 	}
-	start := binary.BigEndian.AppendUint64(slices.Clone(p), uint64(max(after, 0)+1))
-	var out []*storage.Reply
-	err = kv.ascend(bucketReplyIdx, start, p, func(_, v []byte) (bool, error) {
-		if limit > 0 && len(out) == limit {
-			return false, nil
-		}
-		r, err := t.replyAt(v)
+	slices.Reverse(ids)
+	if limit > 0 && len(ids) > limit {
+		ids = ids[:limit]
+	}
+	out := make([]*storage.Reply, 0, len(ids))
+	for _, id := range ids {
+		r, err := t.replyAt(id)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		out = append(out, r)
-		return true, nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return out, nil
 }
 
 func (t *tx) LastReply(channelID string) (*storage.Reply, error) {
-	p, err := prefix("channel id", channelID)
+	h, err := t.head(channelID)
 	if err != nil {
 		return nil, err
 	}
-	kv, err := t.use()
-	if err != nil {
-		return nil, err
-	}
-	k, v, err := kv.last(bucketReplyIdx, p)
-	if err != nil {
-		return nil, err
-	}
-	if k == nil {
+	if h.newest == 0 {
 		return nil, fmt.Errorf("last reply in channel %s: %w", channelID, storage.ErrNotFound)
 	}
-	return t.replyAt(v)
-}
-
-func (t *tx) lastSeq(channelID string) (int64, error) {
-	if _, err := prefix("channel id", channelID); err != nil {
-		return 0, err
-	}
-	v, err := t.getRaw(bucketSeqs, []byte(channelID))
-	if err != nil {
-		return 0, err
-	}
-	if v == nil {
-		return 0, nil
-	}
-	return int64(binary.BigEndian.Uint64(v)), nil
+	return t.replyAt(h.newest)
 }
 
 func (t *tx) NextReplySeq(channelID string) (int64, error) {
-	last, err := t.lastSeq(channelID)
+	h, err := t.head(channelID)
 	if err != nil {
 		return 0, err
 	}
-	if err := t.putRaw(bucketSeqs, []byte(channelID), be64(uint64(last+1))); err != nil {
+	h.seq++
+	if err := t.putHead(channelID, h); err != nil {
 		return 0, err
 	}
-	return last + 1, nil
+	return int64(h.seq), nil
 }
 
 // ---- schedules ----

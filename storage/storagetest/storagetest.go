@@ -375,6 +375,52 @@ func testReplies(t *testing.T, s storage.Store) {
 		}
 		return nil
 	})
+	// Replies stored out of seq order still read in seq order: before the first, between
+	// two, after the last.
+	update(t, s, func(tx storage.Tx) error {
+		for _, seq := range []int64{5, 2, 9, 1, 7} {
+			must(tx.PutReply(reply("order", seq, fmt.Sprint("o", seq))))
+		}
+		all, err := tx.Replies("order", 0, 0)
+		must(err)
+		var seqs []int64
+		for _, r := range all {
+			seqs = append(seqs, r.Seq)
+		}
+		if fmt.Sprint(seqs) != "[1 2 5 7 9]" {
+			t.Fatalf("replies stored out of order read as %v", seqs)
+		}
+		some, err := tx.Replies("order", 2, 2)
+		must(err)
+		if len(some) != 2 || some[0].Seq != 5 || some[1].Seq != 7 {
+			t.Fatalf("after 2, at most 2: %+v", some)
+		}
+		for _, seq := range []int64{1, 2, 5, 7, 9} {
+			r, err := tx.Reply("order", seq)
+			must(err)
+			if r.MessageID != fmt.Sprint("o", seq) {
+				t.Fatalf("reply %d: %+v", seq, r)
+			}
+			if r, err = tx.ReplyByMessage("order", fmt.Sprint("o", seq)); err != nil || r.Seq != seq {
+				t.Fatalf("by message o%d: %+v, %v", seq, r, err)
+			}
+		}
+		for _, seq := range []int64{3, 8, 10} {
+			_, err := tx.Reply("order", seq)
+			notFound(t, fmt.Sprint("reply ", seq), err)
+		}
+		last, err := tx.LastReply("order")
+		must(err)
+		if last.Seq != 9 {
+			t.Fatalf("last of out-of-order replies: %d", last.Seq)
+		}
+		seq, err := tx.NextReplySeq("order")
+		must(err)
+		if seq != 10 {
+			t.Fatalf("next after out-of-order replies: %d", seq)
+		}
+		return nil
+	})
 	// A reply recorded by a fired schedule has no message id.
 	update(t, s, func(tx storage.Tx) error {
 		seq, err := tx.NextReplySeq("ch")
