@@ -14,6 +14,12 @@ import (
 // left exactly as they are.
 type Entries func(catalogID, entryID string) (*ruleset.Entry, bool)
 
+// entryIndex is a CatalogSource that keeps its own index of entries by id, as
+// ruleset.Loaded does, built once for every command that reads the ruleset.
+type entryIndex interface {
+	Entry(catalogID, entryID string) (*ruleset.Entry, bool)
+}
+
 // entryOf returns the entry a row marker "<catalog>/<entry>" points at.
 func (f Entries) entryOf(marker string) (*ruleset.Entry, bool) {
 	cat, id, ok := strings.Cut(marker, "/")
@@ -198,10 +204,14 @@ func entriesFor(rs *ruleset.Ruleset, opts *Options) Entries {
 	return EntriesFrom(opts.Catalogs)
 }
 
-// EntriesFrom adapts a catalog source to an entry lookup. Each catalog is read and
-// indexed once, the first time one of its entries is asked for; a catalog the source
-// cannot give answers nothing.
+// EntriesFrom adapts a catalog source to an entry lookup. A source with its own index
+// (ruleset.Loaded keeps one for every command) is asked directly; otherwise each catalog
+// is read and indexed once, the first time one of its entries is asked for. A catalog
+// the source cannot give answers nothing.
 func EntriesFrom(src CatalogSource) Entries {
+	if ix, ok := src.(entryIndex); ok {
+		return ix.Entry
+	}
 	byCatalog := map[string]map[string]*ruleset.Entry{}
 	return func(catalogID, entryID string) (*ruleset.Entry, bool) {
 		idx, seen := byCatalog[catalogID]
