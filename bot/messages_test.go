@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -521,40 +520,3 @@ func TestImportedRulesets(t *testing.T) {
 	}
 }
 
-func BenchmarkReply(b *testing.B) {
-	m := newMsgTable(b, "dnd5e-srd")
-	m.card(ana.ID, "Mira", map[string]any{"caster_level": 5.0, "spellcasting_ability": "int", "hp_max": 1e6}, "spells/magic-missile")
-	text := `The ghoul rakes Mira. [sheet: who="Mira" op="damage" pool="hp" amount="7"] She answers with force. [sheet: who="Mira" op="cast" spell="Magic Missile"] [sheet: who="Mira" op="restore" pool="1st-level slots" amount="1"]`
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		acts := m.core.OnMessage(ctx, Message{ChannelID: m.ch, ID: "b" + strconv.Itoa(i), Author: gmUser, Content: text})
-		if len(acts) != 1 {
-			b.Fatalf("%+v", acts)
-		}
-	}
-}
-
-// BenchmarkBareUpdate is the floor BenchmarkReply stands on: one fsynced Update writing
-// a card and a reply of about the same size, with no reading, parsing or engine.
-func BenchmarkBareUpdate(b *testing.B) {
-	m := newMsgTable(b, "dnd5e-srd")
-	m.card(ana.ID, "Mira", map[string]any{"caster_level": 5.0, "spellcasting_ability": "int", "hp_max": 1e6}, "spells/magic-missile")
-	card := m.stored("Mira")
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		err := m.store.Update(ctx, func(tx storage.Tx) error {
-			if err := tx.PutGameCard(m.ch, &storage.CardRecord{OwnerID: ana.ID, Card: card}); err != nil {
-				return err
-			}
-			return tx.PutReply(&storage.Reply{ChannelID: m.ch, Seq: int64(i + 1), MessageID: "b" + strconv.Itoa(i), AuthorID: gmUser.ID,
-				Text: strings.Repeat("x", 240), Status: storage.ReplyLive, Changes: make([]sheet.Change, 3)})
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-}
