@@ -72,8 +72,8 @@ func open(path string, opts Options) (*store, error) {
 		db.Close()
 		return nil, err
 	}
-	s := &store{db: db, queue: make(chan *request, maxBatch), stopped: make(chan struct{})}
-	go s.execLoop()
+	s := &store{db: db, batches: make(chan *batch, 1), stopped: make(chan struct{}), open: &batch{id: 1}}
+	go s.commitLoop()
 	return s, nil
 }
 
@@ -258,10 +258,20 @@ func migrate(btx *bolt.Tx, path string) error {
 type store struct {
 	db *bolt.DB
 
-	mu      sync.RWMutex // guards sending on queue against Close closing it
+	mu      sync.RWMutex // guards counting an Update in against Close
 	closed  atomic.Bool
-	queue   chan *request
-	stopped chan struct{} // closed when execLoop has finished
+	updates sync.WaitGroup // Updates under way: Close waits for them
+
+	// run is the run lock (see commit.go); it guards the fields after it. waiting
+	// counts the callers waiting for it.
+	run        sync.Mutex
+	waiting    atomic.Int32
+	pending    pending
+	open       *batch // the functions run since the last hand-over
+	committing bool   // the committer has a batch
+
+	batches chan *batch   // to the committer; holds one
+	stopped chan struct{} // closed when the committer has finished
 
 	cards cardCache
 
@@ -297,7 +307,7 @@ func (s *store) Backup(w io.Writer) (int64, error) {
 	return n, err
 }
 
-// Close waits for every queued Update to finish, then closes the file.
+// Close waits for every Update under way to finish, then closes the file.
 func (s *store) Close() error {
 	s.mu.Lock()
 	if s.closed.Load() {
@@ -305,8 +315,9 @@ func (s *store) Close() error {
 		return ErrClosed
 	}
 	s.closed.Store(true)
-	close(s.queue)
 	s.mu.Unlock()
+	s.updates.Wait()
+	close(s.batches)
 	<-s.stopped
 	return s.db.Close()
 }

@@ -143,7 +143,7 @@ func successor(pfx []byte) []byte {
 // ---- pending writes ----
 
 // pending is the writes of the batches run but not yet committed, newest per key, kept
-// by the executor (see commit.go) and read by the functions it runs before
+// under the run lock (see commit.go) and read by the functions run under it before
 // what bbolt holds. An entry stays until its batch is committed; a function that starts
 // after that reads it from bbolt.
 type pending struct {

@@ -178,8 +178,8 @@ func TestFailedCommitFailsWhatReadIt(t *testing.T) {
 			return spend(9)(tx)
 		})
 	}()
-	// Once its function has returned, the executor adds it to the open batch before it
-	// looks at the committer's answer.
+	// Its Update adds it to the open batch before letting go of the run lock, which the
+	// committer takes to handle the failure.
 	<-ran
 	release <- errDisk
 	if err := <-first; !errors.Is(err, errDisk) {
