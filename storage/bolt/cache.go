@@ -10,13 +10,13 @@ import (
 )
 
 // cardCache memoises decoding card records: raw JSON → decoded record. sheet's tolerant
-// card decoding is the costliest step of a command inside the write transaction, where
-// commands run one at a time; with the memo, a card read back after a command wrote it
+// card decoding is the costliest step of a command under the run lock, where commands
+// run one at a time (commit.go); with the memo, a card read back after a command wrote it
 // costs a byte comparison and a deep copy. An entry is used only when the stored bytes
 // are exactly the bytes it was decoded from, so it can never be stale: it is a pure
 // function's memo, true whatever was committed or rolled back since. A command's freshly
-// written cards go into it from their caller's goroutine after its function has
-// returned, in parallel with the rest of the batch (see remember).
+// written cards go into it from their caller's goroutine after it has let go of the run
+// lock, in parallel with the next commands (see remember).
 type cardCache struct {
 	mu sync.Mutex
 	m  map[string]cachedCard
@@ -65,8 +65,9 @@ func (c *cardCache) add(k string, raw []byte, rec *storage.CardRecord) {
 // remember keeps what a command wrote, once its function has returned: a copy of the
 // record it wrote when that record still encodes to exactly the bytes written and reads
 // back from them as itself (roundTrip), else the decoding of the bytes. Checking here,
-// on the caller's goroutine while the batch goes on, rather than copying the record in
-// the Put, keeps the copy out of the transaction, where commands wait for each other.
+// on the caller's goroutine once it has let go of the run lock, rather than copying the
+// record in the Put, keeps the copy out of the run lock, where commands wait for each
+// other.
 func (c *cardCache) remember(w writtenCard) {
 	if encodesTo(w.rec, w.raw) {
 		if d := roundTrip(w.rec); d != nil {

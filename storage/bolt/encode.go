@@ -14,17 +14,17 @@ import (
 
 // Encoding the records every command writes.
 //
-// A command writes a card record and a reply record, and it writes them inside the
-// transaction, where group commit runs the commands one after another: the time they
-// take is every other command's wait. encoding/json walks these structs by reflection
+// A command writes a card record and a reply record, and it writes them under the run
+// lock, where the commands run one after another (commit.go): the time they take is
+// every other command's wait. encoding/json walks these structs by reflection
 // and checks the card's hand-written build encoding a second time, so the two writers
 // below produce the same bytes directly (TestEncodeMatches: byte for byte what
 // json.Marshal writes, and json.Marshal's error when it fails). Other records go through
 // json.Marshal.
 
 // encBufs holds scratch buffers: a record is encoded into one, then copied out at its
-// exact size, because bbolt (until the commit) and the card memo (for long after) keep
-// the bytes.
+// exact size, because the pending writes and bbolt (until the commit) and the card memo
+// (for long after) keep the bytes.
 var encBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // encode returns the bytes appendTo writes, in a slice of their own.

@@ -19,8 +19,6 @@ import (
 type tx struct {
 	kv   kv
 	done bool // fn has returned: the Tx must not be used any more
-	// failed, when set, is why the executor could not run the function at all.
-	failed error
 
 	cards   *cardCache    // nil: no memo
 	written []writtenCard // cards this function wrote, for the memo once it has returned
