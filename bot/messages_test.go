@@ -519,4 +519,3 @@ func TestImportedRulesets(t *testing.T) {
 		})
 	}
 }
-
