@@ -22,6 +22,15 @@ type tx struct {
 
 	cards   *cardCache    // nil: no memo
 	written []writtenCard // cards this function wrote, for the memo once it has returned
+
+	// mark is where on a channel's reply chain the last Reply lookup stopped, so the
+	// next lookup of an earlier seq walks on from there (see replyID).
+	mark chainMark
+}
+
+type chainMark struct {
+	channel string
+	id, seq uint64
 }
 
 type writtenCard struct {
@@ -471,15 +480,29 @@ func (t *tx) walk(h channelHead, seq uint64, fn func(id uint64, l chainLink)) (a
 	return 0, after, chainLink{}, nil
 }
 
-// replyID returns the log id of the channel's reply seq (0: none).
+// replyID returns the log id of the channel's reply seq (0: none). A lookup of a seq at
+// or before where the last one stopped walks on from there: the bot reads a channel's
+// replies back from the newest one by one (undoing a delete), and each would otherwise
+// walk again from the newest. A chain only gains replies, each in its place by seq, and
+// links are read afresh on every step, so a mark is never left off its chain.
 func (t *tx) replyID(channelID string, seq int64) (uint64, error) {
-	h, err := t.head(channelID)
-	if err != nil || seq < 1 {
-		return 0, err
+	if seq < 1 {
+		return 0, nil
+	}
+	h := channelHead{newest: t.mark.id}
+	if t.mark.channel != channelID || t.mark.id == 0 || t.mark.seq < uint64(seq) {
+		var err error
+		if h, err = t.head(channelID); err != nil {
+			return 0, err
+		}
 	}
 	id, _, l, err := t.walk(h, uint64(seq), nil)
-	if err != nil || id == 0 || l.seq != uint64(seq) {
+	if err != nil || id == 0 {
 		return 0, err
+	}
+	t.mark = chainMark{channelID, id, l.seq}
+	if l.seq != uint64(seq) {
+		return 0, nil
 	}
 	return id, nil
 }

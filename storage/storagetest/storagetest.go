@@ -390,6 +390,7 @@ func testReplies(t *testing.T, s storage.Store) {
 		if fmt.Sprint(seqs) != "[1 2 5 7 9]" {
 			t.Fatalf("replies stored out of order read as %v", seqs)
 		}
+
 		some, err := tx.Replies("order", 2, 2)
 		must(err)
 		if len(some) != 2 || some[0].Seq != 5 || some[1].Seq != 7 {
@@ -408,6 +409,24 @@ func testReplies(t *testing.T, s storage.Store) {
 		for _, seq := range []int64{3, 8, 10} {
 			_, err := tx.Reply("order", seq)
 			notFound(t, fmt.Sprint("reply ", seq), err)
+		}
+		// Read back from the newest one by one, as undoing a delete does, with a reply
+		// put into the gap half way.
+		for seq := int64(10); seq >= 1; seq-- {
+			if seq == 4 {
+				must(tx.PutReply(reply("order", 3, "o3")))
+			}
+			r, err := tx.Reply("order", seq)
+			if seq == 3 || seq == 1 || seq == 2 || seq == 5 || seq == 7 || seq == 9 {
+				if err != nil || r.Seq != seq {
+					t.Fatalf("reading back, reply %d: %+v, %v", seq, r, err)
+				}
+			} else {
+				notFound(t, fmt.Sprint("reading back, reply ", seq), err)
+			}
+		}
+		if all, err := tx.Replies("order", 0, 0); err != nil || len(all) != 6 || all[2].Seq != 3 {
+			t.Fatalf("after putting 3: %d replies, %v", len(all), err)
 		}
 		last, err := tx.LastReply("order")
 		must(err)
