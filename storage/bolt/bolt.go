@@ -72,7 +72,7 @@ func open(path string, opts Options) (*store, error) {
 		db.Close()
 		return nil, err
 	}
-	s := &store{db: db, batches: make(chan *batch, 1), stopped: make(chan struct{}), open: &batch{id: 1}}
+	s := &store{db: db, batches: make(chan *batch, 1), stopped: make(chan struct{}), open: &batch{id: 1}, hold: -1}
 	go s.commitLoop()
 	return s, nil
 }
@@ -133,7 +133,8 @@ func migrateReplyLog(btx *bolt.Tx) error {
 // migrateReplyChain turns schema 2's per-channel index (channel, seq → log id) into the
 // reply chain (see tx.go): each reply's chain record links it to the channel's reply
 // before it, each channel's seqs record gains its newest reply's log id, and the message
-// index points at log ids instead of seqs.
+// index points at log ids instead of seqs (an entry naming a seq with no reply, which
+// schema 2 never wrote, is dropped rather than left to block the file).
 func migrateReplyChain(btx *bolt.Tx) error {
 	idx, seqs, msgs := btx.Bucket(bucketReplyIdxV2), btx.Bucket(bucketSeqs), btx.Bucket(bucketMessages)
 	if idx == nil || seqs == nil || msgs == nil {
@@ -188,10 +189,8 @@ func migrateReplyChain(btx *bolt.Tx) error {
 		if i < 1 || len(v) != 8 {
 			return fmt.Errorf("message index entry %q damaged", k)
 		}
+		// An entry naming no reply guards nothing: it goes (moved with a nil id).
 		id := idx.Get(append(append(bytes.Clone(k[i+1:]), sep), v...))
-		if id == nil {
-			return fmt.Errorf("message index entry %q names a reply that is not there", k)
-		}
 		moved = append(moved, [2][]byte{bytes.Clone(k), bytes.Clone(id)})
 		return nil
 	})
@@ -199,7 +198,12 @@ func migrateReplyChain(btx *bolt.Tx) error {
 		return err
 	}
 	for _, m := range moved {
-		if err := msgs.Put(m[0], m[1]); err != nil {
+		if m[1] == nil {
+			err = msgs.Delete(m[0])
+		} else {
+			err = msgs.Put(m[0], m[1])
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -269,6 +273,7 @@ type store struct {
 	pending    pending
 	open       *batch // the functions run since the last hand-over
 	committing bool   // the committer has a batch
+	hold       int    // lets go of the lock the ready open batch waits for; -1: none
 
 	batches chan *batch   // to the committer; holds one
 	stopped chan struct{} // closed when the committer has finished

@@ -23,9 +23,9 @@ import (
 //   - One committer goroutine writes a closed batch into one bbolt transaction and
 //     commits it with its fsyncs, then answers the batch's callers.
 //
-// The open batch goes to the committer as soon as the committer is free and no caller
-// is waiting for the run lock: handed over by the last caller to run while the
-// committer is idle, or taken by the committer itself when it finishes a commit. So
+// The open batch goes to the committer as soon as the committer is free and the callers
+// already waiting for the run lock then have run: handed over by the last of them, or by
+// the committer itself when it finishes a commit and no one is waiting. So
 // while one batch is written and synced, the next is being run: the disk and the CPU
 // work at once, a lone caller waits for no one (no timer, unlike bbolt's DB.Batch, and
 // no other goroutine to run its function), and under load a batch grows by itself to
@@ -129,15 +129,29 @@ func (s *store) release() {
 	s.run.Unlock()
 }
 
-// handOver sends the open batch to the committer, if the committer is free and no
-// other caller is waiting to add to it (or it is full), and opens the next. The send
-// never waits: the committer is free only once it has taken the last batch from the
-// buffer. It runs under the run lock whenever the lock is let go and when the committer
-// finishes, so a batch never waits for a committer that is free.
+// handOver sends the open batch to the committer once it is ready — the committer free,
+// the batch not empty — and the callers already waiting for the run lock when it became
+// ready have run: they join it, so what was queued goes in one commit. Callers that
+// come after them do not hold it back, so a stream of them (failing ones never join)
+// cannot keep a free committer idle. It runs under the run lock each time the lock is
+// let go and when the committer finishes, so a ready batch waits for no one else. The
+// send never waits: the committer is free only once it has taken the last batch from
+// the buffer.
 func (s *store) handOver() {
-	if s.committing || len(s.open.done) == 0 || (s.waiting.Load() > 0 && len(s.open.done) < maxBatch) {
+	if s.committing || len(s.open.done) == 0 {
+		s.hold = -1
 		return
 	}
+	switch {
+	case s.hold < 0: // ready from now
+		s.hold = int(s.waiting.Load())
+	case s.hold > 0: // one of those callers has run
+		s.hold--
+	}
+	if s.hold > 0 && s.waiting.Load() > 0 && len(s.open.done) < maxBatch {
+		return
+	}
+	s.hold = -1
 	b := s.open
 	s.open = &batch{id: b.id + 1}
 	s.committing = true

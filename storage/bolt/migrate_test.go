@@ -26,7 +26,8 @@ func replyKeyV1(channelID string, seq int64) []byte {
 // opens as the current schema (through schema 2's reply log and index, then schema 3's
 // reply chain) with every reply findable by seq and by message id, each channel's
 // replies in order, and the next seq following on — also past a seq handed out but
-// never stored, and in a channel that has a counter and no reply.
+// never stored, and in a channel that has a counter and no reply; a message index entry
+// naming no reply is dropped.
 func TestMigrateReplyLog(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v1.db")
 	channels := []string{"chan-b", "chan-a", "chan-c"}
@@ -69,6 +70,10 @@ func TestMigrateReplyLog(t *testing.T) {
 		}
 		if err := btx.Bucket(bucketSeqs).Put([]byte("chan-c"), be64(perChannel+2)); err != nil {
 			return err
+		}
+		// A message index entry naming a reply that is not there.
+		if mk, _ := messageKey("chan-a", "1999999999999999999"); btx.Bucket(bucketMessages).Put(mk, be64(9999)) != nil {
+			t.Fatal("put")
 		}
 		return btx.Bucket(bucketSeqs).Put([]byte("chan-empty"), be64(4))
 	})
@@ -154,6 +159,9 @@ func TestMigrateReplyLog(t *testing.T) {
 		}
 		if _, err := tx.LastReply("chan-empty"); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("chan-empty's last reply: %v", err)
+		}
+		if _, err := tx.ReplyByMessage("chan-a", "1999999999999999999"); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("a message index entry naming no reply: %v", err)
 		}
 		seq, err := tx.NextReplySeq("chan-a")
 		if err != nil {

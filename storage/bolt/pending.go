@@ -21,8 +21,6 @@ type kv interface {
 	// ascend calls fn for each key from `from` on, in order, while the key starts with
 	// pfx, until fn says no more.
 	ascend(bucket, from, pfx []byte, fn func(k, v []byte) (more bool, err error)) error
-	// last returns the last key starting with pfx, and its value; nil when none.
-	last(bucket, pfx []byte) (k, v []byte, err error)
 	nextSequence(bucket []byte) (uint64, error)
 }
 
@@ -79,15 +77,6 @@ func (b boltKV) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool, err
 	return nil
 }
 
-func (b boltKV) last(bucket, pfx []byte) ([]byte, []byte, error) {
-	bk, err := b.bucket(bucket)
-	if err != nil {
-		return nil, nil, err
-	}
-	k, v := lastIn(bk.Cursor(), pfx)
-	return k, v, nil
-}
-
 func (b boltKV) nextSequence(bucket []byte) (uint64, error) {
 	bk, err := b.bucket(bucket)
 	if err != nil {
@@ -110,34 +99,6 @@ func start(from, pfx []byte) []byte {
 		return pfx
 	}
 	return from
-}
-
-// lastIn puts c on the last key starting with pfx (nil when there is none).
-func lastIn(c *bolt.Cursor, pfx []byte) ([]byte, []byte) {
-	var k, v []byte
-	if end := successor(pfx); end == nil {
-		k, v = c.Last()
-	} else if k, _ = c.Seek(end); k == nil {
-		k, v = c.Last()
-	} else {
-		k, v = c.Prev()
-	}
-	if k == nil || !bytes.HasPrefix(k, pfx) {
-		return nil, nil
-	}
-	return k, v
-}
-
-// successor is the first key after every key starting with pfx; nil when there is none
-// (pfx empty or all 0xff).
-func successor(pfx []byte) []byte {
-	end := bytes.TrimRight(pfx, "\xff")
-	if len(end) == 0 {
-		return nil
-	}
-	end = slices.Clone(end)
-	end[len(end)-1]++
-	return end
 }
 
 // ---- pending writes ----
@@ -192,7 +153,11 @@ func (p *pending) set(bucket []byte, e entry) {
 func (p *pending) unset(bucket, key []byte) {
 	es := p.buckets[string(bucket)]
 	if i, ok := find(es, key); ok {
-		p.buckets[string(bucket)] = slices.Delete(es, i, i+1)
+		if es = slices.Delete(es, i, i+1); len(es) == 0 {
+			delete(p.buckets, string(bucket))
+		} else {
+			p.buckets[string(bucket)] = es
+		}
 	}
 }
 
@@ -233,6 +198,14 @@ type pendingKV struct {
 	batch  uint64
 	writes []write
 	undo   []undoEntry
+	seqs   []seqUndo
+}
+
+// seqUndo is a bucket's pending sequence before the function took a number.
+type seqUndo struct {
+	bucket string
+	was    pendingSeq
+	had    bool
 }
 
 // undoEntry is a key's pending entry before the function wrote it.
@@ -294,7 +267,8 @@ func (k *pendingKV) set(w write) {
 	k.writes = append(k.writes, w)
 }
 
-// takeBack puts back, newest first, every pending entry the function changed.
+// takeBack puts back, newest first, every pending entry and sequence the function
+// changed.
 func (k *pendingKV) takeBack() {
 	for _, u := range slices.Backward(k.undo) {
 		if u.had {
@@ -303,7 +277,14 @@ func (k *pendingKV) takeBack() {
 			k.p.unset(u.bucket, u.was.key)
 		}
 	}
-	k.undo, k.writes = nil, nil
+	for _, u := range slices.Backward(k.seqs) {
+		if u.had {
+			k.p.seqs[u.bucket] = u.was
+		} else {
+			delete(k.p.seqs, u.bucket)
+		}
+	}
+	k.undo, k.seqs, k.writes = nil, nil, nil
 }
 
 func (k *pendingKV) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool, error)) error {
@@ -343,50 +324,17 @@ func (k *pendingKV) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool,
 	}
 }
 
-func (k *pendingKV) last(bucket, pfx []byte) ([]byte, []byte, error) {
-	bk, err := k.bucket(bucket)
-	if err != nil {
-		return nil, nil, err
-	}
-	es := k.p.buckets[string(bucket)]
-	j := len(es)
-	if end := successor(pfx); end != nil {
-		j, _ = find(es, end)
-	}
-	j-- // the last entry before the range's end
-	c := bk.Cursor()
-	ck, cv := lastIn(c, pfx)
-	for {
-		cOK := ck != nil && bytes.HasPrefix(ck, pfx)
-		pOK := j >= 0 && bytes.HasPrefix(es[j].key, pfx)
-		switch {
-		case !cOK && !pOK:
-			return nil, nil, nil
-		case pOK && (!cOK || bytes.Compare(es[j].key, ck) >= 0):
-			e := es[j]
-			j--
-			if cOK && bytes.Equal(e.key, ck) {
-				ck, cv = c.Prev()
-			}
-			if !e.deleted {
-				return e.key, e.value, nil
-			}
-		default:
-			return ck, cv, nil
-		}
-	}
-}
-
 // nextSequence hands out the bucket's next sequence number, counting the numbers pending
-// batches took. A number taken by a function that fails is not given back: they only
-// need to grow.
+// batches took.
 func (k *pendingKV) nextSequence(bucket []byte) (uint64, error) {
 	bk, err := k.bucket(bucket)
 	if err != nil {
 		return 0, err
 	}
 	n := bk.Sequence()
-	if s, ok := k.p.seqs[string(bucket)]; ok {
+	s, had := k.p.seqs[string(bucket)]
+	k.seqs = append(k.seqs, seqUndo{string(bucket), s, had})
+	if had {
 		n = max(n, s.seq)
 	}
 	n++

@@ -536,6 +536,7 @@ func (t *tx) PutReply(r *storage.Reply) error {
 	default:
 		return fmt.Errorf("storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)
 	}
+	// Every read and check first, so a refused reply changes nothing.
 	h, err := t.head(r.ChannelID)
 	if err != nil {
 		return err
@@ -549,19 +550,38 @@ func (t *tx) PutReply(r *storage.Reply) error {
 	if at == 0 || l.seq != seq {
 		id = 0 // a new reply: it goes after `at`, before `after`
 	}
-	var old *storage.Reply
+	var oldKey []byte // the message index entry the reply leaves
 	if id != 0 {
-		old = new(storage.Reply)
+		old := new(storage.Reply)
 		if err := t.get(bucketReplyLog, be64(id), old); err != nil {
 			return fmt.Errorf("storage: reply %d in channel %s: %w", r.Seq, r.ChannelID, err)
 		}
+		if old.MessageID != "" && old.MessageID != r.MessageID {
+			if oldKey, err = messageKey(r.ChannelID, old.MessageID); err != nil {
+				return err
+			}
+		}
 	}
-	if old != nil && old.MessageID != "" && old.MessageID != r.MessageID {
-		mk, err := messageKey(r.ChannelID, old.MessageID)
+	var key []byte // the message index entry the reply takes
+	if r.MessageID != "" {
+		if key, err = messageKey(r.ChannelID, r.MessageID); err != nil {
+			return err
+		}
+		v, err := t.getRaw(bucketMessages, key)
 		if err != nil {
 			return err
 		}
-		if err := t.del(bucketMessages, mk); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if v != nil && (id == 0 || binary.BigEndian.Uint64(v) != id) {
+			other, err := t.link(binary.BigEndian.Uint64(v))
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, other.seq)
+		}
+	}
+	var next chainLink // the reply after a new one stored out of order
+	if id == 0 && after != 0 {
+		if next, err = t.link(after); err != nil {
 			return err
 		}
 	}
@@ -569,9 +589,12 @@ func (t *tx) PutReply(r *storage.Reply) error {
 	if err != nil {
 		return fmt.Errorf("storage: encode reply record: %w", err)
 	}
+
+	// Then the writes, the message index first: its key is the one whose size the
+	// caller chose, so if any write is refused it is that one, before the others.
 	moved := seq > h.seq // the head changes
-	if id == 0 {
-		// A new reply goes at the end of the log and into the chain.
+	isNew := id == 0
+	if isNew {
 		kv, err := t.use()
 		if err != nil {
 			return err
@@ -579,38 +602,24 @@ func (t *tx) PutReply(r *storage.Reply) error {
 		if id, err = kv.nextSequence(bucketReplyLog); err != nil {
 			return fmt.Errorf("storage: %s: %w", bucketReplyLog, err)
 		}
+	}
+	if key != nil {
+		if err := t.putRaw(bucketMessages, key, be64(id)); err != nil {
+			return err
+		}
+	}
+	if oldKey != nil {
+		if err := t.del(bucketMessages, oldKey); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+	}
+	if isNew { // into the chain; its record goes at the end of the log
 		if err := t.putLink(id, chainLink{seq, at}); err != nil {
 			return err
 		}
 		if after == 0 {
 			h.newest, moved = id, true
-		} else { // stored out of order: the reply after it now points back to it
-			la, err := t.link(after)
-			if err != nil {
-				return err
-			}
-			if err := t.putLink(after, chainLink{la.seq, id}); err != nil {
-				return err
-			}
-		}
-	}
-	if r.MessageID != "" {
-		mk, err := messageKey(r.ChannelID, r.MessageID)
-		if err != nil {
-			return err
-		}
-		v, err := t.getRaw(bucketMessages, mk)
-		if err != nil {
-			return err
-		}
-		if v != nil && binary.BigEndian.Uint64(v) != id {
-			other, err := t.link(binary.BigEndian.Uint64(v))
-			if err != nil {
-				return err
-			}
-			return fmt.Errorf("storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, other.seq)
-		}
-		if err := t.putRaw(bucketMessages, mk, be64(id)); err != nil {
+		} else if err := t.putLink(after, chainLink{next.seq, id}); err != nil {
 			return err
 		}
 	}
@@ -664,6 +673,8 @@ func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error)
 	return t.replyAt(binary.BigEndian.Uint64(v))
 }
 
+// Replies walks the chain from the newest reply down to after, then keeps the first
+// limit: the bot asks for the replies after a recent one.
 func (t *tx) Replies(channelID string, after int64, limit int) ([]*storage.Reply, error) {
 	h, err := t.head(channelID)
 	if err != nil {

@@ -499,6 +499,29 @@ func testReplyMessageIndex(t *testing.T, s storage.Store) {
 		}
 		return nil
 	})
+	// A refused PutReply changes nothing, even when the function goes on and commits:
+	// not a new reply, not a reply moved to a taken message id.
+	update(t, s, func(tx storage.Tx) error {
+		for _, r := range []*storage.Reply{reply("ch", 9, "200"), reply("ch", 1, "200"), reply("ch", 2, "100")} {
+			if tx.PutReply(r) == nil {
+				t.Fatalf("reply %d took message %s", r.Seq, r.MessageID)
+			}
+		}
+		return nil
+	})
+	view(t, s, func(tx storage.Tx) error {
+		all, err := tx.Replies("ch", 0, 0)
+		must(err)
+		if len(all) != 2 || all[0].MessageID != "100" || all[1].MessageID != "200" {
+			t.Fatalf("after refused puts: %+v", all)
+		}
+		for m, seq := range map[string]int64{"100": 1, "200": 2} {
+			if r, err := tx.ReplyByMessage("ch", m); err != nil || r.Seq != seq {
+				t.Fatalf("message %s after refused puts: %+v, %v", m, r, err)
+			}
+		}
+		return nil
+	})
 	// Re-putting a reply under a new message id moves the index.
 	update(t, s, func(tx storage.Tx) error {
 		r, err := tx.Reply("ch", 1)

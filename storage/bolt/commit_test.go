@@ -1,0 +1,127 @@
+package bolt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"sheetkeeper/storage"
+	"sheetkeeper/storage/storagetest"
+)
+
+// TestFailedCommitFailsWhatReadIt: while a batch commits, the next one runs over its
+// writes; when the commit fails, both batches' callers get the error, neither batch's
+// writes stay, and the store goes on from what is durable.
+func TestFailedCommitFailsWhatReadIt(t *testing.T) {
+	s, err := open(filepath.Join(t.TempDir(), "f.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Update(ctx, func(tx storage.Tx) error { return tx.PutGameCard("ch", storagetest.Card("u", "Mira", 10)) }); err != nil {
+		t.Fatal(err)
+	}
+	errDisk := errors.New("disk on fire")
+	committing, release := make(chan uint64), make(chan error)
+	s.beforeCommit = func(id uint64) error {
+		committing <- id
+		return <-release
+	}
+	spend := func(want float64) func(storage.Tx) error {
+		return func(tx storage.Tx) error {
+			c, err := tx.GameCard("ch", "Mira")
+			if err != nil {
+				return err
+			}
+			if storagetest.Gold(c) != want {
+				return fmt.Errorf("gold %v, want %v", storagetest.Gold(c), want)
+			}
+			c.Card.Build.Fields["gold"] = want - 1
+			return tx.PutGameCard("ch", c)
+		}
+	}
+	first, second, ran := make(chan error), make(chan error), make(chan struct{})
+	go func() { first <- s.Update(ctx, spend(10)) }()
+	<-committing // the first batch is being committed
+	go func() {  // runs over the first's writes
+		second <- s.Update(ctx, func(tx storage.Tx) error {
+			defer close(ran)
+			return spend(9)(tx)
+		})
+	}()
+	// Its Update adds it to the open batch before letting go of the run lock, which the
+	// committer takes to handle the failure.
+	<-ran
+	release <- errDisk
+	if err := <-first; !errors.Is(err, errDisk) {
+		t.Fatalf("first: %v", err)
+	}
+	if err := <-second; !errors.Is(err, errDisk) {
+		t.Fatalf("second, which read the first's writes: %v", err)
+	}
+	s.beforeCommit = nil
+	if err := s.Update(ctx, spend(10)); err != nil {
+		t.Fatalf("after the failure the store reads what is durable: %v", err)
+	}
+}
+
+// TestHandOverDoesNotWaitForLaterCallers: a batch ready while callers wait for the run
+// lock waits for those callers, not for the ones that come after them — here failing
+// ones, which never join it.
+func TestHandOverDoesNotWaitForLaterCallers(t *testing.T) {
+	s, err := open(filepath.Join(t.TempDir(), "h.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	waiters := func(n int32) {
+		for s.waiting.Load() != n {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	errNo := errors.New("no")
+	started, goW := make(chan struct{}), make(chan struct{})
+	written := make(chan error)
+	go func() {
+		written <- s.Update(ctx, func(tx storage.Tx) error {
+			close(started)
+			<-goW
+			return tx.PutCampaign(&storage.Campaign{ChannelID: "ch", CreatedAt: storagetest.When})
+		})
+	}()
+	<-started
+	gates := make([]chan struct{}, 4)
+	opened := 0
+	defer func() { // let the failing callers go, so Close has nothing to wait for
+		for _, g := range gates[opened:] {
+			close(g)
+		}
+	}()
+	for i := range gates {
+		gates[i] = make(chan struct{})
+		waiters(0) // the caller before holds the run lock: the write, then each failing one
+		go func() {
+			_ = s.Update(ctx, func(storage.Tx) error { <-gates[i]; return errNo })
+		}()
+		waiters(1) // the next failing caller waits for it
+		if i == 0 {
+			close(goW) // the write is ready, with one caller waiting
+		} else {
+			close(gates[i-1]) // that caller fails; the one after it is already waiting
+			opened = i
+		}
+	}
+	select {
+	case err := <-written:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the write waited for a caller that came after it was ready")
+	}
+}
