@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 
+	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
 )
 
@@ -14,9 +16,9 @@ func init() {
 	commands["backup"] = command{"write a consistent copy of the database to PATH", cmdBackup}
 }
 
-// cmdBackup writes a hot copy of the database (a read transaction's view, taken while
-// the database stays usable) to a temporary file beside PATH, syncs it and renames it
-// into place, so PATH is always either the old file or a whole new copy.
+// cmdBackup writes a hot copy of the database: a read transaction's view, taken while
+// the database stays usable. When a running bot or console holds the database, it is
+// asked to write the copy (see control.go); otherwise the database is opened here.
 func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	cfg, rest, status := loadConfig("backup", []string{"db", "log-level"}, args, stderr)
 	if status >= 0 {
@@ -26,10 +28,13 @@ func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: sheetkeeper backup [--db FILE] PATH")
 		return 2
 	}
-	dest := rest[0]
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "sheetkeeper backup: %v\n", err)
 		return 1
+	}
+	dest, err := filepath.Abs(rest[0])
+	if err != nil {
+		return fail(err)
 	}
 	src, err := os.Stat(cfg.DB)
 	if err != nil {
@@ -38,15 +43,30 @@ func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if d, err := os.Stat(dest); err == nil && os.SameFile(src, d) {
 		return fail(fmt.Errorf("%s is the database itself", dest))
 	}
-	store, err := bolt.Open(cfg.DB, bolt.Options{Timeout: 5 * time.Second})
+	n, err := askBackup(cfg.DB, dest)
+	if errors.Is(err, errNoControl) {
+		n, err = func() (int64, error) {
+			store, err := bolt.Open(cfg.DB, bolt.Options{Timeout: 5 * time.Second})
+			if err != nil {
+				return 0, err
+			}
+			defer store.Close()
+			return writeBackup(store, dest)
+		}()
+	}
 	if err != nil {
 		return fail(err)
 	}
-	defer store.Close()
+	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", cfg.DB, dest, n)
+	return 0
+}
 
+// writeBackup copies store to a temporary file beside dest, syncs it and renames it into
+// place, so dest is always either the old file or a whole new copy.
+func writeBackup(store storage.Store, dest string) (int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-*")
 	if err != nil {
-		return fail(err)
+		return 0, err
 	}
 	done := false
 	defer func() {
@@ -57,25 +77,24 @@ func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}()
 	n, err := store.Backup(tmp)
 	if err != nil {
-		return fail(fmt.Errorf("copy %s: %w", cfg.DB, err))
+		return 0, fmt.Errorf("copy the database: %w", err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fail(err)
+		return 0, err
 	}
 	if err := tmp.Close(); err != nil {
-		return fail(err)
+		return 0, err
 	}
 	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return fail(err)
+		return 0, err
 	}
 	if err := os.Rename(tmp.Name(), dest); err != nil {
-		return fail(err)
+		return 0, err
 	}
 	done = true
 	if dir, err := os.Open(filepath.Dir(dest)); err == nil {
 		_ = dir.Sync() // make the rename itself durable
 		dir.Close()
 	}
-	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", cfg.DB, dest, n)
-	return 0
+	return n, nil
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"io"
+	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,5 +95,81 @@ func TestBackupCommandRefuses(t *testing.T) {
 	code, _, _ = runCLI(t, "", "backup", "--db", db, filepath.Join(dir, "nope", "b.db"))
 	if code != 1 {
 		t.Fatalf("into a missing folder: exit %d", code)
+	}
+}
+
+// TestBackupWhileHeld: while a process holds the database (here a store opened in this
+// process, serving its control socket as `run` and `console` do) and keeps writing, the
+// backup command gets a whole copy from it; a relative PATH is the caller's. Once the
+// holder has stopped, a socket it left behind does not stand in the way.
+func TestBackupWhileHeld(t *testing.T) {
+	t.Setenv("SHEETKEEPER_CONFIG", "")
+	t.Setenv("SHEETKEEPER_DB", "")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "live.db")
+	s, err := bolt.Open(db, bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, err := serveControl(db, s, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	spend := func(gold float64) {
+		err := s.Update(ctx, func(tx storage.Tx) error { return tx.PutGameCard("ch", storagetest.Card("u1", "Mira", gold)) })
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	spend(12)
+	writing, stopWriting := make(chan struct{}), make(chan struct{})
+	go func() { // the bot goes on writing while the copy is made
+		defer close(writing)
+		for i := 0; ; i++ {
+			select {
+			case <-stopWriting:
+				return
+			default:
+				spend(float64(100 + i))
+			}
+		}
+	}()
+	t.Chdir(dir)
+	code, out, errOut := runCLI(t, "", "backup", "--db", db, "copy.db")
+	close(stopWriting)
+	<-writing
+	if code != 0 || !strings.Contains(out, "backed up") {
+		t.Fatalf("exit %d, %q, %q", code, out, errOut)
+	}
+	stop()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := bolt.Open(filepath.Join(dir, "copy.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.View(ctx, func(tx storage.Tx) error {
+		card, err := tx.GameCard("ch", "mira")
+		if err == nil && storagetest.Gold(card) != 12 && storagetest.Gold(card) < 100 {
+			t.Errorf("the copy holds %v gold", storagetest.Gold(card))
+		}
+		return err
+	})
+	c.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A holder killed before it could remove its socket leaves a file no one answers.
+	l, err := net.Listen("unix", controlPath(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.(*net.UnixListener).SetUnlinkOnClose(false)
+	l.Close()
+	if code, out, errOut := runCLI(t, "", "backup", "--db", db, "again.db"); code != 0 {
+		t.Fatalf("with a stale socket: exit %d, %q, %q", code, out, errOut)
 	}
 }

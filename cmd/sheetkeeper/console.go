@@ -71,6 +71,12 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	ctx := context.Background()
+	// `sheetkeeper backup` asks a running console for a copy, as it asks a running bot.
+	stopControl, err := serveControl(cfg.DB, store, log)
+	if err != nil {
+		log.Warn("no backups while the console runs", "err", err)
+		stopControl = func() {}
+	}
 	con, core, err := console.Start(ctx, store, console.Options{Dir: dir}, log)
 	if err == nil {
 		if *script == "" && !*asJSON {
@@ -79,6 +85,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = con.Run(ctx, in, stdout, console.RunOptions{JSON: *asJSON, Prompt: prompt})
 		core.Close()
 	}
+	stopControl()
 	if cerr := store.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("closing %s: %w", cfg.DB, cerr)
 	}

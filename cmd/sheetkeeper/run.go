@@ -67,6 +67,8 @@ type Main struct {
 	Store storage.Store
 	Core  *bot.Core
 	Bot   *discord.Bot
+
+	stopControl func() // the control socket (control.go)
 }
 
 // NewMain returns a Main for cfg that logs to w at cfg's level.
@@ -87,6 +89,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	m.Store = store
+	if m.stopControl, err = serveControl(m.Config.DB, store, m.Log); err != nil {
+		m.Log.Warn("no backups while the bot runs", "err", err)
+	}
 	// The core posts scheduled rests through the bot, which is made after it.
 	var front *discord.Bot
 	post := func(ctx context.Context, a bot.Action) {
@@ -131,6 +136,9 @@ func (m *Main) Close() error {
 		if err := m.Bot.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("closing the Discord session: %w", err))
 		}
+	}
+	if m.stopControl != nil {
+		m.stopControl()
 	}
 	if m.Store != nil {
 		if err := m.Store.Close(); err != nil {
