@@ -47,21 +47,31 @@ func TestBackupCommand(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("left beside the backup: %v", entries)
 	}
-	c, err := bolt.Open(dest, bolt.Options{})
+	if gold := goldIn(t, dest); gold != 12 {
+		t.Errorf("backup holds %v gold", gold)
+	}
+}
+
+// goldIn is the gold of Mira in channel ch of the database at path.
+func goldIn(t *testing.T, path string) float64 {
+	t.Helper()
+	c, err := bolt.Open(path, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	var gold float64
 	err = c.View(context.Background(), func(tx storage.Tx) error {
 		card, err := tx.GameCard("ch", "mira")
-		if err == nil && storagetest.Gold(card) != 12 {
-			t.Errorf("backup holds %v gold", storagetest.Gold(card))
+		if err == nil {
+			gold = storagetest.Gold(card)
 		}
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return gold
 }
 
 func TestBackupCommandRefuses(t *testing.T) {
@@ -146,20 +156,8 @@ func TestBackupWhileHeld(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	c, err := bolt.Open(filepath.Join(dir, "copy.db"), bolt.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = c.View(ctx, func(tx storage.Tx) error {
-		card, err := tx.GameCard("ch", "mira")
-		if err == nil && storagetest.Gold(card) != 12 && storagetest.Gold(card) < 100 {
-			t.Errorf("the copy holds %v gold", storagetest.Gold(card))
-		}
-		return err
-	})
-	c.Close()
-	if err != nil {
-		t.Fatal(err)
+	if gold := goldIn(t, filepath.Join(dir, "copy.db")); gold != 12 && gold < 100 {
+		t.Errorf("the copy holds %v gold", gold)
 	}
 
 	// A holder killed before it could remove its socket leaves a file no one answers.
