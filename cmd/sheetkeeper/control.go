@@ -112,8 +112,10 @@ func answerControl(c net.Conn, store storage.Store, log *slog.Logger) {
 		_ = c.SetReadDeadline(time.Time{})
 		if rep.Bytes, err = writeBackup(store, req.Path); err != nil {
 			rep.Error = err.Error()
+			log.Warn("backup failed", "to", req.Path, "err", err)
+		} else {
+			log.Info("backup written", "to", req.Path, "bytes", rep.Bytes)
 		}
-		log.Info("backup", "to", req.Path, "bytes", rep.Bytes, "err", rep.Error)
 	}
 	out, _ := json.Marshal(rep)
 	_, _ = c.Write(append(out, '\n'))
