@@ -161,7 +161,8 @@ func TestBackupWhileHeld(t *testing.T) {
 	}
 
 	// A holder killed before it could remove its socket leaves a file no one answers.
-	l, err := net.Listen("unix", controlPath(db))
+	sock, _ := controlPath(db)
+	l, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,5 +170,41 @@ func TestBackupWhileHeld(t *testing.T) {
 	l.Close()
 	if code, out, errOut := runCLI(t, "", "backup", "--db", db, "again.db"); code != 0 {
 		t.Fatalf("with a stale socket: exit %d, %q, %q", code, out, errOut)
+	}
+}
+
+// TestControlSocketApart: a database whose path is too long for a socket address is
+// served from the runtime folder, and only from one no one else may write to.
+func TestControlSocketApart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), strings.Repeat("long-folder-name-", 8))
+	db := filepath.Join(dir, "live.db")
+	s, err := bolt.Open(db, bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	if err := os.Chmod(runtime, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := serveControl(db, s, quiet); err == nil || !strings.Contains(err.Error(), "others may write") {
+		t.Fatalf("a socket in a folder others may write to: %v", err)
+	}
+	if err := os.Chmod(runtime, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stop, err := serveControl(db, s, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if sock, apart := controlPath(db); !apart || filepath.Dir(sock) != runtime {
+		t.Fatalf("socket %s (apart %v)", sock, apart)
+	}
+	if n, err := askBackup(db, filepath.Join(t.TempDir(), "copy.db")); err != nil || n == 0 {
+		t.Fatalf("backup through the runtime folder: %d bytes, %v", n, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"sheetkeeper/storage"
@@ -43,30 +44,37 @@ type controlReply struct {
 
 // controlPath is the socket of the process holding dbPath: beside the database when
 // that path fits a socket address (at most 107 bytes), else in the user's runtime folder
-// under a name made from the database's absolute path.
-func controlPath(dbPath string) string {
+// under a name made from the database's absolute path (apart: true). Beside the
+// database, whoever may swap the socket may swap the database too; apart, the folder
+// must be the user's alone (ownFolder).
+func controlPath(dbPath string) (path string, apart bool) {
 	abs, err := filepath.Abs(dbPath)
 	if err != nil {
 		abs = dbPath
 	}
 	if p := abs + ".sock"; len(p) <= 107 {
-		return p
+		return p, false
 	}
 	dir := os.Getenv("XDG_RUNTIME_DIR")
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "sheetkeeper-"+strconv.Itoa(os.Getuid()))
 	}
 	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(dir, "sheetkeeper-"+hex.EncodeToString(sum[:8])+".sock")
+	return filepath.Join(dir, "sheetkeeper-"+hex.EncodeToString(sum[:8])+".sock"), true
 }
 
 // serveControl answers control requests for store (open on dbPath) until the returned
 // stop is called. The process holds the database's lock, so a socket left by one that
 // died is stale and is replaced.
 func serveControl(dbPath string, store storage.Store, log *slog.Logger) (stop func(), err error) {
-	path := controlPath(dbPath)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("control socket: %w", err)
+	path, apart := controlPath(dbPath)
+	if apart {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("control socket: %w", err)
+		}
+		if err := ownFolder(filepath.Dir(path)); err != nil {
+			return nil, fmt.Errorf("control socket: %w", err)
+		}
 	}
 	_ = os.Remove(path)
 	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
@@ -121,12 +129,37 @@ func answerControl(c net.Conn, store storage.Store, log *slog.Logger) {
 	_, _ = c.Write(append(out, '\n'))
 }
 
+// ownFolder refuses a socket folder apart from the database that someone else could swap
+// the socket in: it must be this user's, and no one else may write to it (the fallback
+// in the shared temporary folder is named per user, but another user could make it
+// first).
+func ownFolder(dir string) error {
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	switch {
+	case !info.IsDir():
+		return fmt.Errorf("%s is not a folder", dir)
+	case ok && int(st.Uid) != os.Getuid():
+		return fmt.Errorf("%s belongs to another user", dir)
+	case info.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("others may write to %s", dir)
+	}
+	return nil
+}
+
 // errNoControl is askBackup's answer when no process serves the database's socket.
 var errNoControl = errors.New("no process answers for this database")
 
 // askBackup asks the process holding dbPath to back it up to dest (absolute).
 func askBackup(dbPath, dest string) (int64, error) {
-	c, err := net.DialTimeout("unix", controlPath(dbPath), 2*time.Second)
+	path, apart := controlPath(dbPath)
+	if apart && ownFolder(filepath.Dir(path)) != nil {
+		return 0, errNoControl
+	}
+	c, err := net.DialTimeout("unix", path, 2*time.Second)
 	if err != nil {
 		return 0, errNoControl
 	}
