@@ -153,9 +153,9 @@ func BenchmarkReply(b *testing.B) {
 					bucket, k, v []byte
 				}{
 					{bucketGame, cardKey, card},
-					{bucketSeqs, []byte("ch0"), append(be64(seq), be64(seq)...)},
+					{bucketSeqs, []byte("ch0"), be128(seq, seq)},
 					{bucketMessages, mk, be64(seq)},
-					{bucketReplyChain, be64(seq), append(be64(seq), be64(seq-1)...)},
+					{bucketReplyChain, be64(seq), be128(seq, seq-1)},
 					{bucketReplyLog, be64(seq), reply},
 				} {
 					if err := btx.Bucket(kv.bucket).Put(kv.k, kv.v); err != nil {

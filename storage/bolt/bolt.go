@@ -157,7 +157,7 @@ func migrateReplyChain(btx *bolt.Tx) error {
 		if !bytes.Equal(k[:n], channel) {
 			channel, prev = bytes.Clone(k[:n]), 0
 		}
-		if err := chain.Put(be64(id), binary.BigEndian.AppendUint64(be64(seq), prev)); err != nil {
+		if err := chain.Put(be64(id), be128(seq, prev)); err != nil {
 			return err
 		}
 		prev = id
@@ -179,7 +179,7 @@ func migrateReplyChain(btx *bolt.Tx) error {
 		return err
 	}
 	for ch, h := range heads {
-		if err := seqs.Put([]byte(ch), binary.BigEndian.AppendUint64(be64(h.seq), h.newest)); err != nil {
+		if err := seqs.Put([]byte(ch), be128(h.seq, h.newest)); err != nil {
 			return err
 		}
 	}

@@ -199,11 +199,8 @@ func (s *store) write(writes []write) error {
 		return fmt.Errorf("storage: begin transaction: %w", err)
 	}
 	for _, w := range writes {
-		bk := btx.Bucket(w.bucket)
-		if bk == nil {
-			err = fmt.Errorf("bucket %q missing", w.bucket)
-		} else {
-			bk.FillPercent = fillPercent(w.bucket)
+		bk, err := bucketIn(btx, w.bucket)
+		if err == nil {
 			switch {
 			case w.key == nil:
 				if bk.Sequence() < w.seq {

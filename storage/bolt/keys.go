@@ -100,5 +100,8 @@ func be64(v uint64) []byte {
 	return binary.BigEndian.AppendUint64(nil, v)
 }
 
+// be128 is two numbers, 8-byte big-endian each: a reply chain or seqs record.
+func be128(a, b uint64) []byte { return binary.BigEndian.AppendUint64(be64(a), b) }
+
 // versionBits orders ints as unsigned big-endian bytes, negatives first.
 func versionBits(v int) uint64 { return uint64(int64(v)) ^ 1<<63 }

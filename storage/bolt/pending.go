@@ -28,12 +28,15 @@ type kv interface {
 
 type boltKV struct{ btx *bolt.Tx }
 
-func (b boltKV) bucket(name []byte) (*bolt.Bucket, error) {
-	bk := b.btx.Bucket(name)
+func (b boltKV) bucket(name []byte) (*bolt.Bucket, error) { return bucketIn(b.btx, name) }
+
+// bucketIn is the bucket name of btx, with its fill set when btx writes.
+func bucketIn(btx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
+	bk := btx.Bucket(name)
 	if bk == nil {
 		return nil, fmt.Errorf("storage: database damaged: bucket %q missing", name)
 	}
-	if b.btx.Writable() {
+	if btx.Writable() {
 		bk.FillPercent = fillPercent(name)
 	}
 	return bk, nil
@@ -215,13 +218,7 @@ type undoEntry struct {
 	had    bool
 }
 
-func (k *pendingKV) bucket(name []byte) (*bolt.Bucket, error) {
-	bk := k.rtx.Bucket(name)
-	if bk == nil {
-		return nil, fmt.Errorf("storage: database damaged: bucket %q missing", name)
-	}
-	return bk, nil
-}
+func (k *pendingKV) bucket(name []byte) (*bolt.Bucket, error) { return bucketIn(k.rtx, name) }
 
 func (k *pendingKV) get(bucket, key []byte) ([]byte, error) {
 	if e, ok := k.p.lookup(bucket, key); ok {

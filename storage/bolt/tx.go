@@ -422,18 +422,15 @@ func (t *tx) DeleteGameCard(channelID, name string) error {
 type chainLink struct{ seq, prev uint64 }
 
 func (t *tx) link(id uint64) (chainLink, error) {
-	v, err := t.getRaw(bucketReplyChain, be64(id))
-	if err != nil {
-		return chainLink{}, err
+	seq, prev, found, err := t.getPair(bucketReplyChain, be64(id))
+	if err == nil && !found {
+		err = fmt.Errorf("storage: database damaged: reply chain record %d missing", id)
 	}
-	if len(v) != 16 {
-		return chainLink{}, fmt.Errorf("storage: database damaged: reply chain record %d is %d bytes", id, len(v))
-	}
-	return chainLink{binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])}, nil
+	return chainLink{seq, prev}, err
 }
 
 func (t *tx) putLink(id uint64, l chainLink) error {
-	return t.putRaw(bucketReplyChain, be64(id), binary.BigEndian.AppendUint64(be64(l.seq), l.prev))
+	return t.putRaw(bucketReplyChain, be64(id), be128(l.seq, l.prev))
 }
 
 // channelHead is a channel's seqs record: the last reply seq handed out, and the log id
@@ -444,20 +441,24 @@ func (t *tx) head(channelID string) (channelHead, error) {
 	if _, err := prefix("channel id", channelID); err != nil {
 		return channelHead{}, err
 	}
-	v, err := t.getRaw(bucketSeqs, []byte(channelID))
-	switch {
-	case err != nil:
-		return channelHead{}, err
-	case v == nil:
-		return channelHead{}, nil
-	case len(v) != 16:
-		return channelHead{}, fmt.Errorf("storage: database damaged: seqs record of channel %s is %d bytes", channelID, len(v))
-	}
-	return channelHead{binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])}, nil
+	seq, newest, _, err := t.getPair(bucketSeqs, []byte(channelID))
+	return channelHead{seq, newest}, err
 }
 
 func (t *tx) putHead(channelID string, h channelHead) error {
-	return t.putRaw(bucketSeqs, []byte(channelID), binary.BigEndian.AppendUint64(be64(h.seq), h.newest))
+	return t.putRaw(bucketSeqs, []byte(channelID), be128(h.seq, h.newest))
+}
+
+// getPair reads a record of two numbers (be128); found is false when there is none.
+func (t *tx) getPair(bucket, key []byte) (a, b uint64, found bool, err error) {
+	v, err := t.getRaw(bucket, key)
+	switch {
+	case err != nil || v == nil:
+		return 0, 0, false, err
+	case len(v) != 16:
+		return 0, 0, false, fmt.Errorf("storage: database damaged: %s record %q is %d bytes", bucket, key, len(v))
+	}
+	return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:]), true, nil
 }
 
 // walk goes back along the channel's chain from its newest reply and stops at the first
