@@ -45,7 +45,7 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 		if !inventoryActions[action] {
 			// Marinara reads an action it does not know as add; a sell or steal read as
 			// add would create items, so it is refused instead.
-			return bad("action " + strconv.Quote(capRunes(a.value, 40)) + " is not an inventory action")
+			return bad("action " + strconv.Quote(CapRunes(a.value, 40)) + " is not an inventory action")
 		}
 	} else if w := bareAction(body, attrs); w != "" {
 		action = w
@@ -167,5 +167,5 @@ func unquoteMatched(s string) string {
 
 // cleanName collapses whitespace and caps a name at maxName characters.
 func cleanName(s string) string {
-	return strings.TrimSpace(capRunes(strings.Join(strings.Fields(s), " "), maxName))
+	return strings.TrimSpace(CapRunes(strings.Join(strings.Fields(s), " "), maxName))
 }

@@ -72,7 +72,9 @@ func meaningful(v string) bool {
 	return false
 }
 
-func capRunes(s string, n int) string {
+// CapRunes keeps the first n characters (runes) of s: a tag's free text is capped by
+// characters, as Marinara counts them, never cut inside one.
+func CapRunes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -92,7 +94,7 @@ func readSheet(body string, attrs []rawAttr) Tag {
 	bad := func(detail string) Tag { return malformed(Sheet, body, attrs, detail) }
 	t := Tag{Kind: Sheet, Raw: strings.TrimSpace(body), Resolved: resolvedBy(attrs)}
 	if who, ok := l.get("who"); ok {
-		t.Who = strings.TrimSpace(capRunes(who, maxWho))
+		t.Who = strings.TrimSpace(CapRunes(who, maxWho))
 	}
 	name, ok := l.get("op")
 	if !ok {
@@ -100,7 +102,7 @@ func readSheet(body string, attrs []rawAttr) Tag {
 	}
 	op, ok := sheetOps[strings.ToLower(name)]
 	if !ok {
-		return bad("op " + strconv.Quote(capRunes(name, 40)) + " is not a sheet op")
+		return bad("op " + strconv.Quote(CapRunes(name, 40)) + " is not a sheet op")
 	}
 	t.Op = op
 	t.Attrs = make([]Attr, 0, 4) // no op writes more than four (damage on a track)

@@ -198,7 +198,7 @@ func sanitize(v string, limit int, inventory bool) string {
 	if utf8.RuneCountInString(s) <= limit {
 		return s
 	}
-	s = capRunes(s, limit)
+	s = CapRunes(s, limit)
 	if !inventory || limit == MaxNow {
 		if i := strings.LastIndex(s, "; "); i > 0 {
 			s = s[:i]

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"sheetkeeper/parser"
 	"sheetkeeper/ruleset"
 )
 
@@ -290,7 +291,7 @@ func resolveLive(ix *index, card *Card, base *Values) *Resolved {
 	}
 	r.Text = make([]TextValue, len(s.Live.Text))
 	for i, t := range s.Live.Text {
-		r.Text[i] = TextValue{ID: t.ID, Label: t.Label, MaxLength: t.MaxLength, Value: cut(st.Text[t.ID], t.MaxLength)}
+		r.Text[i] = TextValue{ID: t.ID, Label: t.Label, MaxLength: t.MaxLength, Value: parser.CapRunes(st.Text[t.ID], t.MaxLength)}
 	}
 	r.Conditions = make([]ConditionValue, len(s.Live.Conditions))
 	for i, c := range s.Live.Conditions {
@@ -327,21 +328,6 @@ func trackMax(t *ruleset.Track, base *Values) int {
 		return t.Min
 	}
 	return max(t.Min, min(maxLiveNumber, floorInt(base.Ref(t.MaxRef))))
-}
-
-// cut keeps the first n characters of s.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := 0
-	for k := range s {
-		if i == n {
-			return s[:k]
-		}
-		i++
-	}
-	return s
 }
 
 // ---- sparse writes: a value back at its default drops out of the store ----

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
 )
 
@@ -299,7 +300,7 @@ func opNote(op *Op) (string, error) {
 		if !sameName(t.ID, name) && !sameName(t.Label, name) {
 			continue
 		}
-		v := cut(value, t.MaxLength)
+		v := parser.CapRunes(value, t.MaxLength)
 		setText(&op.Card.Live, t.ID, v)
 		if v == "" {
 			return t.Label + " cleared", nil
