@@ -156,12 +156,7 @@ func New(store storage.Store, f Firer, opts ...Option) *Scheduler {
 // applied. A stored schedule whose expression no longer parses is logged and skipped.
 // ctx is given to every firing; Start may be called once.
 func (s *Scheduler) Start(ctx context.Context) error {
-	var stored []*storage.Schedule
-	err := s.store.View(ctx, func(tx storage.Tx) error {
-		var err error
-		stored, err = tx.Schedules()
-		return err
-	})
+	stored, err := s.stored(ctx)
 	if err != nil {
 		return fmt.Errorf("schedule: loading schedules: %w", err)
 	}
@@ -373,15 +368,21 @@ func (s *Scheduler) Remove(ctx context.Context, channelID, id string) error {
 	return nil
 }
 
+// stored reads every stored schedule.
+func (s *Scheduler) stored(ctx context.Context) ([]*storage.Schedule, error) {
+	var out []*storage.Schedule
+	err := s.store.View(ctx, func(tx storage.Tx) error {
+		var err error
+		out, err = tx.Schedules()
+		return err
+	})
+	return out, err
+}
+
 // List returns the stored schedules of channelID ("" for all), each with its next
 // firing in its zone, soonest first (never-firing ones last, then by id).
 func (s *Scheduler) List(ctx context.Context, channelID string) ([]Listing, error) {
-	var stored []*storage.Schedule
-	err := s.store.View(ctx, func(tx storage.Tx) error {
-		var err error
-		stored, err = tx.Schedules()
-		return err
-	})
+	stored, err := s.stored(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -104,10 +104,7 @@ func answerControl(c net.Conn, store storage.Store, log *slog.Logger) {
 	defer c.Close()
 	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	var req controlRequest
-	line, err := bufio.NewReader(io.LimitReader(c, 64<<10)).ReadBytes('\n')
-	if err == nil {
-		err = json.Unmarshal(line, &req)
-	}
+	err := readLine(c, &req)
 	var rep controlReply
 	switch {
 	case err != nil:
@@ -150,6 +147,15 @@ func ownFolder(dir string) error {
 	return nil
 }
 
+// readLine decodes one JSON line of at most 64 KB from c into v.
+func readLine(c net.Conn, v any) error {
+	line, err := bufio.NewReader(io.LimitReader(c, 64<<10)).ReadBytes('\n')
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(line, v)
+}
+
 // errNoControl is askBackup's answer when no process serves the database's socket.
 var errNoControl = errors.New("no process answers for this database")
 
@@ -168,13 +174,9 @@ func askBackup(dbPath, dest string) (int64, error) {
 	if _, err := c.Write(append(req, '\n')); err != nil {
 		return 0, err
 	}
-	line, err := bufio.NewReader(io.LimitReader(c, 64<<10)).ReadBytes('\n')
-	if err != nil {
-		return 0, fmt.Errorf("the process holding the database did not answer: %w", err)
-	}
 	var rep controlReply
-	if err := json.Unmarshal(line, &rep); err != nil {
-		return 0, fmt.Errorf("the process holding the database answered %q", line)
+	if err := readLine(c, &rep); err != nil {
+		return 0, fmt.Errorf("the process holding the database did not answer: %w", err)
 	}
 	if rep.Error != "" {
 		return 0, errors.New(rep.Error)

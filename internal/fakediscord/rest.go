@@ -389,15 +389,25 @@ func (s *Server) echoLocked(name string, ch *channelState, sm *storedMessage) {
 	s.dispatchLocked(s.messageEventLocked(name, ch, sm))
 }
 
-// editMessageLocked is PATCH /channels/{id}/messages/{mid}.
-func (s *Server) editMessageLocked(channelID, messageID string, p map[string]any, files []Part) response {
+// findMessageLocked finds a stored message, or the 404 Discord answers for its channel or
+// for it (ok false).
+func (s *Server) findMessageLocked(channelID, messageID string) (*channelState, *storedMessage, response, bool) {
 	ch := s.channels[channelID]
 	if ch == nil {
-		return notFound(10003, "Unknown Channel")
+		return nil, nil, notFound(10003, "Unknown Channel"), false
 	}
 	sm := ch.msgs[messageID]
 	if sm == nil {
-		return notFound(10008, "Unknown Message")
+		return nil, nil, notFound(10008, "Unknown Message"), false
+	}
+	return ch, sm, response{}, true
+}
+
+// editMessageLocked is PATCH /channels/{id}/messages/{mid}.
+func (s *Server) editMessageLocked(channelID, messageID string, p map[string]any, files []Part) response {
+	ch, sm, missing, ok := s.findMessageLocked(channelID, messageID)
+	if !ok {
+		return missing
 	}
 	if sm.author.ID != s.bot.ID {
 		for k := range p {
@@ -428,13 +438,9 @@ func (s *Server) applyEditLocked(ch *channelState, sm *storedMessage, p map[stri
 
 // deleteMessageLocked is DELETE /channels/{id}/messages/{mid}.
 func (s *Server) deleteMessageLocked(channelID, messageID string) response {
-	ch := s.channels[channelID]
-	if ch == nil {
-		return notFound(10003, "Unknown Channel")
-	}
-	sm := ch.msgs[messageID]
-	if sm == nil {
-		return notFound(10008, "Unknown Message")
+	ch, sm, missing, ok := s.findMessageLocked(channelID, messageID)
+	if !ok {
+		return missing
 	}
 	ch.remove(messageID)
 	if !s.cfg.NoEcho && intOf(sm.obj["flags"])&flagEphemeral == 0 {
