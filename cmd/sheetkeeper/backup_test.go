@@ -15,16 +15,24 @@ import (
 	"sheetkeeper/storage/storagetest"
 )
 
-func TestBackupCommand(t *testing.T) {
+// openLive opens a new database live.db in a temporary folder, with the environment's
+// settings cleared, and returns the folder, the path and the store.
+func openLive(t *testing.T) (dir, db string, s storage.Store) {
+	t.Helper()
 	t.Setenv("SHEETKEEPER_CONFIG", "")
 	t.Setenv("SHEETKEEPER_DB", "")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "live.db")
+	dir = t.TempDir()
+	db = filepath.Join(dir, "live.db")
 	s, err := bolt.Open(db, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.Update(context.Background(), func(tx storage.Tx) error {
+	return dir, db, s
+}
+
+func TestBackupCommand(t *testing.T) {
+	dir, db, s := openLive(t)
+	err := s.Update(context.Background(), func(tx storage.Tx) error {
 		return tx.PutGameCard("ch", storagetest.Card("u1", "Mira", 12))
 	})
 	s.Close()
@@ -113,14 +121,7 @@ func TestBackupCommandRefuses(t *testing.T) {
 // backup command gets a whole copy from it; a relative PATH is the caller's. Once the
 // holder has stopped, a socket it left behind does not stand in the way.
 func TestBackupWhileHeld(t *testing.T) {
-	t.Setenv("SHEETKEEPER_CONFIG", "")
-	t.Setenv("SHEETKEEPER_DB", "")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "live.db")
-	s, err := bolt.Open(db, bolt.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, db, s := openLive(t)
 	stop, err := serveControl(db, s, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
