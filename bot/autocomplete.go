@@ -64,50 +64,18 @@ func (q *acQuery) get(name string) string {
 	return ""
 }
 
-// complete routes a request to its completer by the option being typed (and, where one
-// name means different things, the command).
+// complete asks the completer the command attached to the option being typed; an
+// option without one offers nothing.
 func (c *Core) complete(tx storage.Tx, q *acQuery) ([]Choice, error) {
-	switch q.focus {
-	case "name":
-		switch q.cmd {
-		case "character create":
-			return nil, nil
-		case "character join":
-			return c.libraryChoices(tx, q)
-		}
-		return c.cardChoices(tx, q, false)
-	case "who":
-		return c.cardChoices(tx, q, true)
-	case "catalog":
-		return c.catalogChoices(tx, q)
-	case "entry":
-		if q.cmd == "use" {
-			return c.useEntryChoices(tx, q)
-		}
-		return c.pickEntryChoices(tx, q)
-	case "pool":
-		return c.poolChoices(tx, q)
-	case "rest":
-		return c.restChoices(tx, q)
-	case "id":
-		if q.cmd == "schedule remove" {
-			return scheduleChoices(tx, q)
-		}
-		return c.rulesetChoices(tx, q)
-	case "ruleset":
-		return c.rulesetChoices(tx, q)
-	case "layers":
-		return c.layerChoices(tx, q)
-	case "rows":
-		return c.refreshRowChoices(tx, q)
-	case "field", "ability", "skill", "save", "list":
-		return c.sheetNameChoices(tx, q)
-	case "value":
-		return c.valueChoices(tx, q)
-	case "row":
-		return c.rowChoices(tx, q)
+	r, ok := c.router.routes[q.cmd]
+	if !ok {
+		return nil, nil
 	}
-	return nil, nil
+	fn, ok := r.completes[q.focus]
+	if !ok {
+		return nil, nil
+	}
+	return fn(c, tx, q)
 }
 
 // choiceOf builds a choice within Discord's 100 characters.
@@ -191,10 +159,27 @@ func (c *Core) quickCard(tx storage.Tx, q *acQuery, option string) (*sheet.Card,
 
 var errNoCard = errors.New("no such card")
 
+// anyCardChoices offers the cards a command that also reaches a library card takes
+// (building one before it joins: /pick, /character set, /sheet, …): the channel's game
+// cards, the user's own first, then the user's library cards.
+func (c *Core) anyCardChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.cardChoices(tx, q, false, true)
+}
+
+// gameCardChoices offers the channel's game cards, the user's own first: for commands
+// that act on game cards only (play, refreshing against the campaign's ruleset).
+func (c *Core) gameCardChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.cardChoices(tx, q, false, false)
+}
+
+// whoChoices offers party first, then the channel's game cards, the user's own first.
+func (c *Core) whoChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.cardChoices(tx, q, true, false)
+}
+
 // cardChoices offers the channel's game cards, the user's own first (with party first
-// for who=), then — for the commands that also reach a library card (building one before
-// it joins: /pick, /character set, /sheet, …) — the user's library cards.
-func (c *Core) cardChoices(tx storage.Tx, q *acQuery, party bool) ([]Choice, error) {
+// when party), then, when library, the user's library cards.
+func (c *Core) cardChoices(tx storage.Tx, q *acQuery, party, library bool) ([]Choice, error) {
 	var own, others []Choice
 	if party {
 		own = append(own, choiceOf("party (everyone)", "party"))
@@ -217,7 +202,7 @@ func (c *Core) cardChoices(tx storage.Tx, q *acQuery, party bool) ([]Choice, err
 	} else if !errors.Is(err, storage.ErrNotFound) {
 		return nil, err
 	}
-	if !party && !gameOnly(q.cmd) {
+	if library {
 		lib, err := c.libraryChoices(tx, q)
 		if err != nil {
 			return nil, err
@@ -232,18 +217,8 @@ func (c *Core) cardChoices(tx storage.Tx, q *acQuery, party bool) ([]Choice, err
 	return ranked(q.typed, append(own, others...)), nil
 }
 
-// gameOnly reports whether a command acts on game cards only: play, and refreshing
-// against the campaign's ruleset.
-func gameOnly(cmd string) bool {
-	switch cmd {
-	case "use", "refresh", "refresh update", "rest", "schedule rest":
-		return true
-	}
-	return false
-}
-
 // scheduleChoices offers the channel's schedules, by id with what they do.
-func scheduleChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+func (c *Core) scheduleChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	all, err := tx.Schedules()
 	if err != nil {
 		return nil, err

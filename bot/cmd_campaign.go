@@ -19,34 +19,37 @@ import (
 // /campaign create, /campaign gm add|remove, /campaign show (SPEC 8.1). /campaign upgrade
 // lives with the refresh commands.
 
-func init() {
-	register(CommandSpec{
+// campaignCommands adds the /campaign commands but upgrade.
+func campaignCommands(r *router) {
+	r.command(CommandSpec{
 		Name:        "campaign create",
 		Description: "Start a game in this channel on a ruleset; you become its GM",
 		Options: []OptionSpec{
-			{Name: "ruleset", Description: "Ruleset id: a built-in (low-vell, dnd5e-srd) or one imported with /ruleset import", Type: "string", Required: true, Autocomplete: true},
-			{Name: "layers", Description: "Optional layers of the ruleset to switch on, by id, separated by commas", Type: "string", Autocomplete: true},
+			{Name: "ruleset", Description: "Ruleset id: a built-in (low-vell, dnd5e-srd) or one imported with /ruleset import", Type: "string", Required: true},
+			{Name: "layers", Description: "Optional layers of the ruleset to switch on, by id, separated by commas", Type: "string"},
 			{Name: "tz", Description: "The game's time zone for scheduled rests, e.g. Europe/Berlin (default UTC)", Type: "string"},
 		},
-	}, (*Core).cmdCampaignCreate)
+	}, (*Core).cmdCampaignCreate).
+		complete("ruleset", (*Core).rulesetChoices).
+		complete("layers", (*Core).layerChoices)
 	gmOptions := []OptionSpec{
 		{Name: "user", Description: "A person (or a bot account) whose messages are applied", Type: "user"},
 		{Name: "role", Description: "Instead of a person: a role id; everyone holding it is a GM", Type: "string"},
 		{Name: "webhook", Description: "Instead of a person: a webhook id an AI GM posts through", Type: "string"},
 	}
-	register(CommandSpec{
+	r.command(CommandSpec{
 		Name:        "campaign gm add",
 		Description: "Add a GM to this channel's campaign: a person, a role or a webhook",
 		Options:     gmOptions,
 		GMOnly:      true,
 	}, (*Core).cmdCampaignGMAdd)
-	register(CommandSpec{
+	r.command(CommandSpec{
 		Name:        "campaign gm remove",
 		Description: "Remove a GM from this channel's campaign (the last one stays)",
 		Options:     gmOptions,
 		GMOnly:      true,
 	}, (*Core).cmdCampaignGMRemove)
-	register(CommandSpec{
+	r.command(CommandSpec{
 		Name:        "campaign show",
 		Description: "Show this channel's campaign: ruleset and version, layers, GMs and characters",
 	}, (*Core).cmdCampaignShow)

@@ -27,54 +27,71 @@ import (
 // campaign may edit any of its game cards. Every edit keeps the ruleset's bounds and then
 // recomputes scaled values (sheet.Rescale).
 
-func init() {
-	nameOpt := OptionSpec{Name: "name", Description: "The character's name", Type: "string", Required: true, Autocomplete: true}
-	register(CommandSpec{
+// characterCommands adds the /character commands.
+func characterCommands(r *router) {
+	nameOpt := OptionSpec{Name: "name", Description: "The character's name", Type: "string", Required: true}
+	r.command(CommandSpec{
 		Name:        "character create",
 		Description: "Make a character of your own on this campaign's ruleset (your library card)",
 		Options: []OptionSpec{
 			{Name: "name", Description: "The new character's name", Type: "string", Required: true},
-			{Name: "ruleset", Description: "Build on this ruleset instead of the campaign's (id, as /ruleset list shows)", Type: "string", Autocomplete: true},
+			{Name: "ruleset", Description: "Build on this ruleset instead of the campaign's (id, as /ruleset list shows)", Type: "string"},
 		},
-	}, (*Core).cmdCharacterCreate)
-	register(CommandSpec{
+	}, (*Core).cmdCharacterCreate).
+		complete("ruleset", (*Core).rulesetChoices)
+	r.command(CommandSpec{
 		Name:        "character join",
 		Description: "Bring one of your characters into this channel's game (a copy that play changes)",
 		Options:     []OptionSpec{nameOpt},
-	}, (*Core).cmdCharacterJoin)
-	register(CommandSpec{
+	}, (*Core).cmdCharacterJoin).
+		complete("name", (*Core).libraryChoices)
+	r.command(CommandSpec{
 		Name:        "character set",
 		Description: "Set a field, ability score, or skill or save tier on a character",
 		Options: []OptionSpec{
 			nameOpt,
-			{Name: "field", Description: "A field's id or label", Type: "string", Autocomplete: true},
-			{Name: "ability", Description: "An ability's id or label", Type: "string", Autocomplete: true},
-			{Name: "skill", Description: "A skill's id or label (value: a proficiency tier)", Type: "string", Autocomplete: true},
-			{Name: "save", Description: "A save's id or label (value: a proficiency tier)", Type: "string", Autocomplete: true},
-			{Name: "value", Description: "The new value: a number, text, yes/no, one of the field's choices, or a tier", Type: "string", Required: true, Autocomplete: true},
+			{Name: "field", Description: "A field's id or label", Type: "string"},
+			{Name: "ability", Description: "An ability's id or label", Type: "string"},
+			{Name: "skill", Description: "A skill's id or label (value: a proficiency tier)", Type: "string"},
+			{Name: "save", Description: "A save's id or label (value: a proficiency tier)", Type: "string"},
+			{Name: "value", Description: "The new value: a number, text, yes/no, one of the field's choices, or a tier", Type: "string", Required: true},
 		},
-	}, (*Core).cmdCharacterSet)
-	listOpt := OptionSpec{Name: "list", Description: "The sheet list (id or label), e.g. gear or spells", Type: "string", Required: true, Autocomplete: true}
-	rowOpt := OptionSpec{Name: "row", Description: "Which row: its number (1 is the first) or its name", Type: "string", Required: true, Autocomplete: true}
-	register(CommandSpec{
+	}, (*Core).cmdCharacterSet).
+		complete("name", (*Core).anyCardChoices).
+		complete("field", (*Core).sheetNameChoices).
+		complete("ability", (*Core).sheetNameChoices).
+		complete("skill", (*Core).sheetNameChoices).
+		complete("save", (*Core).sheetNameChoices).
+		complete("value", (*Core).valueChoices)
+	listOpt := OptionSpec{Name: "list", Description: "The sheet list (id or label), e.g. gear or spells", Type: "string", Required: true}
+	rowOpt := OptionSpec{Name: "row", Description: "Which row: its number (1 is the first) or its name", Type: "string", Required: true}
+	r.command(CommandSpec{
 		Name:        "character row add",
 		Description: "Add a row to a list on a character's sheet",
 		Options: []OptionSpec{nameOpt, listOpt,
 			{Name: "values", Description: `Column values, e.g. "name=Rope; uses=2" (columns by id or label)`, Type: "string", Required: true},
 		},
-	}, (*Core).cmdRowAdd)
-	register(CommandSpec{
+	}, (*Core).cmdRowAdd).
+		complete("name", (*Core).anyCardChoices).
+		complete("list", (*Core).sheetNameChoices)
+	r.command(CommandSpec{
 		Name:        "character row edit",
 		Description: "Change columns of a row on a character's sheet (an empty value clears one)",
 		Options: []OptionSpec{nameOpt, listOpt, rowOpt,
 			{Name: "values", Description: `Columns to change, e.g. "uses=3; effect=" (columns by id or label)`, Type: "string", Required: true},
 		},
-	}, (*Core).cmdRowEdit)
-	register(CommandSpec{
+	}, (*Core).cmdRowEdit).
+		complete("name", (*Core).anyCardChoices).
+		complete("list", (*Core).sheetNameChoices).
+		complete("row", (*Core).rowChoices)
+	r.command(CommandSpec{
 		Name:        "character row remove",
 		Description: "Remove a row from a list on a character's sheet",
 		Options:     []OptionSpec{nameOpt, listOpt, rowOpt},
-	}, (*Core).cmdRowRemove)
+	}, (*Core).cmdRowRemove).
+		complete("name", (*Core).anyCardChoices).
+		complete("list", (*Core).sheetNameChoices).
+		complete("row", (*Core).rowChoices)
 }
 
 // maxNameRunes bounds a character's name.

@@ -18,8 +18,9 @@ import (
 // three-line guide whose middle line is a GM message to paste, so a tag is applied on the
 // very next message.
 
-func init() {
-	register(CommandSpec{
+// demoCommands adds /demo.
+func demoCommands(r *router) {
+	r.command(CommandSpec{
 		Name:        "demo",
 		Description: "Try it now: a game in this channel with two ready characters, and a tag to paste",
 		Options: []OptionSpec{

@@ -30,8 +30,9 @@ import (
 // It is seen only by the GM who asked, split into messages of at most 2,000 characters at
 // line breaks, each in a code block (copied as plain text, and never read as a tag).
 
-func init() {
-	register(CommandSpec{
+// gmCommands adds /gm brief.
+func gmCommands(r *router) {
+	r.command(CommandSpec{
 		Name:        "gm brief",
 		Description: "What an AI GM is fed: the ruleset's GM text, the tag instructions and every character's sheet block",
 		GMOnly:      true,

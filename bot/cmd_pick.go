@@ -857,27 +857,33 @@ func (c *Core) findTarget(tx storage.Tx, channelID string, u User, name string, 
 
 // ---- /pick ----
 
-func init() {
-	register(CommandSpec{
+// pickCommands adds /pick and /catalog search.
+func pickCommands(r *router) {
+	r.command(CommandSpec{
 		Name:        "pick",
 		Description: "Copy a ready-made entry from one of the ruleset's catalogs onto a character",
 		Options: []OptionSpec{
-			{Name: "name", Description: "The character", Type: "string", Required: true, Autocomplete: true},
-			{Name: "catalog", Description: "The catalog (id or label)", Type: "string", Required: true, Autocomplete: true},
-			{Name: "entry", Description: "The entry (id or label)", Type: "string", Required: true, Autocomplete: true},
+			{Name: "name", Description: "The character", Type: "string", Required: true},
+			{Name: "catalog", Description: "The catalog (id or label)", Type: "string", Required: true},
+			{Name: "entry", Description: "The entry (id or label)", Type: "string", Required: true},
 			{Name: "filter", Description: `Narrow the entries: "tier=2; guild=Wickwright"`, Type: "string"},
 		},
-	}, (*Core).cmdPick)
-	register(CommandSpec{
+	}, (*Core).cmdPick).
+		complete("name", (*Core).anyCardChoices).
+		complete("catalog", (*Core).catalogChoices).
+		complete("entry", (*Core).pickEntryChoices)
+	r.command(CommandSpec{
 		Name:        "catalog search",
 		Description: "Browse a catalog of the campaign's ruleset",
 		Options: []OptionSpec{
-			{Name: "catalog", Description: "The catalog (id or label)", Type: "string", Required: true, Autocomplete: true},
+			{Name: "catalog", Description: "The catalog (id or label)", Type: "string", Required: true},
 			{Name: "query", Description: "Words in the label or summary", Type: "string"},
 			{Name: "filter", Description: `Narrow the entries: "tier=2; guild=Wickwright" (guild=* shows all)`, Type: "string"},
-			{Name: "name", Description: "A character: opens on its entries (startFrom) and marks what it has", Type: "string", Autocomplete: true},
+			{Name: "name", Description: "A character: opens on its entries (startFrom) and marks what it has", Type: "string"},
 		},
-	}, (*Core).cmdCatalogSearch)
+	}, (*Core).cmdCatalogSearch).
+		complete("catalog", (*Core).catalogChoices).
+		complete("name", (*Core).anyCardChoices)
 }
 
 // cmdPick answers /pick: the entry's rows are written onto the card (sheet.Pick, which

@@ -26,25 +26,31 @@ import (
 // has no message of its own to edit or delete, so it is not undone that way; a player
 // who used something by mistake asks the GM to give it back with a tag.
 
-func init() {
-	register(CommandSpec{
+// playCommands adds /use and /rest.
+func playCommands(r *router) {
+	r.command(CommandSpec{
 		Name:        "use",
 		Description: "Use something on your character's sheet (a spell, a knack): pays what it costs",
 		Options: []OptionSpec{
-			{Name: "name", Description: "Your character", Type: "string", Required: true, Autocomplete: true},
-			{Name: "entry", Description: "What to use, as the sheet names it", Type: "string", Required: true, Autocomplete: true},
-			{Name: "pool", Description: "Pay from this pool instead (a higher slot, a pool that pays for it)", Type: "string", Autocomplete: true},
+			{Name: "name", Description: "Your character", Type: "string", Required: true},
+			{Name: "entry", Description: "What to use, as the sheet names it", Type: "string", Required: true},
+			{Name: "pool", Description: "Pay from this pool instead (a higher slot, a pool that pays for it)", Type: "string"},
 		},
-	}, (*Core).cmdUse)
-	register(CommandSpec{
+	}, (*Core).cmdUse).
+		complete("name", (*Core).gameCardChoices).
+		complete("entry", (*Core).useEntryChoices).
+		complete("pool", (*Core).poolChoices)
+	r.command(CommandSpec{
 		Name:        "rest",
 		Description: "A rest of the ruleset for one character or the whole party",
 		Options: []OptionSpec{
-			{Name: "rest", Description: "The rest (id or label)", Type: "string", Required: true, Autocomplete: true},
-			{Name: "who", Description: "A character, or party (the default)", Type: "string", Autocomplete: true},
+			{Name: "rest", Description: "The rest (id or label)", Type: "string", Required: true},
+			{Name: "who", Description: "A character, or party (the default)", Type: "string"},
 		},
 		GMOnly: true,
-	}, (*Core).cmdRest)
+	}, (*Core).cmdRest).
+		complete("rest", (*Core).restChoices).
+		complete("who", (*Core).whoChoices)
 }
 
 // cmdUse answers /use: the player's own use of an entry on their card, all or nothing

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -32,31 +31,45 @@ import (
 //	                                        review's row numbers, or "all")
 //
 // <card> is the card's name, or "#" and a hash of it when the id would pass Discord's
-// 100 characters.
+// 100 characters. The ids are written and read by the component codec (components.go).
 
-func init() {
-	nameOpt := OptionSpec{Name: "name", Description: "The character", Type: "string", Required: true, Autocomplete: true}
-	register(CommandSpec{
+// The kinds of the refresh review's custom ids.
+var (
+	refreshReviewID = componentKind{name: "refresh:review", arity: 1} // card
+	refreshSelectID = componentKind{name: "refresh:select", arity: 2} // digest, card
+	refreshUpdateID = componentKind{name: "refresh:update", arity: 3} // digest, rows, card
+)
+
+// refreshCommands adds /refresh, /refresh update and the review's buttons.
+func refreshCommands(r *router) {
+	nameOpt := OptionSpec{Name: "name", Description: "The character", Type: "string", Required: true}
+	r.command(CommandSpec{
 		Name:        "refresh",
 		Description: "See which rows of a character have newer text in the campaign's ruleset, and review them",
 		Options: []OptionSpec{
 			nameOpt,
-			{Name: "rows", Description: "Update these rows at once: 1,3 or all (as /refresh numbers them)", Type: "string", Autocomplete: true},
+			{Name: "rows", Description: "Update these rows at once: 1,3 or all (as /refresh numbers them)", Type: "string"},
 		},
-	}, (*Core).cmdRefresh)
-	register(CommandSpec{
+	}, (*Core).cmdRefresh).
+		complete("name", (*Core).gameCardChoices).
+		complete("rows", (*Core).refreshRowChoices)
+	r.command(CommandSpec{
 		Name:        "refresh update",
 		Description: "Write the newer ruleset text into some rows of a character: rows:1,3 or rows:all",
 		Options: []OptionSpec{
 			nameOpt,
-			{Name: "rows", Description: "The rows, as /refresh numbers them: 1,3 or all", Type: "string", Required: true, Autocomplete: true},
+			{Name: "rows", Description: "The rows, as /refresh numbers them: 1,3 or all", Type: "string", Required: true},
 		},
-	}, (*Core).cmdRefreshUpdate)
+	}, (*Core).cmdRefreshUpdate).
+		complete("name", (*Core).gameCardChoices).
+		complete("rows", (*Core).refreshRowChoices)
+	r.component(refreshReviewID, (*Core).refreshReviewClick)
+	r.component(refreshSelectID, (*Core).refreshSelectClick)
+	r.component(refreshUpdateID, (*Core).refreshUpdateClick)
 }
 
 // Discord's bounds on components.
 const (
-	maxCustomID      = 100
 	maxSelectOptions = 25
 	maxFields        = 25
 )
@@ -210,7 +223,7 @@ func (r *review) summary() Response {
 		}
 		b.WriteString(line)
 	}
-	ref := cardRef(name, maxCustomID-len("refresh:review:"))
+	ref := cardRef(name, refreshReviewID.room())
 	return Response{
 		Ephemeral: true,
 		Embeds: []Embed{{
@@ -218,7 +231,7 @@ func (r *review) summary() Response {
 			Description: strings.TrimSpace(b.String()),
 			Footer:      fmt.Sprintf("Review shows card and ruleset side by side. Without buttons: /refresh update name:%s rows:1,3 (or all).", name),
 		}},
-		Components: []Row{{Buttons: []Button{{CustomID: "refresh:review:" + ref, Label: "Review", Style: "primary"}}}},
+		Components: []Row{{Buttons: []Button{{CustomID: refreshReviewID.encode(ref), Label: "Review", Style: "primary"}}}},
 	}
 }
 
@@ -267,9 +280,12 @@ func (r *review) reviewResponse(ticked []int, note string) Response {
 	}
 	e.Footer = strings.Join(append(notes, "Tick the rows to update, then Update selected. Only the differing columns are written; everything else stays."), " ")
 
-	ref := cardRef(name, maxCustomID-len("refresh:update:12345678:all:")-7)
+	// One ref for the select and both buttons, fitting the widest: an update id with
+	// every row the select offers ticked.
+	widest, _ := readRows("all", maxSelectOptions)
+	ref := cardRef(name, refreshUpdateID.room(r.digest, rowMask(widest)))
 	sel := &Select{
-		CustomID:    "refresh:select:" + r.digest + ":" + ref,
+		CustomID:    refreshSelectID.encode(r.digest, ref),
 		Placeholder: "Rows to update",
 		MinValues:   0,
 	}
@@ -285,12 +301,12 @@ func (r *review) reviewResponse(ticked []int, note string) Response {
 		})
 	}
 	sel.MaxValues = len(sel.Options)
-	update := Button{Label: "Update selected", Style: "success", CustomID: "refresh:update:" + r.digest + ":" + rowMask(ticked) + ":" + ref}
+	update := Button{Label: "Update selected", Style: "success", CustomID: refreshUpdateID.encode(r.digest, rowMask(ticked), ref)}
 	if len(ticked) == 0 {
 		update.Disabled = true
-		update.CustomID = "refresh:update:" + r.digest + ":0:" + ref
+		update.CustomID = refreshUpdateID.encode(r.digest, "0", ref)
 	}
-	all := Button{Label: fmt.Sprintf("Update all %d", len(r.rows)), Style: "secondary", CustomID: "refresh:update:" + r.digest + ":all:" + ref}
+	all := Button{Label: fmt.Sprintf("Update all %d", len(r.rows)), Style: "secondary", CustomID: refreshUpdateID.encode(r.digest, "all", ref)}
 	return Response{
 		Ephemeral:  true,
 		Update:     true,
@@ -440,95 +456,88 @@ func (c *Core) applyRefresh(tx storage.Tx, channelID string, r *review, picked [
 	return fmt.Sprintf("**%s**: %s from %s — %s.", card.Name, out.Now, versionName(r.rules), strings.Join(names, "; ")), nil
 }
 
-// refreshComponent answers a click on a refresh button or a choice in its select menu.
-func (c *Core) refreshComponent(ctx context.Context, comp Component, rest string) (Response, error) {
-	kind, rest, _ := strings.Cut(rest, ":")
-	switch kind {
-	case "review":
-		var resp Response
-		err := c.store.View(ctx, func(tx storage.Tx) error {
-			r, err := c.openReview(tx, comp.ChannelID, comp.User, rest)
-			if err != nil {
-				return err
-			}
-			resp = r.reviewResponse(nil, "")
-			return nil
-		})
-		return resp, err
-	case "select":
-		digest, ref, ok := strings.Cut(rest, ":")
-		if !ok {
+// refreshReviewClick answers Review: the side-by-side review, nothing ticked.
+func (c *Core) refreshReviewClick(ctx context.Context, comp Component, args []string) (Response, error) {
+	ref := args[0]
+	var resp Response
+	err := c.store.View(ctx, func(tx storage.Tx) error {
+		r, err := c.openReview(tx, comp.ChannelID, comp.User, ref)
+		if err != nil {
+			return err
+		}
+		resp = r.reviewResponse(nil, "")
+		return nil
+	})
+	return resp, err
+}
+
+// refreshSelectClick answers a choice in the rows' select: the review with those ticks,
+// or afresh when the review changed since.
+func (c *Core) refreshSelectClick(ctx context.Context, comp Component, args []string) (Response, error) {
+	digest, ref := args[0], args[1]
+	var ticked []int
+	for _, v := range comp.Values {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
 			return Response{}, errUnknownComponent
 		}
-		var ticked []int
-		for _, v := range comp.Values {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return Response{}, errUnknownComponent
-			}
-			ticked = append(ticked, n-1)
-		}
-		var resp Response
-		err := c.store.View(ctx, func(tx storage.Tx) error {
-			r, err := c.openReview(tx, comp.ChannelID, comp.User, ref)
-			if err != nil {
-				return err
-			}
-			note := ""
-			if r.digest != digest {
-				ticked, note = nil, staleReview(r.rec.Card.Name)
-			}
-			ticked = slices.DeleteFunc(ticked, func(i int) bool { return i >= len(r.rows) })
-			resp = r.reviewResponse(ticked, note)
-			return nil
-		})
-		return resp, err
-	case "update":
-		digest, rest, ok1 := strings.Cut(rest, ":")
-		rows, ref, ok2 := strings.Cut(rest, ":")
-		if !ok1 || !ok2 {
-			return Response{}, errUnknownComponent
-		}
-		var resp Response
-		err := c.store.Update(ctx, func(tx storage.Tx) error {
-			r, err := c.openReview(tx, comp.ChannelID, comp.User, ref)
-			if err != nil {
-				return err
-			}
-			if r.digest != digest {
-				resp = r.reviewResponse(nil, staleReview(r.rec.Card.Name))
-				return nil
-			}
-			var picked []int
-			if rows == "all" {
-				picked, _ = readRows("all", len(r.rows))
-			} else if picked, err = readMask(rows); err != nil {
-				return errUnknownComponent
-			}
-			picked = slices.DeleteFunc(picked, func(i int) bool { return i >= len(r.rows) })
-			if len(picked) == 0 {
-				resp = r.reviewResponse(nil, "Tick at least one row first.")
-				return nil
-			}
-			text, err := c.applyRefresh(tx, comp.ChannelID, r, picked)
-			if err != nil {
-				return err
-			}
-			resp = Response{Ephemeral: true, Update: true, Content: text}
-			return nil
-		})
-		return resp, err
+		ticked = append(ticked, n-1)
 	}
-	return Response{}, errUnknownComponent
+	var resp Response
+	err := c.store.View(ctx, func(tx storage.Tx) error {
+		r, err := c.openReview(tx, comp.ChannelID, comp.User, ref)
+		if err != nil {
+			return err
+		}
+		note := ""
+		if r.digest != digest {
+			ticked, note = nil, staleReview(r.rec.Card.Name)
+		}
+		ticked = slices.DeleteFunc(ticked, func(i int) bool { return i >= len(r.rows) })
+		resp = r.reviewResponse(ticked, note)
+		return nil
+	})
+	return resp, err
+}
+
+// refreshUpdateClick answers Update selected and Update all: the rows are written when
+// the review is still the one they were ticked on.
+func (c *Core) refreshUpdateClick(ctx context.Context, comp Component, args []string) (Response, error) {
+	digest, rows, ref := args[0], args[1], args[2]
+	var resp Response
+	err := c.store.Update(ctx, func(tx storage.Tx) error {
+		r, err := c.openReview(tx, comp.ChannelID, comp.User, ref)
+		if err != nil {
+			return err
+		}
+		if r.digest != digest {
+			resp = r.reviewResponse(nil, staleReview(r.rec.Card.Name))
+			return nil
+		}
+		var picked []int
+		if rows == "all" {
+			picked, _ = readRows("all", len(r.rows))
+		} else if picked, err = readMask(rows); err != nil {
+			return errUnknownComponent
+		}
+		picked = slices.DeleteFunc(picked, func(i int) bool { return i >= len(r.rows) })
+		if len(picked) == 0 {
+			resp = r.reviewResponse(nil, "Tick at least one row first.")
+			return nil
+		}
+		text, err := c.applyRefresh(tx, comp.ChannelID, r, picked)
+		if err != nil {
+			return err
+		}
+		resp = Response{Ephemeral: true, Update: true, Content: text}
+		return nil
+	})
+	return resp, err
 }
 
 func staleReview(name string) string {
 	return name + "'s sheet or the ruleset changed since that review, so nothing was written: here it is again."
 }
-
-// errUnknownComponent answers a component id this bot did not make (or no longer
-// understands).
-var errUnknownComponent = errors.New("unknown component")
 
 // refreshNews says, per card, how many rows have newer text in rules: "Mira 2 (Workings
 // 2), Bram 1 (Tallies 1)". Cards with none are left out; "" when no card has any.

@@ -27,33 +27,35 @@ import (
 // unchanged, and never rewritten: the same id and version with other content is refused
 // ("raise version").
 
-func init() {
-	register(CommandSpec{
+// rulesetCommands adds the /ruleset commands.
+func rulesetCommands(r *router) {
+	r.command(CommandSpec{
 		Name:        "ruleset import",
 		Description: "Install a ruleset: a Marinara ruleset .json or a package .zip",
 		Options: []OptionSpec{
 			{Name: "file", Description: "The ruleset file (.json) or package (.zip)", Type: "attachment", Required: true},
 		},
 	}, (*Core).cmdRulesetImport)
-	register(CommandSpec{
+	r.command(CommandSpec{
 		Name:        "ruleset list",
 		Description: "List the rulesets a campaign can be played on, with their versions",
 	}, (*Core).cmdRulesetList)
-	register(CommandSpec{
+	r.command(CommandSpec{
 		Name:        "ruleset check",
 		Description: "Check a ruleset file or package without installing it; every mistake is listed",
 		Options: []OptionSpec{
 			{Name: "file", Description: "The ruleset file (.json) or package (.zip)", Type: "attachment", Required: true},
 		},
 	}, (*Core).cmdRulesetCheck)
-	register(CommandSpec{
+	r.command(CommandSpec{
 		Name:        "ruleset export",
 		Description: "Download an installed ruleset as it was imported (a package as a .zip)",
 		Options: []OptionSpec{
-			{Name: "id", Description: "Ruleset id (low-vell, local/my-game or just my-game)", Type: "string", Required: true, Autocomplete: true},
+			{Name: "id", Description: "Ruleset id (low-vell, local/my-game or just my-game)", Type: "string", Required: true},
 			{Name: "version", Description: "Version to export (default: the newest)", Type: "integer"},
 		},
-	}, (*Core).cmdRulesetExport)
+	}, (*Core).cmdRulesetExport).
+		complete("id", (*Core).rulesetChoices)
 }
 
 // maxShownText bounds the problems listed in a message; the full list comes as a file

@@ -25,30 +25,34 @@ import (
 // firing checks the campaign, the rest and the character again, so nothing that changes
 // between the two can make a firing apply what the GM did not ask for.
 
-func init() {
-	register(CommandSpec{
+// scheduleCommands adds the /schedule commands.
+func scheduleCommands(r *router) {
+	r.command(CommandSpec{
 		Name:        "schedule rest",
 		Description: "Schedule a rest of the ruleset to run by itself, on a cron expression",
 		Options: []OptionSpec{
-			{Name: "rest", Description: "The rest (id or label)", Type: "string", Required: true, Autocomplete: true},
+			{Name: "rest", Description: "The rest (id or label)", Type: "string", Required: true},
 			{Name: "cron", Description: `When: five fields ("0 6 * * *" is 06:00 every day) or @daily, @weekly…`, Type: "string", Required: true},
 			{Name: "tz", Description: "An IANA time zone such as Europe/Berlin (default: the campaign's, else UTC)", Type: "string"},
-			{Name: "who", Description: "A character, or party (the default)", Type: "string", Autocomplete: true},
+			{Name: "who", Description: "A character, or party (the default)", Type: "string"},
 		},
 		GMOnly: true,
-	}, (*Core).cmdScheduleRest)
-	register(CommandSpec{
+	}, (*Core).cmdScheduleRest).
+		complete("rest", (*Core).restChoices).
+		complete("who", (*Core).whoChoices)
+	r.command(CommandSpec{
 		Name:        "schedule list",
 		Description: "The rests scheduled in this channel, each with its next run and its id",
 	}, (*Core).cmdScheduleList)
-	register(CommandSpec{
+	r.command(CommandSpec{
 		Name:        "schedule remove",
 		Description: "Stop a scheduled rest",
 		Options: []OptionSpec{
-			{Name: "id", Description: "The schedule's id, as /schedule list shows it", Type: "string", Required: true, Autocomplete: true},
+			{Name: "id", Description: "The schedule's id, as /schedule list shows it", Type: "string", Required: true},
 		},
 		GMOnly: true,
-	}, (*Core).cmdScheduleRemove)
+	}, (*Core).cmdScheduleRemove).
+		complete("id", (*Core).scheduleChoices)
 }
 
 // cmdScheduleRest answers /schedule rest: the rest is found in the campaign's ruleset by

@@ -16,16 +16,18 @@ import (
 // /sheet (SPEC 8.1, 8.2): a card as a readable sheet, or as one JSON object with its
 // stored build and live state and every value resolved as the card has it now.
 
-func init() {
-	register(CommandSpec{
+// sheetCommands adds /sheet.
+func sheetCommands(r *router) {
+	r.command(CommandSpec{
 		Name:        "sheet",
 		Description: "Show a character's sheet (only you see it)",
 		Options: []OptionSpec{
-			{Name: "name", Description: "The character (default: yours in this game)", Type: "string", Autocomplete: true},
+			{Name: "name", Description: "The character (default: yours in this game)", Type: "string"},
 			{Name: "format", Description: "text (default) or json", Type: "string",
 				Choices: []Choice{{Name: "text", Value: "text"}, {Name: "json", Value: "json"}}},
 		},
-	}, (*Core).cmdSheet)
+	}, (*Core).cmdSheet).
+		complete("name", (*Core).anyCardChoices)
 }
 
 func (c *Core) cmdSheet(ctx context.Context, cmd Command) (Response, error) {

@@ -17,8 +17,9 @@ import (
 // player reviews theirs with /refresh (the picked copy is the character's, never
 // rewritten unasked).
 
-func init() {
-	register(CommandSpec{
+// upgradeCommands adds /campaign upgrade.
+func upgradeCommands(r *router) {
+	r.command(CommandSpec{
 		Name:        "campaign upgrade",
 		Description: "Move this campaign to the newest installed version of its ruleset",
 		GMOnly:      true,

@@ -13,11 +13,15 @@ import (
 // The command router (SPEC 8.1).
 //
 // Every slash command is a route: its CommandSpec (how Discord registers it and the
-// console parses it) and a CommandFunc that answers it. Each command file registers its
-// own routes from an init function, so adding a command never touches this file:
+// console parses it), a CommandFunc that answers it, and a Completer for each option that
+// autocompletes. Clicks on the buttons and menus of earlier answers are routed the same
+// way, by the kind of their custom id (components.go). New builds one router per Core
+// from a function in each command file, so adding a command touches its own file and,
+// for a new file, one line of newRouter:
 //
-//	func init() {
-//		register(CommandSpec{Name: "pick", Description: "…", Options: []OptionSpec{…}}, (*Core).cmdPick)
+//	func pickCommands(r *router) {
+//		r.command(CommandSpec{Name: "pick", Description: "…", Options: []OptionSpec{…}}, (*Core).cmdPick).
+//			complete("entry", (*Core).pickEntryChoices)
 //	}
 //
 //	func (c *Core) cmdPick(ctx context.Context, cmd Command) (Response, error) {
@@ -43,24 +47,68 @@ import (
 // CommandFunc answers one command; it is usually a method expression, (*Core).cmdX.
 type CommandFunc func(c *Core, ctx context.Context, cmd Command) (Response, error)
 
+// Completer offers the choices for one option being typed (autocomplete.go); it only
+// reads, in the request's one View.
+type Completer func(c *Core, tx storage.Tx, q *acQuery) ([]Choice, error)
+
+// route is one command: its spec, its function and its options' completers by
+// lowercased option name.
 type route struct {
-	spec CommandSpec
-	run  CommandFunc
+	spec      CommandSpec
+	run       CommandFunc
+	completes map[string]Completer
 }
 
-// routes is the router's table, filled by register from init functions only and read-only
-// afterwards.
-var routes = map[string]route{}
+// router holds a Core's commands by normalCommand name and its component handlers by
+// kind. It is built by newRouter and only read afterwards, so it needs no lock.
+type router struct {
+	routes     map[string]*route
+	components map[string]componentRoute
+}
 
-// register adds a command to the router. It panics on a duplicate name: two files
-// claiming one command is a programming error caught by any test.
-func register(spec CommandSpec, run CommandFunc) {
+// newRouter builds the router of every command file.
+func newRouter() *router {
+	r := &router{routes: map[string]*route{}, components: map[string]componentRoute{}}
+	for _, add := range []func(*router){
+		campaignCommands, upgradeCommands, characterCommands, demoCommands, gmCommands,
+		pickCommands, playCommands, refreshCommands, rulesetCommands, scheduleCommands,
+		sheetCommands,
+	} {
+		add(r)
+	}
+	return r
+}
+
+// command adds a command. It panics on a duplicate name: two files claiming one command
+// is a programming error caught by any test. Options are copied, so specs may share them.
+func (r *router) command(spec CommandSpec, run CommandFunc) *route {
 	name := normalCommand(spec.Name)
-	if _, dup := routes[name]; dup {
+	if _, dup := r.routes[name]; dup {
 		panic("bot: command " + name + " registered twice")
 	}
 	spec.Name = name
-	routes[name] = route{spec: spec, run: run}
+	spec.Options = slices.Clone(spec.Options)
+	for _, o := range spec.Options {
+		if o.Autocomplete {
+			panic("bot: /" + name + " " + o.Name + ": give its completer with complete, not Autocomplete")
+		}
+	}
+	rt := &route{spec: spec, run: run, completes: map[string]Completer{}}
+	r.routes[name] = rt
+	return rt
+}
+
+// complete attaches the completer of the route's option named option and marks that
+// option as autocompleted. It panics when the command has no such option.
+func (rt *route) complete(option string, fn Completer) *route {
+	for i := range rt.spec.Options {
+		if o := &rt.spec.Options[i]; strings.EqualFold(o.Name, option) {
+			o.Autocomplete = true
+			rt.completes[strings.ToLower(o.Name)] = fn
+			return rt
+		}
+	}
+	panic("bot: /" + rt.spec.Name + " has no option " + option + " to complete")
 }
 
 // normalCommand is a command path as the router keys it: lowercased, single spaces.
@@ -71,8 +119,8 @@ func normalCommand(name string) string {
 // Commands returns every command the bot answers, sorted by name, for registration
 // with Discord and for the console's parser.
 func (c *Core) Commands() []CommandSpec {
-	out := make([]CommandSpec, 0, len(routes))
-	for _, r := range routes {
+	out := make([]CommandSpec, 0, len(c.router.routes))
+	for _, r := range c.router.routes {
 		out = append(out, r.spec)
 	}
 	slices.SortFunc(out, func(a, b CommandSpec) int { return strings.Compare(a.Name, b.Name) })
@@ -87,7 +135,7 @@ func (c *Core) OnCommand(ctx context.Context, cmd Command) (resp Response) {
 			resp = c.failure("/"+normalCommand(cmd.Name), fmt.Errorf("panic: %v", p))
 		}
 	}()
-	r, ok := routes[normalCommand(cmd.Name)]
+	r, ok := c.router.routes[normalCommand(cmd.Name)]
 	if !ok {
 		return Response{Content: fmt.Sprintf("There is no command /%s.", strings.TrimSpace(cmd.Name)), Ephemeral: true}
 	}

@@ -225,9 +225,8 @@ func TestInternalErrorIsNotShown(t *testing.T) {
 
 func TestPanickingHandlerIsAnInternalError(t *testing.T) {
 	m := newCmdTable(t)
-	register(CommandSpec{Name: "test panic", Description: "panics"}, func(*Core, context.Context, Command) (Response, error) {
+	m.core.router.command(CommandSpec{Name: "test panic", Description: "panics"}, func(*Core, context.Context, Command) (Response, error) {
 		panic("boom")
 	})
-	defer delete(routes, "test panic")
 	wantResponse(t, "panic", m.run(ana, "test panic"), "Internal error", true)
 }

@@ -56,6 +56,10 @@ type Core struct {
 	// go, and the scheduler, created by New, run by Start, stopped by Close.
 	post  func(ctx context.Context, a Action)
 	sched *schedule.Scheduler
+
+	// router holds the commands and the component handlers, built by New and only read
+	// afterwards (commands.go).
+	router *router
 }
 
 type rulesetKey struct {
@@ -66,6 +70,7 @@ type rulesetKey struct {
 // New returns a core over store.
 func New(store storage.Store, opts Options) *Core {
 	c := &Core{store: store, clock: opts.Clock, log: opts.Log, loaded: map[rulesetKey]*ruleset.Loaded{}}
+	c.router = newRouter()
 	if c.clock == nil {
 		c.clock = time.Now
 		if opts.ScheduleClock != nil {
