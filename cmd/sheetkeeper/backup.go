@@ -12,10 +12,6 @@ import (
 	"sheetkeeper/storage/bolt"
 )
 
-func init() {
-	commands["backup"] = command{"write a consistent copy of the database to PATH", cmdBackup}
-}
-
 // cmdBackup writes a hot copy of the database: a read transaction's view, taken while
 // the database stays usable. When a running bot or console holds the database, it is
 // asked to write the copy (see control.go); otherwise the database is opened here.

@@ -14,10 +14,6 @@ import (
 	"sheetkeeper/storage/bolt"
 )
 
-func init() {
-	commands["console"] = command{"the bot in a terminal: one local channel, no token, no network", cmdConsole}
-}
-
 // consoleGuide is what `sheetkeeper console` prints first when a person types at it:
 // the three lines that get a newcomer from nothing to a tag applied.
 const consoleGuide = `1. Type  gm: /demo  — a game in this channel with two ready characters, Mira and Bram; you (gm) are its GM.

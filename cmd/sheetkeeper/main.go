@@ -20,16 +20,26 @@ type command struct {
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
-// commands is filled by each command's file, so adding a command touches one file.
-var commands = map[string]command{}
+// subcommands is the table of subcommands by name; a two-word command (`ruleset check`)
+// is keyed with its space. Each runs from its own file.
+func subcommands() map[string]command {
+	return map[string]command{
+		"backup":        {"write a consistent copy of the database to PATH", cmdBackup},
+		"console":       {"the bot in a terminal: one local channel, no token, no network", cmdConsole},
+		"ruleset check": {"validate rulesets: files, package folders or .zip packages", cmdRulesetCheck},
+		"run":           {"run the Discord bot (needs DISCORD_TOKEN)", cmdRun},
+		"tags":          {"show the tags the bot would read in a message (stdin)", cmdTags},
+	}
+}
 
 func main() {
 	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	commands := subcommands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		usage(stdout)
+		usage(stdout, commands)
 		return 0
 	}
 	name := args[0]
@@ -47,7 +57,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return c.run(args[1:], stdin, stdout, stderr)
 }
 
-func usage(w io.Writer) {
+func usage(w io.Writer, commands map[string]command) {
 	fmt.Fprintln(w, "sheetkeeper keeps tabletop character sheets honest while a Game Master narrates in Discord.")
 	fmt.Fprintln(w, "\nusage: sheetkeeper COMMAND [flags]; each command takes --help\n\ncommands:")
 	names := make([]string, 0, len(commands))

@@ -12,10 +12,6 @@ import (
 	"sheetkeeper/strictjson"
 )
 
-func init() {
-	commands["ruleset check"] = command{"validate rulesets: files, package folders or .zip packages", cmdRulesetCheck}
-}
-
 // checkResult is what `ruleset check` says of one path.
 type checkResult struct {
 	Path     string          `json:"path"`

@@ -18,10 +18,6 @@ import (
 	"sheetkeeper/storage/bolt"
 )
 
-func init() {
-	commands["run"] = command{"run the Discord bot (needs DISCORD_TOKEN)", cmdRun}
-}
-
 // noTokenMessage is the one line `run` prints without a token: how to set one, and
 // what runs without one.
 const noTokenMessage = "sheetkeeper run: no Discord token: set DISCORD_TOKEN (or SHEETKEEPER_DISCORD_TOKEN, or discord-token in a --config file); `sheetkeeper console` runs without one"

@@ -10,10 +10,6 @@ import (
 	"sheetkeeper/parser"
 )
 
-func init() {
-	commands["tags"] = command{"show the tags the bot would read in a message (stdin)", cmdTags}
-}
-
 const tagsUsage = `usage: sheetkeeper tags < message.txt
 
 Reads one message on standard input and prints, one JSON object per line and in order,
