@@ -515,37 +515,61 @@ func (c *Core) rulesFor(tx storage.Tx, q *acQuery) (*sheet.Card, *ruleset.Loaded
 	return nil, l, err
 }
 
-// sheetNameChoices offers the sheet's fields, abilities, skills, saves or lists.
-func (c *Core) sheetNameChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+// fieldChoices offers the sheet's fields, by id with their type.
+func (c *Core) fieldChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.sheetChoices(tx, q, func(s *ruleset.Sheet) (out []Choice) {
+		for _, f := range s.Fields {
+			out = append(out, choiceOf(f.Label+" ("+f.ID+", "+f.Type+")", f.ID))
+		}
+		return out
+	})
+}
+
+// abilityChoices offers the sheet's abilities.
+func (c *Core) abilityChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.sheetChoices(tx, q, func(s *ruleset.Sheet) (out []Choice) {
+		for _, a := range s.Abilities {
+			out = append(out, choiceOf(a.Label+" ("+a.ID+")", a.ID))
+		}
+		return out
+	})
+}
+
+// skillChoices offers the sheet's skills.
+func (c *Core) skillChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.sheetChoices(tx, q, func(s *ruleset.Sheet) []Choice { return skillListChoices(s.Skills) })
+}
+
+// saveChoices offers the sheet's saves.
+func (c *Core) saveChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.sheetChoices(tx, q, func(s *ruleset.Sheet) []Choice { return skillListChoices(s.Saves) })
+}
+
+func skillListChoices(list []ruleset.Skill) (out []Choice) {
+	for _, k := range list {
+		out = append(out, choiceOf(k.Label+" ("+k.ID+")", k.ID))
+	}
+	return out
+}
+
+// listChoices offers the sheet's lists.
+func (c *Core) listChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.sheetChoices(tx, q, func(s *ruleset.Sheet) (out []Choice) {
+		for _, li := range s.Lists {
+			out = append(out, choiceOf(li.Label+" ("+li.ID+")", li.ID))
+		}
+		return out
+	})
+}
+
+// sheetChoices offers the names that names picks from the sheet of the ruleset the name
+// option's card is read by (else the campaign's), ranked by what was typed.
+func (c *Core) sheetChoices(tx storage.Tx, q *acQuery, names func(*ruleset.Sheet) []Choice) ([]Choice, error) {
 	_, l, err := c.rulesFor(tx, q)
 	if err != nil {
 		return nil, err
 	}
-	s := &l.Sheet
-	var out []Choice
-	switch q.focus {
-	case "field":
-		for _, f := range s.Fields {
-			out = append(out, choiceOf(f.Label+" ("+f.ID+", "+f.Type+")", f.ID))
-		}
-	case "ability":
-		for _, a := range s.Abilities {
-			out = append(out, choiceOf(a.Label+" ("+a.ID+")", a.ID))
-		}
-	case "skill", "save":
-		list := s.Skills
-		if q.focus == "save" {
-			list = s.Saves
-		}
-		for _, k := range list {
-			out = append(out, choiceOf(k.Label+" ("+k.ID+")", k.ID))
-		}
-	case "list":
-		for _, li := range s.Lists {
-			out = append(out, choiceOf(li.Label+" ("+li.ID+")", li.ID))
-		}
-	}
-	return ranked(q.typed, out), nil
+	return ranked(q.typed, names(&l.Sheet)), nil
 }
 
 // valueChoices offers the values /character set can take for what it names: an enum

@@ -58,10 +58,10 @@ func characterCommands(r *router) {
 		},
 	}, (*Core).cmdCharacterSet).
 		complete("name", (*Core).anyCardChoices).
-		complete("field", (*Core).sheetNameChoices).
-		complete("ability", (*Core).sheetNameChoices).
-		complete("skill", (*Core).sheetNameChoices).
-		complete("save", (*Core).sheetNameChoices).
+		complete("field", (*Core).fieldChoices).
+		complete("ability", (*Core).abilityChoices).
+		complete("skill", (*Core).skillChoices).
+		complete("save", (*Core).saveChoices).
 		complete("value", (*Core).valueChoices)
 	listOpt := OptionSpec{Name: "list", Description: "The sheet list (id or label), e.g. gear or spells", Type: "string", Required: true}
 	rowOpt := OptionSpec{Name: "row", Description: "Which row: its number (1 is the first) or its name", Type: "string", Required: true}
@@ -73,7 +73,7 @@ func characterCommands(r *router) {
 		},
 	}, (*Core).cmdRowAdd).
 		complete("name", (*Core).anyCardChoices).
-		complete("list", (*Core).sheetNameChoices)
+		complete("list", (*Core).listChoices)
 	r.command(CommandSpec{
 		Name:        "character row edit",
 		Description: "Change columns of a row on a character's sheet (an empty value clears one)",
@@ -82,7 +82,7 @@ func characterCommands(r *router) {
 		},
 	}, (*Core).cmdRowEdit).
 		complete("name", (*Core).anyCardChoices).
-		complete("list", (*Core).sheetNameChoices).
+		complete("list", (*Core).listChoices).
 		complete("row", (*Core).rowChoices)
 	r.command(CommandSpec{
 		Name:        "character row remove",
@@ -90,7 +90,7 @@ func characterCommands(r *router) {
 		Options:     []OptionSpec{nameOpt, listOpt, rowOpt},
 	}, (*Core).cmdRowRemove).
 		complete("name", (*Core).anyCardChoices).
-		complete("list", (*Core).sheetNameChoices).
+		complete("list", (*Core).listChoices).
 		complete("row", (*Core).rowChoices)
 }
 
