@@ -13,7 +13,7 @@ import (
 // The command router (SPEC 8.1).
 //
 // Every slash command is a route: its CommandSpec (how Discord registers it and the
-// console parses it), a CommandFunc that answers it, and a Completer for each option that
+// console parses it), a CommandFunc that answers it, and a completer for each option that
 // autocompletes. Clicks on the buttons and menus of earlier answers are routed the same
 // way, by the kind of their custom id (components.go). New builds one router per Core
 // from a function in each command file, so adding a command touches its own file and,
@@ -47,16 +47,16 @@ import (
 // CommandFunc answers one command; it is usually a method expression, (*Core).cmdX.
 type CommandFunc func(c *Core, ctx context.Context, cmd Command) (Response, error)
 
-// Completer offers the choices for one option being typed (autocomplete.go); it only
+// completer offers the choices for one option being typed (autocomplete.go); it only
 // reads, in the request's one View.
-type Completer func(c *Core, tx storage.Tx, q *acQuery) ([]Choice, error)
+type completer func(c *Core, tx storage.Tx, q *acQuery) ([]Choice, error)
 
 // route is one command: its spec, its function and its options' completers by
 // lowercased option name.
 type route struct {
 	spec      CommandSpec
 	run       CommandFunc
-	completes map[string]Completer
+	completes map[string]completer
 }
 
 // router holds a Core's commands by normalCommand name and its component handlers by
@@ -93,14 +93,14 @@ func (r *router) command(spec CommandSpec, run CommandFunc) *route {
 			panic("bot: /" + name + " " + o.Name + ": give its completer with complete, not Autocomplete")
 		}
 	}
-	rt := &route{spec: spec, run: run, completes: map[string]Completer{}}
+	rt := &route{spec: spec, run: run, completes: map[string]completer{}}
 	r.routes[name] = rt
 	return rt
 }
 
 // complete attaches the completer of the route's option named option and marks that
 // option as autocompleted. It panics when the command has no such option.
-func (rt *route) complete(option string, fn Completer) *route {
+func (rt *route) complete(option string, fn completer) *route {
 	for i := range rt.spec.Options {
 		if o := &rt.spec.Options[i]; strings.EqualFold(o.Name, option) {
 			o.Autocomplete = true
