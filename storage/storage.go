@@ -28,10 +28,12 @@ type Store interface {
 	// View runs fn in a read-only transaction.
 	View(ctx context.Context, fn func(Tx) error) error
 	// Update runs fn in a read-write transaction and commits what it wrote, durably,
-	// before returning; an error from fn rolls everything back. fn may run more than
-	// once (writes from concurrent callers are committed together, and one that fails
-	// is retried alone), so it must do nothing outside tx and must decide only from
-	// what it reads in tx.
+	// before returning; an error from fn rolls everything back. The bolt backend runs
+	// each fn exactly once, alone under its run lock (storage/bolt/commit.go), and
+	// commits the writes of several callers together; a failed commit is returned to
+	// its callers, not retried. A backend may still run fn again (the etcd backend will,
+	// when a transaction loses a compare-and-swap), so fn must be safe to run again: it
+	// must do nothing outside tx and must decide only from what it reads in tx.
 	Update(ctx context.Context, fn func(Tx) error) error
 	// Backup writes a consistent copy of the whole database to w while it stays in use.
 	Backup(w io.Writer) (int64, error)
