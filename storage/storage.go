@@ -13,17 +13,15 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"io"
 	"time"
 
 	"sheetkeeper/sheet"
 )
 
-// ErrNotFound is returned by lookups of a record that does not exist.
-var ErrNotFound = errors.New("not found")
-
-// Store is a database. It is safe for concurrent use.
+// Store is a database. It is safe for concurrent use. Its errors are *Error values with
+// a Kind (KindOf): a lookup of a record that does not exist fails with NotFound. An
+// error fn returns comes back from Update as it is.
 type Store interface {
 	// View runs fn in a read-only transaction.
 	View(ctx context.Context, fn func(Tx) error) error
@@ -75,7 +73,7 @@ type Tx interface {
 	// Replies returns the channel's replies with seq > after, oldest first, at most limit
 	// (0: all).
 	Replies(channelID string, after int64, limit int) ([]*Reply, error)
-	// LastReply is the newest reply of the channel, or ErrNotFound.
+	// LastReply is the newest reply of the channel, or a NotFound error.
 	LastReply(channelID string) (*Reply, error)
 	// NextReplySeq allocates the channel's next reply number.
 	NextReplySeq(channelID string) (int64, error)

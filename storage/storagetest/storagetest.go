@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"sheetkeeper/refusal"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
 )
@@ -38,6 +39,8 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"WritesVisibleInTx", testWritesVisibleInTx},
 		{"RecordsAreCopies", testRecordsAreCopies},
 		{"ViewIsReadOnly", testViewIsReadOnly},
+		{"InvalidRecords", testInvalidRecords},
+		{"Closed", testClosed},
 		{"Context", testContext},
 		{"ConcurrentSpend", testConcurrentSpend},
 		{"ConcurrentFailuresIsolated", testConcurrentFailuresIsolated},
@@ -105,8 +108,14 @@ func sameJSON(t *testing.T, what string, got, want any) {
 
 func notFound(t *testing.T, what string, err error) {
 	t.Helper()
-	if !errors.Is(err, storage.ErrNotFound) {
-		t.Fatalf("%s: want ErrNotFound, got %v", what, err)
+	wantKind(t, what, err, storage.NotFound)
+}
+
+// wantKind fails unless err is of kind k.
+func wantKind(t *testing.T, what string, err error, k storage.Kind) {
+	t.Helper()
+	if got := storage.KindOf(err); got != k {
+		t.Fatalf("%s: want a %s error, got %v (kind %s)", what, k, err, got)
 	}
 }
 
@@ -174,9 +183,8 @@ func testCampaigns(t *testing.T, s storage.Store) {
 		CreatedBy: "u1", CreatedAt: When, TimeZone: "Europe/Paris"}
 	c2 := &storage.Campaign{ChannelID: "c2", Ruleset: sheet.RulesetRef{ID: "x", Version: 1}, GMs: []storage.GM{}, CreatedBy: "u2", CreatedAt: When}
 	update(t, s, func(tx storage.Tx) error {
-		if _, err := tx.Campaign("c1"); !errors.Is(err, storage.ErrNotFound) {
-			t.Fatalf("before put: %v", err)
-		}
+		_, err := tx.Campaign("c1")
+		notFound(t, "before put", err)
 		must(tx.PutCampaign(c2))
 		return tx.PutCampaign(c1)
 	})
@@ -483,9 +491,7 @@ func testReplyMessageIndex(t *testing.T, s storage.Store) {
 		must(err)
 		return tx.PutReply(reply("ch", seq, "100"))
 	})
-	if err == nil {
-		t.Fatal("a second reply took message 100")
-	}
+	wantKind(t, "a second reply taking message 100", err, storage.Conflict)
 	view(t, s, func(tx storage.Tx) error {
 		r, err := tx.ReplyByMessage("ch", "100")
 		must(err)
@@ -712,14 +718,47 @@ func testViewIsReadOnly(t *testing.T, s storage.Store) {
 	err := s.View(context.Background(), func(tx storage.Tx) error {
 		return tx.PutCampaign(&storage.Campaign{ChannelID: "c"})
 	})
-	if err == nil {
-		t.Fatal("a write in View succeeded")
-	}
+	wantKind(t, "a write in View", err, storage.ReadOnly)
 	view(t, s, func(tx storage.Tx) error {
 		_, err := tx.Campaign("c")
 		notFound(t, "campaign written in View", err)
 		return nil
 	})
+}
+
+// testInvalidRecords: what a store cannot hold as given is refused with kind Invalid,
+// and the refusal writes nothing.
+func testInvalidRecords(t *testing.T, s storage.Store) {
+	noCard := Card("u1", "Mira", 1)
+	noCard.Card = nil
+	for what, put := range map[string]func(storage.Tx) error{
+		"a reply numbered 0":           func(tx storage.Tx) error { return tx.PutReply(reply("ch", 0, "1")) },
+		"a reply of no known status":   func(tx storage.Tx) error { r := reply("ch", 1, "1"); r.Status = "lost"; return tx.PutReply(r) },
+		"a campaign of no channel":     func(tx storage.Tx) error { return tx.PutCampaign(&storage.Campaign{}) },
+		"a card of no owner":           func(tx storage.Tx) error { return tx.PutLibraryCard(Card("", "Mira", 1)) },
+		"a card with no name":          func(tx storage.Tx) error { return tx.PutGameCard("ch", Card("u1", "", 1)) },
+		"a card record without card":   func(tx storage.Tx) error { return tx.PutGameCard("ch", noCard) },
+		"a channel id with a NUL byte": func(tx storage.Tx) error { return tx.PutGameCard("c\x00h", Card("u1", "Mira", 1)) },
+	} {
+		wantKind(t, what, s.Update(context.Background(), put), storage.Invalid)
+	}
+	view(t, s, func(tx storage.Tx) error {
+		_, err := tx.LastReply("ch")
+		notFound(t, "a reply after the invalid ones", err)
+		cards, err := tx.GameCards("ch")
+		must(err)
+		if len(cards) != 0 {
+			t.Fatalf("invalid records left %d cards", len(cards))
+		}
+		return nil
+	})
+}
+
+// testClosed: a store used after Close says so by kind.
+func testClosed(t *testing.T, s storage.Store) {
+	must(s.Close())
+	wantKind(t, "Update after Close", s.Update(context.Background(), func(storage.Tx) error { return nil }), storage.Closed)
+	wantKind(t, "View after Close", s.View(context.Background(), func(storage.Tx) error { return nil }), storage.Closed)
 }
 
 func testContext(t *testing.T, s storage.Store) {
@@ -734,8 +773,8 @@ func testContext(t *testing.T, s storage.Store) {
 	}
 }
 
-// errInsufficient stands for the engine's refusal.
-var errInsufficient = errors.New("insufficient")
+// errInsufficient is the engine's refusal, which Update returns as fn returned it.
+var errInsufficient = refusal.New(refusal.Insufficient, "no gold left")
 
 // testConcurrentSpend: 64 commands each spend one unit of a pool of 50 in their own
 // Update, reading the pool in the transaction and refusing at 0.
@@ -761,7 +800,7 @@ func testConcurrentSpend(t *testing.T, s storage.Store) {
 			switch {
 			case err == nil:
 				ok.Add(1)
-			case errors.Is(err, errInsufficient):
+			case refusal.Of(err) == refusal.Insufficient:
 				refused.Add(1)
 			default:
 				t.Error(err)
