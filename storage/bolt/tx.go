@@ -104,7 +104,7 @@ func (t *tx) putRaw(bucket, key, value []byte) error {
 func (t *tx) put(bucket, key []byte, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("storage: encode %s record: %w", bucket, err)
+		return fail(storage.Invalid, "storage: encode %s record: %w", bucket, err)
 	}
 	return t.putRaw(bucket, key, data)
 }
@@ -180,7 +180,7 @@ func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
 func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
 	data, err := encode(c, appendCardRecord)
 	if err != nil {
-		return fmt.Errorf("storage: encode %s record: %w", bucket, err)
+		return fail(storage.Invalid, "storage: encode %s record: %w", bucket, err)
 	}
 	if err := t.putRaw(bucket, key, data); err != nil {
 		return err
@@ -587,7 +587,7 @@ func (t *tx) PutReply(r *storage.Reply) error {
 	}
 	data, err := encode(r, appendReply)
 	if err != nil {
-		return fmt.Errorf("storage: encode reply record: %w", err)
+		return fail(storage.Invalid, "storage: encode reply record: %w", err)
 	}
 
 	// Then the writes, the message index first: its key is the one whose size the

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -737,6 +738,10 @@ func testInvalidRecords(t *testing.T, s storage.Store) {
 		"a card with no name":          func(tx storage.Tx) error { return tx.PutGameCard("ch", Card("u1", "", 1)) },
 		"a card record without card":   func(tx storage.Tx) error { return tx.PutGameCard("ch", noCard) },
 		"a channel id with a NUL byte": func(tx storage.Tx) error { return tx.PutGameCard("c\x00h", Card("u1", "Mira", 1)) },
+		"a card that does not encode":  func(tx storage.Tx) error { return tx.PutGameCard("ch", Card("u1", "Mira", math.NaN())) },
+		"a reply that does not encode": func(tx storage.Tx) error {
+			return tx.PutReply(reply("ch", 1, "1", sheet.Change{Card: "Mira", Path: "build.fields.gold", After: math.Inf(1)}))
+		},
 	} {
 		wantKind(t, what, s.Update(context.Background(), put), storage.Invalid)
 	}
