@@ -140,7 +140,7 @@ func (c *Core) quickCard(tx storage.Tx, q *acQuery, option string) (*sheet.Card,
 		return nil, nil, nil, errNoCard
 	}
 	camp, err := tx.Campaign(q.a.ChannelID)
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err != nil && storage.KindOf(err) != storage.NotFound {
 		return nil, nil, nil, err
 	}
 	if camp != nil {
@@ -199,7 +199,7 @@ func (c *Core) cardChoices(tx storage.Tx, q *acQuery, party, library bool) ([]Ch
 				others = append(others, choiceOf(r.Card.Name, r.Card.Name))
 			}
 		}
-	} else if !errors.Is(err, storage.ErrNotFound) {
+	} else if storage.KindOf(err) != storage.NotFound {
 		return nil, err
 	}
 	if library {
@@ -235,7 +235,7 @@ func (c *Core) scheduleChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 // libraryChoices offers the user's library cards.
 func (c *Core) libraryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	records, err := tx.LibraryCards(q.a.User.ID)
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err != nil && storage.KindOf(err) != storage.NotFound {
 		return nil, err
 	}
 	out := make([]Choice, 0, len(records))
@@ -442,7 +442,7 @@ func (c *Core) rulesetChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 		out = append(out, choiceOf(b.Name+" ("+b.ID+", built-in)", b.ID))
 	}
 	ids, err := tx.RulesetIDs()
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err != nil && storage.KindOf(err) != storage.NotFound {
 		return nil, err
 	}
 	for _, id := range ids {

@@ -23,7 +23,7 @@ import (
 // none.
 func (c *Core) campaign(tx storage.Tx, channelID string) (*storage.Campaign, error) {
 	camp, err := tx.Campaign(channelID)
-	if errors.Is(err, storage.ErrNotFound) {
+	if storage.KindOf(err) == storage.NotFound {
 		return nil, refusal.New(refusal.NoCampaign, "this channel has no campaign: a GM starts one with /campaign create")
 	}
 	if err != nil {
@@ -76,7 +76,7 @@ func loadRules(tx storage.Tx, ref sheet.RulesetRef) (*ruleset.Loaded, error) {
 		}
 	}
 	rec, err := tx.Ruleset(ref.ID, ref.Version)
-	if errors.Is(err, storage.ErrNotFound) {
+	if storage.KindOf(err) == storage.NotFound {
 		return nil, fmt.Errorf("ruleset %s v%d is not installed", ref.ID, ref.Version)
 	}
 	if err != nil {

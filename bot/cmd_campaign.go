@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -78,7 +77,7 @@ func (c *Core) cmdCampaignCreate(ctx context.Context, cmd Command) (Response, er
 func (c *Core) createCampaign(tx storage.Tx, cmd Command, rulesetID, layers string) (*storage.Campaign, *ruleset.Loaded, error) {
 	if _, err := tx.Campaign(cmd.ChannelID); err == nil {
 		return nil, nil, refusal.New(refusal.NotAllowed, "this channel already has a campaign (see /campaign show)")
-	} else if !errors.Is(err, storage.ErrNotFound) {
+	} else if storage.KindOf(err) != storage.NotFound {
 		return nil, nil, err
 	}
 	ref, err := c.newestRuleset(tx, rulesetID)
@@ -142,7 +141,7 @@ func (c *Core) newestRuleset(tx storage.Tx, name string) (sheet.RulesetRef, erro
 		}
 	}
 	vs, err := tx.RulesetVersions(id)
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err != nil && storage.KindOf(err) != storage.NotFound {
 		return sheet.RulesetRef{}, err
 	}
 	for _, v := range vs {
@@ -162,7 +161,7 @@ func keepBuiltin(tx storage.Tx, ref sheet.RulesetRef, by string, now time.Time) 
 	}
 	if _, err := tx.Ruleset(ref.ID, ref.Version); err == nil {
 		return nil
-	} else if !errors.Is(err, storage.ErrNotFound) {
+	} else if storage.KindOf(err) != storage.NotFound {
 		return err
 	}
 	b, ok, err := content.Lookup(ref.ID)

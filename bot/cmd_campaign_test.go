@@ -42,7 +42,7 @@ func TestCampaignCreateRefusals(t *testing.T) {
 		`no ruleset "ember-roads" is installed (/ruleset list shows them; /ruleset import adds one)`, true)
 	wantResponse(t, "unknown layer", m.run(gmUser, "campaign create", "ruleset", "low-vell", "layers", "harbour_law, curfew"),
 		`Low Vell: Lamplighters of the Drowned City has no layer "curfew" (it has harbour_law)`, true)
-	if _, err := tx0(m); err == nil {
+	if _, err := tx0(m); storage.KindOf(err) != storage.NotFound {
 		t.Error("a refused create left a campaign")
 	}
 	wantResponse(t, "layers by label", m.run(gmUser, "campaign create", "ruleset", "low-vell", "layers", "Harbour Law"),
@@ -110,7 +110,7 @@ func TestCampaignCreateTimeZone(t *testing.T) {
 	m := newCmdTable(t)
 	r := m.run(gmUser, "campaign create", "ruleset", "low-vell", "tz", "Mars/Olympus")
 	wantResponse(t, "bad zone", r, `unknown time zone "Mars/Olympus": use an IANA name such as Europe/Berlin or America/New_York`, true)
-	if _, err := tx0(m); err == nil {
+	if _, err := tx0(m); storage.KindOf(err) != storage.NotFound {
 		t.Fatal("a refused create left a campaign")
 	}
 	m.run(gmUser, "campaign create", "ruleset", "low-vell", "tz", "Europe/Berlin")

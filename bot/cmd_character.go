@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -134,7 +133,7 @@ func (c *Core) cmdCharacterCreate(ctx context.Context, cmd Command) (Response, e
 		}
 		if _, err := tx.LibraryCard(cmd.User.ID, name); err == nil {
 			return refusal.New(refusal.NotAllowed, "you have a character called %s already", name)
-		} else if !errors.Is(err, storage.ErrNotFound) {
+		} else if storage.KindOf(err) != storage.NotFound {
 			return err
 		}
 		if err := keepBuiltin(tx, ref, cmd.User.ID, c.Now()); err != nil {
@@ -176,7 +175,7 @@ func (c *Core) cmdCharacterJoin(ctx context.Context, cmd Command) (Response, err
 			return err
 		}
 		lib, err := tx.LibraryCard(cmd.User.ID, cmd.Get("name"))
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return refusal.New(refusal.UnknownCharacter, "you have no character called %s (make one with /character create)", strings.TrimSpace(cmd.Get("name")))
 		}
 		if err != nil {
@@ -202,7 +201,7 @@ func (c *Core) joinCard(tx storage.Tx, camp *storage.Campaign, owner string, lib
 			return nil, refusal.New(refusal.NotAllowed, "%s is in this game already", old.Card.Name)
 		}
 		return nil, refusal.New(refusal.NotAllowed, "this game has a character called %s already", old.Card.Name)
-	} else if !errors.Is(err, storage.ErrNotFound) {
+	} else if storage.KindOf(err) != storage.NotFound {
 		return nil, err
 	}
 	if lib.Card.Ruleset.ID != camp.Ruleset.ID {

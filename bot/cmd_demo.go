@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -113,7 +112,7 @@ func (c *Core) cmdDemo(ctx context.Context, cmd Command) (Response, error) {
 				return err
 			}
 			lib := &storage.CardRecord{OwnerID: cmd.User.ID, Card: card, UpdatedAt: c.Now()}
-			if _, err := tx.LibraryCard(cmd.User.ID, card.Name); errors.Is(err, storage.ErrNotFound) {
+			if _, err := tx.LibraryCard(cmd.User.ID, card.Name); storage.KindOf(err) == storage.NotFound {
 				if err := tx.PutLibraryCard(lib); err != nil {
 					return err
 				}

@@ -810,7 +810,7 @@ func (t *cardTarget) save(tx storage.Tx, channelID string) error {
 func (c *Core) findTarget(tx storage.Tx, channelID string, u User, name string, library, edit bool) (*cardTarget, error) {
 	camp, err := tx.Campaign(channelID)
 	switch {
-	case errors.Is(err, storage.ErrNotFound):
+	case storage.KindOf(err) == storage.NotFound:
 		camp = nil
 	case err != nil:
 		return nil, fmt.Errorf("loading the campaign of %s: %w", channelID, err)
@@ -842,7 +842,7 @@ func (c *Core) findTarget(tx storage.Tx, channelID string, u User, name string, 
 			}
 			return &cardTarget{camp: camp, rec: rec, library: true, rules: rules}, nil
 		}
-		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err != nil && storage.KindOf(err) != storage.NotFound {
 			return nil, fmt.Errorf("loading library card %q: %w", name, err)
 		}
 	}

@@ -273,7 +273,7 @@ func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, err
 		case err == nil:
 			return refusal.New(refusal.NotAllowed, "%s v%d is installed already with other content: raise version (the file's \"version\") and import it again; campaigns on v%d keep it unchanged",
 				rec.ID, rec.Version, rec.Version)
-		case !errors.Is(err, storage.ErrNotFound):
+		case storage.KindOf(err) != storage.NotFound:
 			return err
 		}
 		r := *rec
@@ -333,7 +333,7 @@ func (c *Core) cmdRulesetCheck(ctx context.Context, cmd Command) (Response, erro
 			fmt.Fprintf(&b, "\nIt is installed as %s v%d already.", rec.ID, rec.Version)
 		case err == nil:
 			fmt.Fprintf(&b, "\n%s v%d is installed with other content: raise version before importing this.", rec.ID, rec.Version)
-		case errors.Is(err, storage.ErrNotFound):
+		case storage.KindOf(err) == storage.NotFound:
 			fmt.Fprintf(&b, "\n/ruleset import would install it as %s v%d.", rec.ID, rec.Version)
 		default:
 			return err
@@ -399,7 +399,7 @@ func (c *Core) cmdRulesetList(ctx context.Context, cmd Command) (Response, error
 // among them, oldest first.
 func versionsOf(tx storage.Tx, id string, extra int) ([]int, error) {
 	vs, err := tx.RulesetVersions(id)
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err != nil && storage.KindOf(err) != storage.NotFound {
 		return nil, err
 	}
 	vs = slices.Clone(vs)
@@ -464,7 +464,7 @@ func exportRecord(tx storage.Tx, id string, version int) (*storage.RulesetRecord
 	if err == nil {
 		return rec, nil
 	}
-	if !errors.Is(err, storage.ErrNotFound) {
+	if storage.KindOf(err) != storage.NotFound {
 		return nil, err
 	}
 	if b, ok, err := content.Lookup(id); err != nil {

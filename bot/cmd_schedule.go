@@ -163,7 +163,7 @@ func (c *Core) cmdScheduleRemove(ctx context.Context, cmd Command) (Response, er
 			return err
 		}
 		s, err := tx.Schedule(id)
-		if errors.Is(err, storage.ErrNotFound) || (err == nil && s.ChannelID != cmd.ChannelID) {
+		if storage.KindOf(err) == storage.NotFound || (err == nil && s.ChannelID != cmd.ChannelID) {
 			return nil
 		}
 		if err != nil {
@@ -183,7 +183,7 @@ func (c *Core) cmdScheduleRemove(ctx context.Context, cmd Command) (Response, er
 		return notFound, nil
 	}
 	err = c.sched.Remove(ctx, cmd.ChannelID, id)
-	if errors.Is(err, storage.ErrNotFound) {
+	if storage.KindOf(err) == storage.NotFound {
 		return notFound, nil
 	}
 	if err != nil {
@@ -208,7 +208,7 @@ func scheduleID(tx storage.Tx, sc storage.Schedule, now time.Time) (string, erro
 			now.UTC().Format(time.RFC3339Nano), strconv.Itoa(n)}, "\x00")))
 		id := strings.ToLower(base32.StdEncoding.EncodeToString(h[:5]))
 		_, err := tx.Schedule(id)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return id, nil
 		}
 		if err != nil {

@@ -51,7 +51,7 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		}
 		if _, err := tx.ReplyByMessage(m.ChannelID, m.ID); err == nil {
 			return skip("message already applied")
-		} else if !errors.Is(err, storage.ErrNotFound) {
+		} else if storage.KindOf(err) != storage.NotFound {
 			return err
 		}
 		now := c.clock()
@@ -153,7 +153,7 @@ type table struct {
 // (not an error): no campaign, or a player's message.
 func gmCampaign(tx storage.Tx, channelID string, author User) (*storage.Campaign, error) {
 	camp, err := tx.Campaign(channelID)
-	if errors.Is(err, storage.ErrNotFound) {
+	if storage.KindOf(err) == storage.NotFound {
 		return nil, skip("no campaign in this channel")
 	}
 	if err != nil {
@@ -284,7 +284,7 @@ func defaultWho(tx storage.Tx, m Message, records []*storage.CardRecord) (string
 		switch {
 		case err == nil:
 			author = r.AuthorID
-		case !errors.Is(err, storage.ErrNotFound):
+		case storage.KindOf(err) != storage.NotFound:
 			return "", err
 		}
 	}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -178,7 +177,7 @@ func (m *msgTable) lastReply() *storage.Reply {
 	err := m.store.View(context.Background(), func(tx storage.Tx) error {
 		var err error
 		r, err = tx.LastReply(m.ch)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return nil
 		}
 		return err
@@ -253,8 +252,8 @@ func TestMessageAppliedAndAnswered(t *testing.T) {
 	if got := m.reply(1).Posted; got != "p1" {
 		t.Errorf("Posted = %q", got)
 	}
-	if err := m.core.RecordPost(context.Background(), m.ch, 9, "p9"); err == nil {
-		t.Error("RecordPost of a reply that does not exist: no error")
+	if err := m.core.RecordPost(context.Background(), m.ch, 9, "p9"); storage.KindOf(err) != storage.NotFound {
+		t.Errorf("RecordPost of a reply that does not exist: %v, want a not found error", err)
 	}
 }
 

@@ -26,14 +26,14 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
 		acts = nil
 		camp, err := tx.Campaign(m.ChannelID)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return skip("no campaign in this channel")
 		}
 		if err != nil {
 			return err
 		}
 		r, err := tx.ReplyByMessage(m.ChannelID, m.ID)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return skip("edit of a message never applied")
 		}
 		if err != nil {
@@ -176,14 +176,14 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
 		acts = nil
 		camp, err := tx.Campaign(d.ChannelID)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return skip("no campaign in this channel")
 		}
 		if err != nil {
 			return err
 		}
 		r, err := tx.ReplyByMessage(d.ChannelID, d.ID)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return skip("delete of a message never applied")
 		}
 		if err != nil {
@@ -208,7 +208,7 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 		undo := []*storage.Reply{r}
 		for seq := r.Seq - 1; seq > 0; seq-- {
 			prev, err := tx.Reply(d.ChannelID, seq)
-			if errors.Is(err, storage.ErrNotFound) {
+			if storage.KindOf(err) == storage.NotFound {
 				continue
 			}
 			if err != nil {

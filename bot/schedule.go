@@ -68,7 +68,7 @@ func (c *Core) Fire(ctx context.Context, s storage.Schedule, at time.Time) error
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
 		post = Action{}
 		claimed, err := schedule.Claim(tx, s.ID, at)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return skip("schedule removed")
 		}
 		if err != nil {
@@ -78,7 +78,7 @@ func (c *Core) Fire(ctx context.Context, s storage.Schedule, at time.Time) error
 			return skip("firing already ran")
 		}
 		camp, err := tx.Campaign(s.ChannelID)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			post = Action{Kind: Post, ChannelID: s.ChannelID, Content: fmt.Sprintf(
 				"⏰ The rest scheduled at %s (%s) did not run: this channel has no campaign any more. /schedule remove id:%s stops it.",
 				clockOf(at, s), zoneName(s), s.ID)}
@@ -149,7 +149,7 @@ func (c *Core) Missed(ctx context.Context, s storage.Schedule, m schedule.Missed
 		label = restLabel(l.Ruleset, s.Rest)
 		return nil
 	})
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err != nil && storage.KindOf(err) != storage.NotFound {
 		c.log.Warn("missed rests: reading the rest's label", "schedule", s.ID, "err", err)
 	}
 	c.deliver(ctx, Action{Kind: Post, ChannelID: s.ChannelID, Content: missedText(s, label, m)})

@@ -514,8 +514,8 @@ func TestFireInternalError(t *testing.T) {
 	m.demo()
 	s := *m.stored(m.schedule("rest", "breather", "cron", "0 6 * * *", "tz", "Europe/Berlin"))
 	m.store.Close()
-	if err := m.core.Fire(context.Background(), s, time.Date(2026, 4, 3, 4, 0, 0, 0, time.UTC)); err == nil {
-		t.Fatal("no error from a closed store")
+	if err := m.core.Fire(context.Background(), s, time.Date(2026, 4, 3, 4, 0, 0, 0, time.UTC)); storage.KindOf(err) != storage.Closed {
+		t.Fatalf("a closed store: %v, want a database closed error", err)
 	}
 	wantPosts(t, "closed store", m.out.Take(), "Internal error: the rest scheduled at 06:00 (Europe/Berlin) was not applied.")
 }

@@ -99,19 +99,39 @@ func (r Reason) Explain() string {
 	return string(r)
 }
 
-// Error is a refusal: a reason, an optional detail for people, and optional bounds
-// (for bad-amount, written back as bounds="lo..hi").
+// Error is a refusal: a reason, an optional detail for people, optional bounds (for
+// bad-amount, written back as bounds="lo..hi"), and, upspin-style, the operation that
+// was refused and the error that caused the refusal, so a log line says what was being
+// done and why while the write-back still reads the Reason alone.
 type Error struct {
+	Op     string // the operation refused ("join", "damage"), or ""
 	Reason Reason
 	Detail string
 	Bounds string
+	Err    error // the cause, or nil; errors.Is and errors.As see through to it
 }
 
+// Error reads "op: reason: detail: cause", leaving out what is empty.
 func (e *Error) Error() string {
-	if e.Detail != "" {
-		return string(e.Reason) + ": " + e.Detail
+	msg := string(e.Reason)
+	if e.Op != "" {
+		msg = e.Op + ": " + msg
 	}
-	return string(e.Reason)
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// E returns a refusal of op for reason r, caused by err (nil when nothing caused it).
+func E(op string, r Reason, err error) *Error {
+	return &Error{Op: op, Reason: r, Err: err}
 }
 
 // New returns a refusal with a detail built from format and args.
@@ -119,7 +139,9 @@ func New(r Reason, format string, args ...any) *Error {
 	return &Error{Reason: r, Detail: fmt.Sprintf(format, args...)}
 }
 
-// Of returns the reason carried by err, or "" when err is not a refusal.
+// Of returns the reason carried by err, or "" when err is not a refusal. It looks
+// through wrapping (fmt.Errorf's %w, a storage error's cause): the outermost refusal
+// in the chain decides.
 func Of(err error) Reason {
 	var e *Error
 	if errors.As(err, &e) {

@@ -39,3 +39,25 @@ func TestOf(t *testing.T) {
 		t.Fatalf("Error() = %q", got)
 	}
 }
+
+func TestOpAndCause(t *testing.T) {
+	cause := errors.New("disk on fire")
+	e := E("join", NoCampaign, cause)
+	if got := e.Error(); got != "join: no-campaign: disk on fire" {
+		t.Fatalf("Error() = %q", got)
+	}
+	if !errors.Is(e, cause) {
+		t.Fatal("the cause is not reachable through Unwrap")
+	}
+	if Of(fmt.Errorf("command: %w", e)) != NoCampaign {
+		t.Fatal("Of does not see the refusal through a wrap")
+	}
+	// A refusal caused by another refusal answers with its own reason.
+	if Of(E("pick", UnknownCharacter, New(NoCampaign, "x"))) != UnknownCharacter {
+		t.Fatal("the outer refusal does not decide")
+	}
+	full := &Error{Op: "damage", Reason: BadAmount, Detail: "7 of 5", Err: cause}
+	if got := full.Error(); got != "damage: bad-amount: 7 of 5: disk on fire" {
+		t.Fatalf("Error() = %q", got)
+	}
+}

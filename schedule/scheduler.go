@@ -50,8 +50,8 @@ const MaxAdvance = 1000
 
 // Claim marks the firing of schedule id at time at as run, inside the caller's
 // transaction, and reports whether it is new. A firing at or before the schedule's
-// LastRun is not: the caller must then apply nothing. A deleted schedule gives
-// storage.ErrNotFound. Firer.Fire calls it in the transaction that applies the rest.
+// LastRun is not: the caller must then apply nothing. A deleted schedule gives a
+// storage.NotFound error. Firer.Fire calls it in the transaction that applies the rest.
 func Claim(tx storage.Tx, id string, at time.Time) (bool, error) {
 	s, err := tx.Schedule(id)
 	if err != nil {
@@ -221,7 +221,7 @@ func (s *Scheduler) reportMissed(ctx context.Context, sc *storage.Schedule, sche
 	}
 	err := s.store.Update(ctx, func(tx storage.Tx) error {
 		cur, err := tx.Schedule(sc.ID)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return nil
 		}
 		if err != nil {
@@ -310,7 +310,7 @@ func (s *Scheduler) Add(ctx context.Context, sc storage.Schedule) (storage.Sched
 		err = s.store.Update(ctx, func(tx storage.Tx) error {
 			if _, err := tx.Schedule(sc.ID); err == nil {
 				return errTaken
-			} else if !errors.Is(err, storage.ErrNotFound) {
+			} else if storage.KindOf(err) != storage.NotFound {
 				return err
 			}
 			rec := sc
@@ -343,7 +343,7 @@ func newID() string {
 }
 
 // Remove unregisters and deletes schedule id. With channelID set, a schedule of
-// another channel is storage.ErrNotFound, as is one that does not exist. A firing
+// another channel is a storage.NotFound error, as is one that does not exist. A firing
 // already running finishes, but applies nothing (its Claim finds no schedule).
 func (s *Scheduler) Remove(ctx context.Context, channelID, id string) error {
 	err := s.store.Update(ctx, func(tx storage.Tx) error {
@@ -352,7 +352,7 @@ func (s *Scheduler) Remove(ctx context.Context, channelID, id string) error {
 			return err
 		}
 		if channelID != "" && sc.ChannelID != channelID {
-			return storage.ErrNotFound
+			return &storage.Error{Kind: storage.NotFound}
 		}
 		return tx.DeleteSchedule(id)
 	})
@@ -566,7 +566,7 @@ func (s *Scheduler) fire(id string, at time.Time) {
 		sc, err = tx.Schedule(id)
 		return err
 	})
-	if errors.Is(err, storage.ErrNotFound) {
+	if storage.KindOf(err) == storage.NotFound {
 		return // removed
 	}
 	if err != nil {
@@ -583,7 +583,7 @@ func (s *Scheduler) fire(id string, at time.Time) {
 	}
 	err = s.store.Update(ctx, func(tx storage.Tx) error {
 		_, err := Claim(tx, id, at)
-		if errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) == storage.NotFound {
 			return nil
 		}
 		return err

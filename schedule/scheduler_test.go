@@ -409,7 +409,7 @@ func TestFiringNeverAppliedTwice(t *testing.T) {
 			}
 		}
 		_, err := schedule.Claim(tx, "nope", at(t, "2026-01-02T06:00:00Z"))
-		if !errors.Is(err, storage.ErrNotFound) {
+		if storage.KindOf(err) != storage.NotFound {
 			t.Errorf("Claim of a missing schedule: %v", err)
 		}
 		return nil
@@ -458,13 +458,13 @@ func TestAddListRemove(t *testing.T) {
 		t.Fatalf("another channel lists %+v", other)
 	}
 
-	if err := b.sched.Remove(context.Background(), "elsewhere", s1.ID); !errors.Is(err, storage.ErrNotFound) {
+	if err := b.sched.Remove(context.Background(), "elsewhere", s1.ID); storage.KindOf(err) != storage.NotFound {
 		t.Fatalf("Remove from another channel: %v", err)
 	}
 	if err := b.sched.Remove(context.Background(), "table", s1.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.sched.Remove(context.Background(), "table", s1.ID); !errors.Is(err, storage.ErrNotFound) {
+	if err := b.sched.Remove(context.Background(), "table", s1.ID); storage.KindOf(err) != storage.NotFound {
 		t.Fatalf("second Remove: %v", err)
 	}
 	b.advance(t, "2026-01-01T07:00:00Z")

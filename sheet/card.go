@@ -17,8 +17,9 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strconv"
 	"unicode/utf8"
+
+	"sheetkeeper/internal/jsonappend"
 )
 
 // Card is one character: a name, the ruleset it was built on, its permanent build and
@@ -222,10 +223,10 @@ func (b Build) MarshalJSON() ([]byte, error) {
 // that changes it. On an error it returns json.Marshal's error.
 func (c *Card) AppendJSON(dst []byte) ([]byte, error) {
 	out := append(dst, `{"name":`...)
-	out = appendJSONString(out, c.Name)
-	out = appendJSONString(append(out, `,"ruleset":{"id":`...), c.Ruleset.ID)
-	out = appendJSONInt(append(out, `,"version":`...), c.Ruleset.Version)
-	out = appendJSONInt(append(out, `},"sheetVersion":`...), c.SheetVersion)
+	out = jsonappend.String(out, c.Name)
+	out = jsonappend.String(append(out, `,"ruleset":{"id":`...), c.Ruleset.ID)
+	out = jsonappend.Int(append(out, `,"version":`...), c.Ruleset.Version)
+	out = jsonappend.Int(append(out, `},"sheetVersion":`...), c.SheetVersion)
 	out, err := c.Build.appendJSON(append(out, `,"build":`...))
 	if err != nil {
 		if _, err = json.Marshal(c); err == nil { // cannot be: the same encoders fail there
@@ -254,24 +255,24 @@ func (b *Build) appendJSON(out []byte) ([]byte, error) {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = appendJSONString(out, k)
+		out = jsonappend.String(out, k)
 		out = append(out, ':')
 		var err error
 		switch k {
 		case "abilities":
-			out, err = appendMap(out, b.Abilities, true, appendJSONFloat)
+			out, err = jsonappend.Map(out, b.Abilities, true, jsonappend.Float)
 		case "bonuses":
-			out, err = appendMap(out, b.Bonuses, true, appendJSONFloat)
+			out, err = jsonappend.Map(out, b.Bonuses, true, jsonappend.Float)
 		case "fields":
-			out, err = appendMap(out, b.Fields, true, appendJSONScalar)
+			out, err = jsonappend.Map(out, b.Fields, true, jsonappend.Scalar)
 		case "lists":
-			out, err = appendMap(out, b.Lists, true, appendRows)
+			out, err = jsonappend.Map(out, b.Lists, true, appendRows)
 		case "saves":
-			out, err = appendMap(out, b.Saves, true, appendJSONText)
+			out, err = jsonappend.Map(out, b.Saves, true, appendJSONText)
 		case "skills":
-			out, err = appendMap(out, b.Skills, true, appendJSONText)
+			out, err = jsonappend.Map(out, b.Skills, true, appendJSONText)
 		default:
-			out, err = appendJSONValue(out, b.Extra[k])
+			out, err = jsonappend.Value(out, b.Extra[k])
 		}
 		if err != nil {
 			return nil, err
@@ -280,36 +281,7 @@ func (b *Build) appendJSON(out []byte) ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// ---- a small JSON writer, byte for byte encoding/json's output ----
-
-// appendMap writes m with its keys sorted; nil is null unless nilAsEmpty.
-func appendMap[V any](out []byte, m map[string]V, nilAsEmpty bool, value func([]byte, V) ([]byte, error)) ([]byte, error) {
-	if m == nil && !nilAsEmpty {
-		return append(out, "null"...), nil
-	}
-	out = append(out, '{')
-	var small [64]string
-	keys := small[:0]
-	if len(m) > len(small) {
-		keys = make([]string, 0, len(m))
-	}
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = appendJSONString(out, k)
-		out = append(out, ':')
-		var err error
-		if out, err = value(out, m[k]); err != nil {
-			return nil, err
-		}
-	}
-	return append(out, '}'), nil
-}
+// ---- the card's pieces, written with jsonappend ----
 
 func appendRows(out []byte, rows []Row) ([]byte, error) {
 	if rows == nil {
@@ -321,88 +293,14 @@ func appendRows(out []byte, rows []Row) ([]byte, error) {
 			out = append(out, ',')
 		}
 		var err error
-		if out, err = appendMap(out, map[string]any(r), false, appendJSONScalar); err != nil {
+		if out, err = jsonappend.Map(out, map[string]any(r), false, jsonappend.Scalar); err != nil {
 			return nil, err
 		}
 	}
 	return append(out, ']'), nil
 }
 
-// appendJSONScalar writes a field or cell value: the usual float64, string and bool
-// directly, anything else as encoding/json does.
-func appendJSONScalar(out []byte, v any) ([]byte, error) {
-	switch x := v.(type) {
-	case float64:
-		return appendJSONFloat(out, x)
-	case string:
-		return appendJSONString(out, x), nil
-	case bool:
-		return strconv.AppendBool(out, x), nil
-	}
-	return appendJSONValue(out, v)
-}
-
-func appendJSONText(out []byte, s string) ([]byte, error) { return appendJSONString(out, s), nil }
-
-func appendJSONInt(out []byte, n int) []byte { return strconv.AppendInt(out, int64(n), 10) }
-
-// appendJSONFloat writes f as encoding/json does (ES6 number formatting).
-func appendJSONFloat(out []byte, f float64) ([]byte, error) {
-	// Whole numbers first, the usual case: NaN fails f == Trunc(f) and ±Inf fails the
-	// bound, so neither takes this path.
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 && (f != 0 || !math.Signbit(f)) {
-		return strconv.AppendInt(out, int64(f), 10), nil // what 'f' writes for a whole number
-	}
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return appendJSONValue(out, f) // encoding/json's error
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	out = strconv.AppendFloat(out, f, format, -1, 64)
-	if format == 'e' { // e-09 → e-9
-		if n := len(out); n >= 4 && out[n-4] == 'e' && out[n-3] == '-' && out[n-2] == '0' {
-			out[n-2] = out[n-1]
-			out = out[:n-1]
-		}
-	}
-	return out, nil
-}
-
-// appendJSONString writes s quoted. Strings of plain printable ASCII (nearly all of a
-// card's) are copied; anything encoding/json escapes goes through encoding/json.
-func appendJSONString(out []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if !plainJSON[s[i]] {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(out, q...)
-		}
-	}
-	out = append(out, '"')
-	out = append(out, s...)
-	return append(out, '"')
-}
-
-// plainJSON holds the bytes appendJSONString copies as they are: printable ASCII but
-// '"', '\\' and the HTML characters '<', '>', '&', which encoding/json escapes (DEL and
-// non-ASCII bytes go through encoding/json too). Every key and text of a card is
-// checked byte by byte, and one table load is cheaper than seven comparisons.
-var plainJSON = func() (t [256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
-
-// appendJSONValue writes v with encoding/json.
-func appendJSONValue(out []byte, v any) ([]byte, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append(out, data...), nil
-}
+func appendJSONText(out []byte, s string) ([]byte, error) { return jsonappend.String(out, s), nil }
 
 func nonNilMap[V any](m map[string]V) map[string]V {
 	if m == nil {
@@ -653,55 +551,41 @@ func (l *Live) appendJSON(out []byte) []byte {
 	}
 	if len(l.Pools) > 0 {
 		section("pools")
-		out, _ = appendMap(out, l.Pools, false, func(out []byte, p PoolValue) ([]byte, error) {
-			out = appendJSONInt(append(out, `{"value":`...), p.Value)
+		out, _ = jsonappend.Map(out, l.Pools, false, func(out []byte, p PoolValue) ([]byte, error) {
+			out = jsonappend.Int(append(out, `{"value":`...), p.Value)
 			if p.Temp != 0 {
-				out = appendJSONInt(append(out, `,"temp":`...), p.Temp)
+				out = jsonappend.Int(append(out, `,"temp":`...), p.Temp)
 			}
 			return append(out, '}'), nil
 		})
 	}
 	if len(l.Tracks) > 0 {
 		section("tracks")
-		out, _ = appendMap(out, l.Tracks, false, func(out []byte, n int) ([]byte, error) { return appendJSONInt(out, n), nil })
+		out, _ = jsonappend.Map(out, l.Tracks, false, func(out []byte, n int) ([]byte, error) { return jsonappend.Int(out, n), nil })
 	}
 	if len(l.Wounds) > 0 {
 		section("wounds")
-		out, _ = appendMap(out, l.Wounds, false, func(out []byte, w Wounds) ([]byte, error) {
-			out = appendJSONStrings(append(out, `{"marks":`...), w.Marks)
+		out, _ = jsonappend.Map(out, l.Wounds, false, func(out []byte, w Wounds) ([]byte, error) {
+			out = jsonappend.Strings(append(out, `{"marks":`...), w.Marks)
 			if w.Overflow != 0 {
-				out = appendJSONInt(append(out, `,"overflow":`...), w.Overflow)
+				out = jsonappend.Int(append(out, `,"overflow":`...), w.Overflow)
 			}
 			return append(out, '}'), nil
 		})
 	}
 	if len(l.Text) > 0 {
 		section("text")
-		out, _ = appendMap(out, l.Text, false, appendJSONText)
+		out, _ = jsonappend.Map(out, l.Text, false, appendJSONText)
 	}
 	if len(l.Conditions) > 0 {
 		section("conditions")
-		out = appendJSONStrings(out, l.Conditions)
+		out = jsonappend.Strings(out, l.Conditions)
 	}
 	if len(l.States) > 0 {
 		section("states")
-		out, _ = appendMap(out, l.States, false, appendJSONText)
+		out, _ = jsonappend.Map(out, l.States, false, appendJSONText)
 	}
 	return append(out, '}')
-}
-
-func appendJSONStrings(out []byte, ss []string) []byte {
-	if ss == nil {
-		return append(out, "null"...)
-	}
-	out = append(out, '[')
-	for i, s := range ss {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = appendJSONString(out, s)
-	}
-	return append(out, ']')
 }
 
 // RoundTrips reports whether decoding the card's JSON gives back exactly this card —

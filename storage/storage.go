@@ -13,25 +13,25 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"io"
 	"time"
 
 	"sheetkeeper/sheet"
 )
 
-// ErrNotFound is returned by lookups of a record that does not exist.
-var ErrNotFound = errors.New("not found")
-
-// Store is a database. It is safe for concurrent use.
+// Store is a database. It is safe for concurrent use. Its errors are *Error values with
+// a Kind (KindOf): a lookup of a record that does not exist fails with NotFound. An
+// error fn returns comes back from Update as it is.
 type Store interface {
 	// View runs fn in a read-only transaction.
 	View(ctx context.Context, fn func(Tx) error) error
 	// Update runs fn in a read-write transaction and commits what it wrote, durably,
-	// before returning; an error from fn rolls everything back. fn may run more than
-	// once (writes from concurrent callers are committed together, and one that fails
-	// is retried alone), so it must do nothing outside tx and must decide only from
-	// what it reads in tx.
+	// before returning; an error from fn rolls everything back. The bolt backend runs
+	// each fn exactly once, alone under its run lock (storage/bolt/commit.go), and
+	// commits the writes of several callers together; a failed commit is returned to
+	// its callers, not retried. A backend may still run fn again (the etcd backend will,
+	// when a transaction loses a compare-and-swap), so fn must be safe to run again: it
+	// must do nothing outside tx and must decide only from what it reads in tx.
 	Update(ctx context.Context, fn func(Tx) error) error
 	// Backup writes a consistent copy of the whole database to w while it stays in use.
 	Backup(w io.Writer) (int64, error)
@@ -73,7 +73,7 @@ type Tx interface {
 	// Replies returns the channel's replies with seq > after, oldest first, at most limit
 	// (0: all).
 	Replies(channelID string, after int64, limit int) ([]*Reply, error)
-	// LastReply is the newest reply of the channel, or ErrNotFound.
+	// LastReply is the newest reply of the channel, or a NotFound error.
 	LastReply(channelID string) (*Reply, error)
 	// NextReplySeq allocates the channel's next reply number.
 	NextReplySeq(channelID string) (int64, error)

@@ -3,7 +3,6 @@ package bolt
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -49,7 +48,7 @@ func init() { benchMessageID.Store(1_300_000_000_000_000_000) }
 // changes and its message id (the message index).
 func applyReply(tx storage.Tx, ch string) error {
 	msg := fmt.Sprint(benchMessageID.Add(1))
-	if _, err := tx.ReplyByMessage(ch, msg); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := tx.ReplyByMessage(ch, msg); storage.KindOf(err) != storage.NotFound {
 		return fmt.Errorf("message %s: %v", msg, err)
 	}
 	cards, err := tx.GameCards(ch)

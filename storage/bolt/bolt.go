@@ -32,15 +32,24 @@ type Options struct {
 // DefaultTimeout is the lock wait when Options.Timeout is 0.
 const DefaultTimeout = 5 * time.Second
 
-// Errors Open returns (wrapped, with the file's name), for errors.Is.
-var (
-	ErrInUse       = errors.New("in use by another sheetkeeper process")
-	ErrNewerSchema = errors.New("was written by a newer sheetkeeper")
-	ErrNotDatabase = errors.New("is not a sheetkeeper database")
-)
+// errClosed is what a Store used after Close returns. Every error this package makes is
+// a *storage.Error with a kind (storage.KindOf): Open's say Locked, Foreign or Newer and
+// name the file.
+var errClosed = &storage.Error{Op: "storage", Kind: storage.Closed}
 
-// ErrClosed is returned by a Store used after Close.
-var ErrClosed = errors.New("storage: database closed")
+// errNotFound is a lookup's miss, before the lookup says what it looked for.
+var errNotFound = &storage.Error{Kind: storage.NotFound}
+
+// fail is an error of kind k whose words are fmt.Errorf(format, args...)'s: the kinds
+// classify the messages sheetkeeper has always written without changing them.
+func fail(k storage.Kind, format string, args ...any) error {
+	return &storage.Error{Kind: k, Err: fmt.Errorf(format, args...)}
+}
+
+// notFound is a NotFound error for the record format names.
+func notFound(format string, args ...any) error {
+	return &storage.Error{Op: fmt.Sprintf(format, args...), Kind: storage.NotFound}
+}
 
 // Open opens (creating it and its folder when missing) the database at path, waits at
 // most opts.Timeout for another process holding it, and brings its schema up to date.
@@ -62,9 +71,9 @@ func open(path string, opts Options) (*store, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	switch {
 	case errors.Is(err, berrors.ErrTimeout):
-		return nil, fmt.Errorf("database %s is %w (waited %s for it)", path, ErrInUse, timeout)
+		return nil, fail(storage.Locked, "database %s is in use by another sheetkeeper process (waited %s for it)", path, timeout)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
-		return nil, fmt.Errorf("%s %w (or is damaged): %v", path, ErrNotDatabase, err)
+		return nil, fail(storage.Foreign, "%s is not a sheetkeeper database (or is damaged): %v", path, err)
 	case err != nil:
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -103,7 +112,7 @@ var migrations = [SchemaVersion]func(*bolt.Tx) error{
 func migrateReplyLog(btx *bolt.Tx) error {
 	old := btx.Bucket(bucketRepliesV1)
 	if old == nil {
-		return fmt.Errorf("bucket %q missing", bucketRepliesV1)
+		return fail(storage.Damaged, "bucket %q missing", bucketRepliesV1)
 	}
 	log, err := btx.CreateBucket(bucketReplyLog)
 	if err != nil {
@@ -138,7 +147,7 @@ func migrateReplyLog(btx *bolt.Tx) error {
 func migrateReplyChain(btx *bolt.Tx) error {
 	idx, seqs, msgs := btx.Bucket(bucketReplyIdxV2), btx.Bucket(bucketSeqs), btx.Bucket(bucketMessages)
 	if idx == nil || seqs == nil || msgs == nil {
-		return errors.New("a schema 2 bucket is missing")
+		return fail(storage.Damaged, "a schema 2 bucket is missing")
 	}
 	chain, err := btx.CreateBucket(bucketReplyChain)
 	if err != nil {
@@ -151,7 +160,7 @@ func migrateReplyChain(btx *bolt.Tx) error {
 	err = idx.ForEach(func(k, v []byte) error {
 		n := len(k) - 9
 		if n < 1 || k[n] != sep || len(v) != 8 {
-			return fmt.Errorf("reply index entry %q damaged", k)
+			return fail(storage.Damaged, "reply index entry %q damaged", k)
 		}
 		seq, id := binary.BigEndian.Uint64(k[n+1:]), binary.BigEndian.Uint64(v)
 		if !bytes.Equal(k[:n], channel) {
@@ -169,7 +178,7 @@ func migrateReplyChain(btx *bolt.Tx) error {
 	}
 	err = seqs.ForEach(func(k, v []byte) error {
 		if len(v) != 8 {
-			return fmt.Errorf("seqs record %q damaged", k)
+			return fail(storage.Damaged, "seqs record %q damaged", k)
 		}
 		h := heads[string(k)]
 		heads[string(k)] = head{max(h.seq, binary.BigEndian.Uint64(v)), h.newest}
@@ -187,7 +196,7 @@ func migrateReplyChain(btx *bolt.Tx) error {
 	err = msgs.ForEach(func(k, v []byte) error {
 		i := bytes.IndexByte(k, sep)
 		if i < 1 || len(v) != 8 {
-			return fmt.Errorf("message index entry %q damaged", k)
+			return fail(storage.Damaged, "message index entry %q damaged", k)
 		}
 		// An entry naming no reply guards nothing: it goes (moved with a nil id).
 		id := idx.Get(append(append(bytes.Clone(k[i+1:]), sep), v...))
@@ -226,15 +235,15 @@ func schemaOf(btx *bolt.Tx) (uint64, error) {
 func migrate(btx *bolt.Tx, path string) error {
 	v, err := schemaOf(btx)
 	if err != nil {
-		return fmt.Errorf("%s %w: %v", path, ErrNotDatabase, err)
+		return fail(storage.Foreign, "%s is not a sheetkeeper database: %v", path, err)
 	}
 	if v > SchemaVersion {
-		return fmt.Errorf("database %s %w (schema version %d; this one knows up to %d): upgrade sheetkeeper to open it", path, ErrNewerSchema, v, SchemaVersion)
+		return fail(storage.Newer, "database %s was written by a newer sheetkeeper (schema version %d; this one knows up to %d): upgrade sheetkeeper to open it", path, v, SchemaVersion)
 	}
 	if v == 0 {
 		// A bbolt file with buckets but no version is someone else's database.
-		if err := btx.ForEach(func([]byte, *bolt.Bucket) error { return ErrNotDatabase }); err != nil {
-			return fmt.Errorf("%s %w: it holds other buckets and no sheetkeeper schema version", path, ErrNotDatabase)
+		if k, _ := btx.Cursor().First(); k != nil {
+			return fail(storage.Foreign, "%s is not a sheetkeeper database: it holds other buckets and no sheetkeeper schema version", path)
 		}
 	}
 	for ; v < SchemaVersion; v++ {
@@ -251,7 +260,7 @@ func migrate(btx *bolt.Tx, path string) error {
 	}
 	for _, name := range allBuckets {
 		if btx.Bucket(name) == nil {
-			return fmt.Errorf("database %s is damaged: bucket %q missing", path, name)
+			return fail(storage.Damaged, "database %s is damaged: bucket %q missing", path, name)
 		}
 	}
 	return nil
@@ -290,7 +299,7 @@ func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
 		return err
 	}
 	if s.closed.Load() {
-		return ErrClosed
+		return errClosed
 	}
 	return s.db.View(func(btx *bolt.Tx) error {
 		t := &tx{kv: boltKV{btx}, cards: &s.cards}
@@ -301,7 +310,7 @@ func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
 
 func (s *store) Backup(w io.Writer) (int64, error) {
 	if s.closed.Load() {
-		return 0, ErrClosed
+		return 0, errClosed
 	}
 	var n int64
 	err := s.db.View(func(btx *bolt.Tx) error {
@@ -317,7 +326,7 @@ func (s *store) Close() error {
 	s.mu.Lock()
 	if s.closed.Load() {
 		s.mu.Unlock()
-		return ErrClosed
+		return errClosed
 	}
 	s.closed.Store(true)
 	s.mu.Unlock()

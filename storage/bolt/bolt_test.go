@@ -53,7 +53,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Update(context.Background(), func(storage.Tx) error { return nil }); !errors.Is(err, ErrClosed) {
+	if err := s.Update(context.Background(), func(storage.Tx) error { return nil }); storage.KindOf(err) != storage.Closed {
 		t.Fatalf("Update after Close: %v", err)
 	}
 	s, err = Open(path, Options{})
@@ -125,7 +125,7 @@ func TestLockTimeout(t *testing.T) {
 		s2.Close()
 		t.Fatal("a second Open succeeded")
 	}
-	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "is in use by another sheetkeeper process") {
+	if storage.KindOf(err) != storage.Locked || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "is in use by another sheetkeeper process") {
 		t.Fatalf("error %q", err)
 	}
 	if took < 200*time.Millisecond || took > 2*time.Second {
@@ -160,7 +160,7 @@ func TestSchema(t *testing.T) {
 		return btx.Bucket(bucketMeta).Put(keySchema, be64(SchemaVersion+1))
 	})
 	_, err = Open(newer, Options{})
-	if !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), newer) || !strings.Contains(err.Error(), "upgrade sheetkeeper") {
+	if storage.KindOf(err) != storage.Newer || !strings.Contains(err.Error(), newer) || !strings.Contains(err.Error(), "upgrade sheetkeeper") {
 		t.Fatalf("newer schema: %v", err)
 	}
 	t.Log(err)
@@ -174,7 +174,7 @@ func TestSchema(t *testing.T) {
 		_, err := btx.CreateBucket([]byte("theirs"))
 		return err
 	})
-	if _, err := Open(foreign, Options{}); !errors.Is(err, ErrNotDatabase) {
+	if _, err := Open(foreign, Options{}); storage.KindOf(err) != storage.Foreign {
 		t.Fatalf("foreign bbolt file: %v", err)
 	}
 
@@ -183,7 +183,7 @@ func TestSchema(t *testing.T) {
 	if err := os.WriteFile(junk, []byte(strings.Repeat("not a database\n", 1000)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(junk, Options{}); !errors.Is(err, ErrNotDatabase) {
+	if _, err := Open(junk, Options{}); storage.KindOf(err) != storage.Foreign {
 		t.Fatalf("junk file: %v", err)
 	}
 }

@@ -60,7 +60,7 @@ func (s *store) Update(ctx context.Context, fn func(storage.Tx) error) error {
 	s.mu.RLock()
 	if s.closed.Load() {
 		s.mu.RUnlock()
-		return ErrClosed
+		return errClosed
 	}
 	s.updates.Add(1)
 	s.mu.RUnlock()

@@ -3,7 +3,6 @@ package bolt
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -68,7 +67,7 @@ func TestCrashChild(t *testing.T) {
 					var changes []sheet.Change
 					for _, name := range crashCards {
 						c, err := tx.GameCard(ch, name)
-						if errors.Is(err, storage.ErrNotFound) {
+						if storage.KindOf(err) == storage.NotFound {
 							c, err = storagetest.Card("u", name, 0), nil
 						}
 						if err != nil {
@@ -256,7 +255,7 @@ func checkCrashDB(t *testing.T, trial int, path string, reported map[string]map[
 			for _, name := range crashCards {
 				c, err := tx.GameCard(ch, name)
 				switch {
-				case errors.Is(err, storage.ErrNotFound) && len(replies) == 0:
+				case storage.KindOf(err) == storage.NotFound && len(replies) == 0:
 				case err != nil:
 					return err
 				case storagetest.Gold(c) != sums[name]:
@@ -284,7 +283,7 @@ func TestLockHeldByAnotherProcess(t *testing.T) {
 	}
 	start := time.Now()
 	_, err = Open(path, Options{Timeout: 400 * time.Millisecond})
-	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), path+" is in use by another sheetkeeper process") {
+	if storage.KindOf(err) != storage.Locked || !strings.Contains(err.Error(), path+" is in use by another sheetkeeper process") {
 		t.Fatalf("Open of a held file: %v", err)
 	}
 	if took := time.Since(start); took > 2*time.Second {

@@ -2,10 +2,10 @@ package bolt
 
 import (
 	"encoding/binary"
-	"fmt"
 	"strings"
 
 	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
 )
 
 // Key layout. Every record is JSON in one of the buckets below; a key made of several
@@ -65,10 +65,10 @@ const sep = 0x00
 // it is refused; so is an empty one.
 func prefix(what, part string) ([]byte, error) {
 	if part == "" {
-		return nil, fmt.Errorf("storage: empty %s", what)
+		return nil, fail(storage.Invalid, "storage: empty %s", what)
 	}
 	if strings.IndexByte(part, sep) >= 0 {
-		return nil, fmt.Errorf("storage: %s %q holds a NUL byte", what, part)
+		return nil, fail(storage.Invalid, "storage: %s %q holds a NUL byte", what, part)
 	}
 	k := make([]byte, 0, len(part)+1+16)
 	k = append(k, part...)
@@ -78,7 +78,7 @@ func prefix(what, part string) ([]byte, error) {
 // single is a one-part key.
 func single(what, part string) ([]byte, error) {
 	if part == "" {
-		return nil, fmt.Errorf("storage: empty %s", what)
+		return nil, fail(storage.Invalid, "storage: empty %s", what)
 	}
 	return []byte(part), nil
 }
@@ -91,7 +91,7 @@ func nameKey(what, part, name string) ([]byte, error) {
 	}
 	n := sheet.NormalName(name)
 	if n == "" {
-		return nil, fmt.Errorf("storage: empty card name %q", name)
+		return nil, fail(storage.Invalid, "storage: empty card name %q", name)
 	}
 	return append(p, n...), nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -157,10 +156,10 @@ func TestMigrateReplyLog(t *testing.T) {
 				t.Errorf("%s: next seq %d (%v), want %d", ch, seq, err, want)
 			}
 		}
-		if _, err := tx.LastReply("chan-empty"); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := tx.LastReply("chan-empty"); storage.KindOf(err) != storage.NotFound {
 			t.Errorf("chan-empty's last reply: %v", err)
 		}
-		if _, err := tx.ReplyByMessage("chan-a", "1999999999999999999"); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := tx.ReplyByMessage("chan-a", "1999999999999999999"); storage.KindOf(err) != storage.NotFound {
 			t.Errorf("a message index entry naming no reply: %v", err)
 		}
 		seq, err := tx.NextReplySeq("chan-a")

@@ -2,10 +2,13 @@ package bolt
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+
+	"sheetkeeper/storage"
 )
 
 // kv is what a tx reads and writes: a bbolt transaction (View, and tests that write one
@@ -34,7 +37,7 @@ func (b boltKV) bucket(name []byte) (*bolt.Bucket, error) { return bucketIn(b.bt
 func bucketIn(btx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
 	bk := btx.Bucket(name)
 	if bk == nil {
-		return nil, fmt.Errorf("storage: database damaged: bucket %q missing", name)
+		return nil, fail(storage.Damaged, "storage: database damaged: bucket %q missing", name)
 	}
 	if btx.Writable() {
 		bk.FillPercent = fillPercent(name)
@@ -55,7 +58,7 @@ func (b boltKV) put(bucket, key, value []byte) error {
 	if err != nil {
 		return err
 	}
-	return bk.Put(key, value)
+	return readOnly(bk.Put(key, value))
 }
 
 func (b boltKV) del(bucket, key []byte) error {
@@ -63,7 +66,15 @@ func (b boltKV) del(bucket, key []byte) error {
 	if err != nil {
 		return err
 	}
-	return bk.Delete(key)
+	return readOnly(bk.Delete(key))
+}
+
+// readOnly gives bbolt's refusal of a write in a read-only transaction its kind.
+func readOnly(err error) error {
+	if errors.Is(err, berrors.ErrTxNotWritable) {
+		return &storage.Error{Kind: storage.ReadOnly, Err: err}
+	}
+	return err
 }
 
 func (b boltKV) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool, error)) error {
@@ -239,11 +250,11 @@ func (k *pendingKV) get(bucket, key []byte) ([]byte, error) {
 func (k *pendingKV) put(bucket, key, value []byte) error {
 	switch {
 	case len(key) == 0:
-		return fmt.Errorf("storage: %s: empty key", bucket)
+		return fail(storage.Invalid, "storage: %s: empty key", bucket)
 	case len(key) > bolt.MaxKeySize:
-		return fmt.Errorf("storage: %s: key of %d bytes (at most %d)", bucket, len(key), bolt.MaxKeySize)
+		return fail(storage.Invalid, "storage: %s: key of %d bytes (at most %d)", bucket, len(key), bolt.MaxKeySize)
 	case int64(len(value)) > bolt.MaxValueSize:
-		return fmt.Errorf("storage: %s: value of %d bytes (at most %d)", bucket, len(value), bolt.MaxValueSize)
+		return fail(storage.Invalid, "storage: %s: value of %d bytes (at most %d)", bucket, len(value), bolt.MaxValueSize)
 	}
 	k.set(write{bucket: bucket, key: key, value: value})
 	return nil

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -57,7 +56,7 @@ const (
 
 var _ storage.Tx = (*tx)(nil)
 
-var errTxDone = errors.New("storage: transaction used after its function returned")
+var errTxDone = fail(storage.Closed, "storage: transaction used after its function returned")
 
 // use returns the kv, unless the function has returned.
 func (t *tx) use() (kv, error) {
@@ -76,17 +75,17 @@ func (t *tx) getRaw(bucket, key []byte) ([]byte, error) {
 	return k.get(bucket, key)
 }
 
-// get decodes the record at key into v; ErrNotFound when there is none.
+// get decodes the record at key into v; a NotFound error when there is none.
 func (t *tx) get(bucket, key []byte, v any) error {
 	data, err := t.getRaw(bucket, key)
 	if err != nil {
 		return err
 	}
 	if data == nil {
-		return storage.ErrNotFound
+		return errNotFound
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("storage: %s record %q: %w", bucket, key, err)
+		return fail(storage.Damaged, "storage: %s record %q: %w", bucket, key, err)
 	}
 	return nil
 }
@@ -105,19 +104,19 @@ func (t *tx) putRaw(bucket, key, value []byte) error {
 func (t *tx) put(bucket, key []byte, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("storage: encode %s record: %w", bucket, err)
+		return fail(storage.Invalid, "storage: encode %s record: %w", bucket, err)
 	}
 	return t.putRaw(bucket, key, data)
 }
 
-// del deletes key; ErrNotFound when there is none.
+// del deletes key; a NotFound error when there is none.
 func (t *tx) del(bucket, key []byte) error {
 	old, err := t.getRaw(bucket, key)
 	if err != nil {
 		return err
 	}
 	if old == nil {
-		return storage.ErrNotFound
+		return errNotFound
 	}
 	if err := t.kv.del(bucket, key); err != nil {
 		return fmt.Errorf("storage: %s: %w", bucket, err)
@@ -139,7 +138,7 @@ func decodeAll[T any](t *tx, bucket, pfx []byte) ([]*T, error) {
 	err := t.scan(bucket, pfx, func(k, v []byte) error {
 		r := new(T)
 		if err := json.Unmarshal(v, r); err != nil {
-			return fmt.Errorf("storage: %s record %q: %w", bucket, k, err)
+			return fail(storage.Damaged, "storage: %s record %q: %w", bucket, k, err)
 		}
 		out = append(out, r)
 		return nil
@@ -155,7 +154,7 @@ func (t *tx) getCard(bucket, key []byte) (*storage.CardRecord, error) {
 		return nil, err
 	}
 	if data == nil {
-		return nil, storage.ErrNotFound
+		return nil, errNotFound
 	}
 	return t.decodeCard(bucket, key, data)
 }
@@ -170,7 +169,7 @@ func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
 	}
 	rec := new(storage.CardRecord)
 	if err := json.Unmarshal(data, rec); err != nil {
-		return nil, fmt.Errorf("storage: %s record %q: %w", bucket, key, err)
+		return nil, fail(storage.Damaged, "storage: %s record %q: %w", bucket, key, err)
 	}
 	if t.cards != nil && rec.Card != nil {
 		t.cards.add(ck, bytes.Clone(data), cloneCard(rec))
@@ -181,7 +180,7 @@ func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
 func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
 	data, err := encode(c, appendCardRecord)
 	if err != nil {
-		return fmt.Errorf("storage: encode %s record: %w", bucket, err)
+		return fail(storage.Invalid, "storage: encode %s record: %w", bucket, err)
 	}
 	if err := t.putRaw(bucket, key, data); err != nil {
 		return err
@@ -317,7 +316,7 @@ func (t *tx) Campaigns() ([]*storage.Campaign, error) {
 
 func cardName(c *storage.CardRecord) (string, error) {
 	if c == nil || c.Card == nil {
-		return "", errors.New("storage: card record without a card")
+		return "", fail(storage.Invalid, "storage: card record without a card")
 	}
 	return c.Card.Name, nil
 }
@@ -424,7 +423,7 @@ type chainLink struct{ seq, prev uint64 }
 func (t *tx) link(id uint64) (chainLink, error) {
 	seq, prev, found, err := t.getPair(bucketReplyChain, be64(id))
 	if err == nil && !found {
-		err = fmt.Errorf("storage: database damaged: reply chain record %d missing", id)
+		err = fail(storage.Damaged, "storage: database damaged: reply chain record %d missing", id)
 	}
 	return chainLink{seq, prev}, err
 }
@@ -456,7 +455,7 @@ func (t *tx) getPair(bucket, key []byte) (a, b uint64, found bool, err error) {
 	case err != nil || v == nil:
 		return 0, 0, false, err
 	case len(v) != 16:
-		return 0, 0, false, fmt.Errorf("storage: database damaged: %s record %q is %d bytes", bucket, key, len(v))
+		return 0, 0, false, fail(storage.Damaged, "storage: database damaged: %s record %q is %d bytes", bucket, key, len(v))
 	}
 	return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:]), true, nil
 }
@@ -530,12 +529,12 @@ func (t *tx) PutReply(r *storage.Reply) error {
 		return err
 	}
 	if r.Seq < 1 {
-		return fmt.Errorf("storage: reply seq %d (seqs start at 1)", r.Seq)
+		return fail(storage.Invalid, "storage: reply seq %d (seqs start at 1)", r.Seq)
 	}
 	switch r.Status {
 	case storage.ReplyLive, storage.ReplyDeleted, storage.ReplyReverted:
 	default:
-		return fmt.Errorf("storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)
+		return fail(storage.Invalid, "storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)
 	}
 	// Every read and check first, so a refused reply changes nothing.
 	h, err := t.head(r.ChannelID)
@@ -577,7 +576,7 @@ func (t *tx) PutReply(r *storage.Reply) error {
 			if err != nil {
 				return err
 			}
-			return fmt.Errorf("storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, other.seq)
+			return fail(storage.Conflict, "storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, other.seq)
 		}
 	}
 	var next chainLink // the reply after a new one stored out of order
@@ -588,7 +587,7 @@ func (t *tx) PutReply(r *storage.Reply) error {
 	}
 	data, err := encode(r, appendReply)
 	if err != nil {
-		return fmt.Errorf("storage: encode reply record: %w", err)
+		return fail(storage.Invalid, "storage: encode reply record: %w", err)
 	}
 
 	// Then the writes, the message index first: its key is the one whose size the
@@ -610,7 +609,7 @@ func (t *tx) PutReply(r *storage.Reply) error {
 		}
 	}
 	if oldKey != nil {
-		if err := t.del(bucketMessages, oldKey); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err := t.del(bucketMessages, oldKey); err != nil && storage.KindOf(err) != storage.NotFound {
 			return err
 		}
 	}
@@ -637,8 +636,8 @@ func (t *tx) PutReply(r *storage.Reply) error {
 func (t *tx) replyAt(id uint64) (*storage.Reply, error) {
 	r := new(storage.Reply)
 	if err := t.get(bucketReplyLog, be64(id), r); err != nil {
-		if errors.Is(err, storage.ErrNotFound) {
-			return nil, fmt.Errorf("storage: database damaged: reply log record %d missing", id)
+		if storage.KindOf(err) == storage.NotFound {
+			return nil, fail(storage.Damaged, "storage: database damaged: reply log record %d missing", id)
 		}
 		return nil, err
 	}
@@ -651,14 +650,14 @@ func (t *tx) Reply(channelID string, seq int64) (*storage.Reply, error) {
 		return nil, err
 	}
 	if id == 0 {
-		return nil, fmt.Errorf("reply %d in channel %s: %w", seq, channelID, storage.ErrNotFound)
+		return nil, notFound("reply %d in channel %s", seq, channelID)
 	}
 	return t.replyAt(id)
 }
 
 func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error) {
 	if messageID == "" {
-		return nil, fmt.Errorf("reply to no message in channel %s: %w", channelID, storage.ErrNotFound)
+		return nil, notFound("reply to no message in channel %s", channelID)
 	}
 	mk, err := messageKey(channelID, messageID)
 	if err != nil {
@@ -669,7 +668,7 @@ func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error)
 		return nil, err
 	}
 	if v == nil {
-		return nil, fmt.Errorf("reply to message %s in channel %s: %w", messageID, channelID, storage.ErrNotFound)
+		return nil, notFound("reply to message %s in channel %s", messageID, channelID)
 	}
 	return t.replyAt(binary.BigEndian.Uint64(v))
 }
@@ -706,7 +705,7 @@ func (t *tx) LastReply(channelID string) (*storage.Reply, error) {
 		return nil, err
 	}
 	if h.newest == 0 {
-		return nil, fmt.Errorf("last reply in channel %s: %w", channelID, storage.ErrNotFound)
+		return nil, notFound("last reply in channel %s", channelID)
 	}
 	return t.replyAt(h.newest)
 }

@@ -1,7 +1,8 @@
 // Package storagetest is the suite every storage.Store backend must pass: each Tx
 // method, the transactional rules (an error rolls back everything, writes are visible
-// later in the same transaction, records are copies), and concurrent commands that
-// never double-spend.
+// later in the same transaction, records are copies), the kind of each error a backend
+// returns (storage.KindOf), and concurrent commands that never double-spend
+// (concurrent.go).
 package storagetest
 
 import (
@@ -10,9 +11,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,6 +38,8 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"WritesVisibleInTx", testWritesVisibleInTx},
 		{"RecordsAreCopies", testRecordsAreCopies},
 		{"ViewIsReadOnly", testViewIsReadOnly},
+		{"InvalidRecords", testInvalidRecords},
+		{"Closed", testClosed},
 		{"Context", testContext},
 		{"ConcurrentSpend", testConcurrentSpend},
 		{"ConcurrentFailuresIsolated", testConcurrentFailuresIsolated},
@@ -105,8 +107,14 @@ func sameJSON(t *testing.T, what string, got, want any) {
 
 func notFound(t *testing.T, what string, err error) {
 	t.Helper()
-	if !errors.Is(err, storage.ErrNotFound) {
-		t.Fatalf("%s: want ErrNotFound, got %v", what, err)
+	wantKind(t, what, err, storage.NotFound)
+}
+
+// wantKind fails unless err is of kind k.
+func wantKind(t *testing.T, what string, err error, k storage.Kind) {
+	t.Helper()
+	if got := storage.KindOf(err); got != k {
+		t.Fatalf("%s: want a %s error, got %v (kind %s)", what, k, err, got)
 	}
 }
 
@@ -174,9 +182,8 @@ func testCampaigns(t *testing.T, s storage.Store) {
 		CreatedBy: "u1", CreatedAt: When, TimeZone: "Europe/Paris"}
 	c2 := &storage.Campaign{ChannelID: "c2", Ruleset: sheet.RulesetRef{ID: "x", Version: 1}, GMs: []storage.GM{}, CreatedBy: "u2", CreatedAt: When}
 	update(t, s, func(tx storage.Tx) error {
-		if _, err := tx.Campaign("c1"); !errors.Is(err, storage.ErrNotFound) {
-			t.Fatalf("before put: %v", err)
-		}
+		_, err := tx.Campaign("c1")
+		notFound(t, "before put", err)
 		must(tx.PutCampaign(c2))
 		return tx.PutCampaign(c1)
 	})
@@ -483,9 +490,7 @@ func testReplyMessageIndex(t *testing.T, s storage.Store) {
 		must(err)
 		return tx.PutReply(reply("ch", seq, "100"))
 	})
-	if err == nil {
-		t.Fatal("a second reply took message 100")
-	}
+	wantKind(t, "a second reply taking message 100", err, storage.Conflict)
 	view(t, s, func(tx storage.Tx) error {
 		r, err := tx.ReplyByMessage("ch", "100")
 		must(err)
@@ -712,14 +717,51 @@ func testViewIsReadOnly(t *testing.T, s storage.Store) {
 	err := s.View(context.Background(), func(tx storage.Tx) error {
 		return tx.PutCampaign(&storage.Campaign{ChannelID: "c"})
 	})
-	if err == nil {
-		t.Fatal("a write in View succeeded")
-	}
+	wantKind(t, "a write in View", err, storage.ReadOnly)
 	view(t, s, func(tx storage.Tx) error {
 		_, err := tx.Campaign("c")
 		notFound(t, "campaign written in View", err)
 		return nil
 	})
+}
+
+// testInvalidRecords: what a store cannot hold as given is refused with kind Invalid,
+// and the refusal writes nothing.
+func testInvalidRecords(t *testing.T, s storage.Store) {
+	noCard := Card("u1", "Mira", 1)
+	noCard.Card = nil
+	for what, put := range map[string]func(storage.Tx) error{
+		"a reply numbered 0":           func(tx storage.Tx) error { return tx.PutReply(reply("ch", 0, "1")) },
+		"a reply of no known status":   func(tx storage.Tx) error { r := reply("ch", 1, "1"); r.Status = "lost"; return tx.PutReply(r) },
+		"a campaign of no channel":     func(tx storage.Tx) error { return tx.PutCampaign(&storage.Campaign{}) },
+		"a card of no owner":           func(tx storage.Tx) error { return tx.PutLibraryCard(Card("", "Mira", 1)) },
+		"a card with no name":          func(tx storage.Tx) error { return tx.PutGameCard("ch", Card("u1", "", 1)) },
+		"a card record without card":   func(tx storage.Tx) error { return tx.PutGameCard("ch", noCard) },
+		"a channel id with a NUL byte": func(tx storage.Tx) error { return tx.PutGameCard("c\x00h", Card("u1", "Mira", 1)) },
+		"a card that does not encode":  func(tx storage.Tx) error { return tx.PutGameCard("ch", Card("u1", "Mira", math.NaN())) },
+		"a reply that does not encode": func(tx storage.Tx) error {
+			return tx.PutReply(reply("ch", 1, "1", sheet.Change{Card: "Mira", Path: "build.fields.gold", After: math.Inf(1)}))
+		},
+	} {
+		wantKind(t, what, s.Update(context.Background(), put), storage.Invalid)
+	}
+	view(t, s, func(tx storage.Tx) error {
+		_, err := tx.LastReply("ch")
+		notFound(t, "a reply after the invalid ones", err)
+		cards, err := tx.GameCards("ch")
+		must(err)
+		if len(cards) != 0 {
+			t.Fatalf("invalid records left %d cards", len(cards))
+		}
+		return nil
+	})
+}
+
+// testClosed: a store used after Close says so by kind.
+func testClosed(t *testing.T, s storage.Store) {
+	must(s.Close())
+	wantKind(t, "Update after Close", s.Update(context.Background(), func(storage.Tx) error { return nil }), storage.Closed)
+	wantKind(t, "View after Close", s.View(context.Background(), func(storage.Tx) error { return nil }), storage.Closed)
 }
 
 func testContext(t *testing.T, s storage.Store) {
@@ -732,115 +774,4 @@ func testContext(t *testing.T, s storage.Store) {
 	if err := s.View(ctx, func(storage.Tx) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
 		t.Fatalf("View with a cancelled context: %v, ran %v", err, ran)
 	}
-}
-
-// errInsufficient stands for the engine's refusal.
-var errInsufficient = errors.New("insufficient")
-
-// testConcurrentSpend: 64 commands each spend one unit of a pool of 50 in their own
-// Update, reading the pool in the transaction and refusing at 0.
-func testConcurrentSpend(t *testing.T, s storage.Store) {
-	update(t, s, func(tx storage.Tx) error { return tx.PutGameCard("ch", Card("u1", "Mira", 50)) })
-	var ok, refused atomic.Int32
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for range 64 {
-		wg.Go(func() {
-			<-start
-			err := s.Update(context.Background(), func(tx storage.Tx) error {
-				c, err := tx.GameCard("ch", "Mira")
-				if err != nil {
-					return err
-				}
-				if Gold(c) < 1 {
-					return errInsufficient
-				}
-				c.Card.Build.Fields["gold"] = Gold(c) - 1
-				return tx.PutGameCard("ch", c)
-			})
-			switch {
-			case err == nil:
-				ok.Add(1)
-			case errors.Is(err, errInsufficient):
-				refused.Add(1)
-			default:
-				t.Error(err)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
-	if ok.Load() != 50 || refused.Load() != 14 {
-		t.Fatalf("%d spent, %d refused; want 50 and 14", ok.Load(), refused.Load())
-	}
-	view(t, s, func(tx storage.Tx) error {
-		c, err := tx.GameCard("ch", "Mira")
-		must(err)
-		if Gold(c) != 0 {
-			t.Fatalf("pool ends at %v", Gold(c))
-		}
-		return nil
-	})
-}
-
-// testConcurrentFailuresIsolated: concurrent commands, every other one failing after
-// writing; each failure leaves nothing, each success everything.
-func testConcurrentFailuresIsolated(t *testing.T, s storage.Store) {
-	const n = 64
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			ch := fmt.Sprint("ch", (i/2)%4)
-			err := s.Update(context.Background(), func(tx storage.Tx) error {
-				seq, err := tx.NextReplySeq(ch)
-				if err != nil {
-					return err
-				}
-				if err := tx.PutReply(reply(ch, seq, fmt.Sprint("m", i))); err != nil {
-					return err
-				}
-				if err := tx.PutGameCard(ch, Card("u", fmt.Sprint("card", i), float64(i))); err != nil {
-					return err
-				}
-				if i%2 == 1 {
-					return errBoom
-				}
-				return nil
-			})
-			if (err != nil) != (i%2 == 1) {
-				t.Errorf("command %d: %v", i, err)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
-	view(t, s, func(tx storage.Tx) error {
-		for c := range 4 {
-			ch := fmt.Sprint("ch", c)
-			rs, err := tx.Replies(ch, 0, 0)
-			must(err)
-			if len(rs) != n/8 {
-				t.Fatalf("%s: %d replies, want %d", ch, len(rs), n/8)
-			}
-			for j, r := range rs {
-				if r.Seq != int64(j+1) {
-					t.Fatalf("%s: reply %d has seq %d (a failed command left a gap or a seq)", ch, j+1, r.Seq)
-				}
-			}
-		}
-		for i := range n {
-			ch := fmt.Sprint("ch", (i/2)%4)
-			_, err := tx.GameCard(ch, fmt.Sprint("card", i))
-			_, merr := tx.ReplyByMessage(ch, fmt.Sprint("m", i))
-			if i%2 == 1 {
-				notFound(t, "failed command's card", err)
-				notFound(t, "failed command's reply", merr)
-			} else if err != nil || merr != nil {
-				t.Fatalf("command %d's writes: %v, %v", i, err, merr)
-			}
-		}
-		return nil
-	})
 }
