@@ -1,6 +1,9 @@
 package catalog
 
 import (
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
 	"slices"
 	"strconv"
 	"strings"
@@ -43,29 +46,24 @@ type clause struct {
 // how to write it.
 func (c *Catalog) Filter(text string) (Filter, error) {
 	cat := c.Def
+	syn, err := filterParser.ParseString("", text)
+	if err != nil {
+		// The grammar accepts every token sequence the lexer makes, and the lexer every
+		// text; this is an internal fault, still told in the option's words.
+		return nil, refusal.New(refusal.Malformed, "I could not read %q as a filter: write it as name=value, e.g. %s", strings.TrimSpace(text), filterExample(cat))
+	}
 	var out Filter
-	for _, part := range strings.Split(text, ";") {
-		part = strings.TrimSpace(part)
+	for _, cs := range syn.Clauses {
+		part := strings.TrimSpace(text[cs.Pos.Offset:cs.EndPos.Offset])
 		if part == "" {
 			continue
 		}
-		at := strings.IndexAny(part, "=<>!")
-		if at <= 0 {
+		name, op := strings.TrimSpace(cs.Name), cs.Op
+		if name == "" || op == "" || len(cs.Rest) > 0 {
 			return nil, refusal.New(refusal.Malformed, "I could not read %q as a filter: write it as name=value, e.g. %s", part, filterExample(cat))
 		}
-		name := strings.TrimSpace(part[:at])
-		rest := part[at:]
-		op := ""
-		for _, o := range []string{"!=", "<=", ">=", "=", "<", ">"} {
-			if strings.HasPrefix(rest, o) {
-				op = o
-				break
-			}
-		}
-		if op == "" {
-			return nil, refusal.New(refusal.Malformed, "I could not read %q as a filter: write it as name=value, e.g. %s", part, filterExample(cat))
-		}
-		value := strings.TrimSpace(strings.TrimPrefix(rest[len(op):], "="))
+		// "==" and ">==" read as "=" and ">=": the value loses one leading "=".
+		value := strings.TrimSpace(strings.TrimPrefix(cs.Value, "="))
 		fi := filterNamed(cat, name)
 		if fi < 0 {
 			return nil, refusal.New(refusal.Malformed, "%s has no filter %q; its filters are %s", cat.Label, name, filterNames(cat))
@@ -119,6 +117,51 @@ func (c *Catalog) Filter(text string) (Filter, error) {
 	}
 	return out, nil
 }
+
+// filterSyntax is the grammar of a filter option:
+//
+//	filter = clause? ( ";" clause? )* ;
+//	clause = Name? ( Op Value? )? rest ;
+//	rest   = ( Name | Bang | Op | Value )* ;     (anything else: refused)
+//
+// The lexer does the reading: a Name runs up to the first of ";=<>!", an Op is the
+// longest of != <= >= = < > there, and everything after an Op up to the next ";" is the
+// Value (so a value may hold "=", "<" or "!"). What a clause means — which filter, a
+// number or words, a range, alternatives split at "|" — depends on the catalog's
+// filters and is read after, by Catalog.Filter. The grammar accepts every text, so a
+// mistake is always refused in the clause's own words rather than as a parse error.
+type filterSyntax struct {
+	Clauses []*clauseSyntax `parser:"@@? ( Semi @@? )*"`
+}
+
+// clauseSyntax is one clause as written, and where it sits in the option (Pos, EndPos)
+// so a refusal can quote it.
+type clauseSyntax struct {
+	Pos    lexer.Position
+	EndPos lexer.Position
+	Name   string   `parser:"@Name?"`
+	Op     string   `parser:"( @Op"`
+	Value  string   `parser:"  @Value? )?"`
+	Rest   []string `parser:"@( Name | Bang | Op | Value )*"`
+}
+
+// filterLexer reads a filter option; see filterSyntax.
+var filterLexer = lexer.MustStateful(lexer.Rules{
+	"Root": {
+		{Name: "Semi", Pattern: `;`},
+		{Name: "Op", Pattern: `!=|<=|>=|=|<|>`, Action: lexer.Push("Value")},
+		{Name: "Bang", Pattern: `!`},
+		{Name: "Name", Pattern: `[^;=<>!]+`},
+	},
+	"Value": {
+		{Name: "Semi", Pattern: `;`, Action: lexer.Pop()},
+		{Name: "Value", Pattern: `[^;]+`},
+	},
+})
+
+// filterParser is built once: a participle parser is safe for concurrent use, and
+// building one costs far more than using it.
+var filterParser = participle.MustBuild[filterSyntax](participle.Lexer(filterLexer))
 
 // filterNamed finds a filter of cat by id or label, case ignored; -1 when none.
 func filterNamed(cat *ruleset.Catalog, name string) int {

@@ -88,8 +88,16 @@ func TestSearchRanksAndFilters(t *testing.T) {
 	if d := c.Describe(f); d != "Spell level 1 to 2, Class Wizard or Sorcerer, School not Necromancy" {
 		t.Fatalf("describe: %q", d)
 	}
+	// Empty clauses are nothing; "==" reads as "="; a value runs to the next ";" and may
+	// hold "=" itself.
+	if f, err := c.Filter(" ; level==1 ;; school=a=b|Evocation; "); err != nil || c.Describe(f) != "Spell level 1, School a=b or Evocation" {
+		t.Fatalf("lenient clauses: %q %v", c.Describe(f), err)
+	}
 	for text, want := range map[string]string{
 		"level":        "could not read",
+		"=1":           "could not read",
+		"level!1":      "could not read",
+		"a!b=c":        "could not read",
 		"colour=red":   "has no filter",
 		"level=high":   "takes a number",
 		"school<3":     "holds words",
