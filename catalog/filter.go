@@ -1,12 +1,12 @@
 package catalog
 
 import (
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
@@ -64,58 +64,65 @@ func (c *Catalog) Filter(text string) (Filter, error) {
 		}
 		// "==" and ">==" read as "=" and ">=": the value loses one leading "=".
 		value := strings.TrimSpace(strings.TrimPrefix(cs.Value, "="))
-		fi := filterNamed(cat, name)
-		if fi < 0 {
-			return nil, refusal.New(refusal.Malformed, "%s has no filter %q; its filters are %s", cat.Label, name, filterNames(cat))
-		}
-		f := &cat.Filters[fi]
-		cl := clause{filter: fi, op: op}
-		if value == "*" || strings.EqualFold(value, "any") {
-			if op != "=" {
-				return nil, refusal.New(refusal.Malformed, "%q: use %s=* to see every %s", part, f.ID, f.Label)
-			}
-			cl.any = true
-			out = append(out, cl)
-			continue
-		}
-		if value == "" {
-			return nil, refusal.New(refusal.Malformed, "%q says no value", part)
-		}
-		if f.Type == "number" {
-			if lo, hi, ok := strings.Cut(value, ".."); ok && op == "=" {
-				a, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-				b, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-				if err1 != nil || err2 != nil {
-					return nil, refusal.New(refusal.Malformed, "%q: %s takes numbers (%s=1..3)", part, f.Label, f.ID)
-				}
-				cl.op, cl.lo, cl.hi = "..", a, b
-				out = append(out, cl)
-				continue
-			}
-			for _, alt := range strings.Split(value, "|") {
-				n, err := strconv.ParseFloat(strings.TrimSpace(alt), 64)
-				if err != nil {
-					return nil, refusal.New(refusal.Malformed, "%q: %s takes a number", part, f.Label)
-				}
-				cl.nums = append(cl.nums, n)
-			}
-			if len(cl.nums) > 1 && op != "=" && op != "!=" {
-				return nil, refusal.New(refusal.Malformed, "%q: only = and != take several numbers", part)
-			}
-		} else {
-			if op != "=" && op != "!=" {
-				return nil, refusal.New(refusal.Malformed, "%q: %s holds words, so it takes = or !=", part, f.Label)
-			}
-			for _, alt := range strings.Split(value, "|") {
-				if w := fold(alt); w != "" {
-					cl.words = append(cl.words, w)
-					cl.show = append(cl.show, strings.TrimSpace(alt))
-				}
-			}
+		cl, err := readClause(cat, part, name, op, value)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, cl)
 	}
 	return out, nil
+}
+
+// readClause is what one clause (part, as written) means against cat's filters.
+func readClause(cat *ruleset.Catalog, part, name, op, value string) (clause, error) {
+	fi := filterNamed(cat, name)
+	if fi < 0 {
+		return clause{}, refusal.New(refusal.Malformed, "%s has no filter %q; its filters are %s", cat.Label, name, filterNames(cat))
+	}
+	f := &cat.Filters[fi]
+	cl := clause{filter: fi, op: op}
+	if value == "*" || strings.EqualFold(value, "any") {
+		if op != "=" {
+			return clause{}, refusal.New(refusal.Malformed, "%q: use %s=* to see every %s", part, f.ID, f.Label)
+		}
+		cl.any = true
+		return cl, nil
+	}
+	if value == "" {
+		return clause{}, refusal.New(refusal.Malformed, "%q says no value", part)
+	}
+	if f.Type != "number" {
+		if op != "=" && op != "!=" {
+			return clause{}, refusal.New(refusal.Malformed, "%q: %s holds words, so it takes = or !=", part, f.Label)
+		}
+		for _, alt := range strings.Split(value, "|") {
+			if w := fold(alt); w != "" {
+				cl.words = append(cl.words, w)
+				cl.show = append(cl.show, strings.TrimSpace(alt))
+			}
+		}
+		return cl, nil
+	}
+	if lo, hi, ok := strings.Cut(value, ".."); ok && op == "=" {
+		a, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+		b, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		if err1 != nil || err2 != nil {
+			return clause{}, refusal.New(refusal.Malformed, "%q: %s takes numbers (%s=1..3)", part, f.Label, f.ID)
+		}
+		cl.op, cl.lo, cl.hi = "..", a, b
+		return cl, nil
+	}
+	for _, alt := range strings.Split(value, "|") {
+		n, err := strconv.ParseFloat(strings.TrimSpace(alt), 64)
+		if err != nil {
+			return clause{}, refusal.New(refusal.Malformed, "%q: %s takes a number", part, f.Label)
+		}
+		cl.nums = append(cl.nums, n)
+	}
+	if len(cl.nums) > 1 && op != "=" && op != "!=" {
+		return clause{}, refusal.New(refusal.Malformed, "%q: only = and != take several numbers", part)
+	}
+	return cl, nil
 }
 
 // filterSyntax is the grammar of a filter option:
