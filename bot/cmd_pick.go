@@ -35,7 +35,8 @@ func (c *Core) catalogs(l *ruleset.Loaded) *catalog.Index {
 	return got.(*catalog.Index)
 }
 
-// fold is text as the picker compares it: lowercased, runs of white space one space.
+// foldText is text as a list of choices compares it: lowercased, runs of white space one
+// space.
 func foldText(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
