@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/content"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -282,30 +283,30 @@ func (c *Core) pickEntryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 			return nil, err
 		}
 	}
-	cat, err := findCatalog(l.Ruleset, q.get("catalog"))
+	found, err := c.catalogs(l).Find(q.get("catalog"))
 	if err != nil {
 		return nil, nil
 	}
-	ix := c.pickerIndex(l, cat)
-	if ix.problems != nil {
-		return []Choice{choiceOf("⚠ The "+cat.Label+" catalog file has mistakes: see /catalog search", "-")}, nil
+	if found.Problems != nil {
+		return []Choice{choiceOf("⚠ The "+found.Def.Label+" catalog file has mistakes: see /catalog search", "-")}, nil
 	}
-	clauses, err := parseFilter(cat, q.get("filter"))
+	clauses, err := found.Filter(q.get("filter"))
 	if err != nil {
 		clauses = nil
 	}
-	pq := &pickQuery{text: q.typed, clauses: clauses, prefer: startClauses(l.Ruleset, cat, card, clauses)}
+	pq := &catalog.Query{Text: q.typed, Filter: clauses, Prefer: found.StartFrom(l.Ruleset, card, clauses)}
 	if camp != nil {
-		pq.hides = catalogHides(activeLayers(l.Ruleset, camp.Layers), cat)
+		pq.Hides = found.Hides(catalog.Layers(l.Ruleset, camp.Layers))
 	}
-	found := ix.search(pq, maxChoices)
-	out := make([]Choice, len(found))
-	for i, e := range found {
-		name := e.choice
-		if card != nil && sheet.HasEntry(card, cat.ID, e.e.ID) {
-			name = entryChoice(e.e, true)
-		}
-		out[i] = Choice{Name: name, Value: e.e.ID}
+	hits := found.Search(pq, maxChoices)
+	var picked map[string]int
+	if card != nil {
+		picked = catalog.Picked(card)
+	}
+	out := make([]Choice, len(hits))
+	for i, e := range hits {
+		has := picked[sheet.Marker(found.Def.ID, e.ID)] > 0
+		out[i] = Choice{Name: entryChoice(e.Entry, has), Value: e.ID}
 	}
 	return out, nil
 }
@@ -330,16 +331,16 @@ func (c *Core) useEntryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 			}
 			seen[m] = true
 			name, _ := row.Text(col)
-			e := c.entryByMarker(l, m)
+			e, _ := c.catalogs(l).Marked(m)
 			if strings.TrimSpace(name) == "" {
 				if e == nil {
 					continue
 				}
-				name = e.e.Label
+				name = e.Label
 			}
 			shown := name
-			if e != nil && e.mechanics != "" {
-				shown += " — " + costWords(rs, e.e.Mechanics)
+			if e != nil && e.Mechanics != nil {
+				shown += " — " + costWords(rs, e.Mechanics)
 			}
 			out = append(out, choiceOf(shown, name))
 		}
@@ -360,19 +361,6 @@ func shownColumn(rs *ruleset.Ruleset, list *ruleset.List) string {
 	return list.NameColumn()
 }
 
-// entryByMarker finds a catalog entry by a row's marker through the picker's index.
-func (c *Core) entryByMarker(l *ruleset.Loaded, marker string) *indexedEntry {
-	catID, id, ok := strings.Cut(marker, "/")
-	if !ok {
-		return nil
-	}
-	cat := l.Catalog(catID)
-	if cat == nil {
-		return nil
-	}
-	return c.pickerIndex(l, cat).byID[id]
-}
-
 // poolChoices offers the pools a /use may pay from (sheet.OfferedPools): the cost's own
 // pool even when it is empty, the higher pools of its group, the pools that pay for it.
 func (c *Core) poolChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
@@ -380,7 +368,7 @@ func (c *Core) poolChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	if err != nil {
 		return nil, nil
 	}
-	found, err := sheet.FindEntry(l.Ruleset, card, sheet.EntriesFrom(l), q.get("entry"))
+	found, err := sheet.FindEntry(l.Ruleset, card, c.catalogs(l), q.get("entry"))
 	if err != nil {
 		return nil, nil
 	}

@@ -217,7 +217,7 @@ func (c *Core) joinCard(tx storage.Tx, camp *storage.Campaign, owner string, lib
 	card := lib.Card.Clone()
 	card.Ruleset = camp.Ruleset
 	card.Live = sheet.Live{}
-	sheet.Rescale(l.Ruleset, card, sheet.EntriesFrom(l))
+	sheet.Rescale(l.Ruleset, card, c.catalogs(l))
 	rec := &storage.CardRecord{OwnerID: owner, Card: card, From: name, UpdatedAt: c.Now()}
 	if err := tx.PutGameCard(camp.ChannelID, rec); err != nil {
 		return nil, err
@@ -235,7 +235,7 @@ func whose(t *cardTarget) string {
 
 // rescale recomputes the card's scaled values and says what moved, for the answer.
 func rescale(t *cardTarget) string {
-	changes := sheet.Rescale(t.rules.Ruleset, t.card(), sheet.EntriesFrom(t.rules))
+	changes := sheet.Rescale(t.rules.Ruleset, t.card(), t.catalogs)
 	if len(changes) == 0 {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -107,7 +108,7 @@ func (c *Core) cmdDemo(ctx context.Context, cmd Command) (Response, error) {
 			return err
 		}
 		for _, dc := range d.cards {
-			card, err := dc.build(l, camp.Ruleset)
+			card, err := dc.build(l, c.catalogs(l), camp.Ruleset)
 			if err != nil {
 				return err
 			}
@@ -135,7 +136,7 @@ func (c *Core) cmdDemo(ctx context.Context, cmd Command) (Response, error) {
 
 // build makes the card on l: its build set, its entries picked (scaled values worked
 // out as each pick goes on).
-func (dc demoCard) build(l *ruleset.Loaded, ref sheet.RulesetRef) (*sheet.Card, error) {
+func (dc demoCard) build(l *ruleset.Loaded, entries *catalog.Index, ref sheet.RulesetRef) (*sheet.Card, error) {
 	card := sheet.NewCard(dc.name, ref.ID, ref.Version, l.Sheet.Version)
 	card.Build.Abilities = map[string]float64{}
 	for k, v := range dc.abilities {
@@ -149,10 +150,9 @@ func (dc demoCard) build(l *ruleset.Loaded, ref sheet.RulesetRef) (*sheet.Card, 
 	for k, v := range dc.fields {
 		card.Build.Fields[k] = v
 	}
-	entries := sheet.EntriesFrom(l)
 	for _, p := range dc.picks {
 		cat, id, _ := strings.Cut(p, "/")
-		e, ok := entries(cat, id)
+		e, ok := entries.Entry(cat, id)
 		if !ok {
 			return nil, fmt.Errorf("demo: %s has no entry %s", l.ID, p)
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/parser"
 	"sheetkeeper/sheet"
 )
@@ -47,7 +48,7 @@ func TestDemo(t *testing.T) {
 			}
 			for _, name := range []string{"Mira", "Bram"} {
 				lib, game := m.libraryRecord("gm", name), m.gameRecord(name)
-				if lib.Card.Equal(sheet.NewCard(name, lib.Card.Ruleset.ID, 1, 1)) || len(sheet.PickedEntries(game.Card)) == 0 {
+				if lib.Card.Equal(sheet.NewCard(name, lib.Card.Ruleset.ID, 1, 1)) || len(catalog.Picked(game.Card)) == 0 {
 					t.Errorf("%s is not ready: %+v", name, game.Card.Build)
 				}
 			}
@@ -87,10 +88,10 @@ func TestDemoRefusals(t *testing.T) {
 	m.ok(gmUser, "character create", "name", "Mira")
 	m.ch = "other"
 	m.ok(gmUser, "demo")
-	if lib := m.libraryRecord("gm", "Mira"); len(sheet.PickedEntries(lib.Card)) != 0 {
+	if lib := m.libraryRecord("gm", "Mira"); len(catalog.Picked(lib.Card)) != 0 {
 		t.Error("the demo changed an existing library card")
 	}
-	if game := m.gameRecord("Mira"); len(sheet.PickedEntries(game.Card)) != 4 {
+	if game := m.gameRecord("Mira"); len(catalog.Picked(game.Card)) != 4 {
 		t.Errorf("demo game card %+v", game.Card.Build)
 	}
 }

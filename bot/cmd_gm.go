@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
@@ -59,7 +60,7 @@ func (c *Core) cmdGMBrief(ctx context.Context, cmd Command) (Response, error) {
 // gmBrief is the whole brief as text.
 func gmBrief(l *ruleset.Loaded, camp *storage.Campaign, cards []*sheet.Card) string {
 	rs := l.Ruleset
-	layers := activeLayers(rs, camp.Layers)
+	layers := catalog.Layers(rs, camp.Layers)
 	var b strings.Builder
 	fmt.Fprintf(&b, "GM BRIEF: %s (%s v%d)", rs.Name, camp.Ruleset.ID, camp.Ruleset.Version)
 	if len(layers) > 0 {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -18,444 +18,30 @@ import (
 
 // The picker (SPEC 5.1): /pick copies a catalog entry's rows onto a card, /catalog search
 // browses a catalog, and the entry autocomplete (autocomplete.go) searches the same index.
+// Package catalog does the finding — search and ranking, the filter language, startFrom,
+// the layers' hides, the "on your sheet" marks; this file holds the commands and renders
+// what catalog found.
 //
-// Entries are listed by label and summary with their mechanics as one line, narrowed by
-// the catalog's own filters, marked when the card already has them, and hidden when one
-// of the campaign's layers hides them. A filter with startFrom opens on the card's own
-// value (a Wizard sees Wizard spells first): /catalog search name:<card> is narrowed to
-// it until the filter option says otherwise, and the entry autocomplete puts those
-// entries first without hiding the others. A standalone catalog file with mistakes shows
-// its reasons instead of entries.
-//
-// The filter option is a list of clauses separated by ";":
-//
-//	tier=2                  a number filter equal to 2        (also !=, <, <=, >, >=)
-//	tier=1..2               a number filter from 1 to 2
-//	guild=Wickwright        a text or tags filter holding the word (case ignored)
-//	guild=Wickwright|Ferrylight   holding either word
-//	guild!=Smokejack        not holding the word
-//	guild=*                 no narrowing on guild, not even the card's startFrom
-//
-// A filter is named by its id or its label. Clauses all have to hold. An entry that
-// does not set a filter never passes an "=" clause on it and always passes a "!=" one.
+// Entries are listed by label and summary with their mechanics as one line. A standalone
+// catalog file with mistakes shows its reasons instead of entries.
 
-// pickerKey names one catalog of one loaded ruleset.
-type pickerKey struct {
-	rules   *ruleset.Loaded
-	catalog string
-}
-
-// catalogIndex is a catalog made ready for searching, built once per loaded ruleset:
-// every entry's label, summary and filter values folded for matching, so a search (an
-// autocomplete on every keystroke) only compares strings.
-type catalogIndex struct {
-	cat     *ruleset.Catalog
-	entries []indexedEntry
-	byID    map[string]*indexedEntry
-	// problems are a standalone catalog file's mistakes: shown instead of entries.
-	problems error
-}
-
-// indexedEntry is one entry with what a search compares already worked out.
-type indexedEntry struct {
-	e       *ruleset.Entry
-	id      string // folded
-	label   string // folded
-	summary string // folded
-	// values holds the entry's value for each of the catalog's filters, in the header's
-	// order.
-	values []filterValue
-	// mechanics is the one line the picker shows (worked out once).
-	mechanics string
-	// choice is the entry as an autocomplete offers it: "Label — summary", at most 100
-	// characters (worked out once).
-	choice string
-}
-
-// filterValue is an entry's value for one filter: a number, or words (one for a text
-// filter, several for tags), kept as written and folded.
-type filterValue struct {
-	set    bool
-	num    float64
-	isNum  bool
-	words  []string
-	folded []string
-}
-
-// pickerIndex returns the search index of a catalog of l, building it on first use. A
-// standalone catalog file is read and checked then; a file with mistakes gives an index
-// with no entries and the problems.
-func (c *Core) pickerIndex(l *ruleset.Loaded, cat *ruleset.Catalog) *catalogIndex {
-	key := pickerKey{rules: l, catalog: cat.ID}
-	if ix, ok := c.pickers.Load(key); ok {
-		return ix.(*catalogIndex)
+// catalogs returns the catalog index of l, built once per loaded ruleset and kept beside
+// the Core's cache of loaded rulesets.
+func (c *Core) catalogs(l *ruleset.Loaded) *catalog.Index {
+	if ix, ok := c.pickers.Load(l); ok {
+		return ix.(*catalog.Index)
 	}
-	ix := buildIndex(l, cat)
-	got, _ := c.pickers.LoadOrStore(key, ix)
-	return got.(*catalogIndex)
+	got, _ := c.pickers.LoadOrStore(l, catalog.New(l))
+	return got.(*catalog.Index)
 }
 
-func buildIndex(l *ruleset.Loaded, cat *ruleset.Catalog) *catalogIndex {
-	ix := &catalogIndex{cat: cat}
-	entries, err := l.Entries(cat.ID)
-	if err != nil {
-		ix.problems = err
-		return ix
-	}
-	ix.entries = make([]indexedEntry, len(entries))
-	for i := range entries {
-		e := &entries[i]
-		ie := indexedEntry{e: e, id: e.ID, label: foldText(e.Label), values: make([]filterValue, len(cat.Filters))}
-		if e.Summary != nil {
-			ie.summary = foldText(*e.Summary)
-		}
-		for j := range cat.Filters {
-			ie.values[j] = readFilterValue(e.Filters[cat.Filters[j].ID])
-		}
-		ie.mechanics = mechanicsLine(l.Ruleset, cat, e.Mechanics)
-		ie.choice = entryChoice(e, false)
-		ix.entries[i] = ie
-	}
-	ix.byID = make(map[string]*indexedEntry, len(ix.entries))
-	for i := range ix.entries {
-		if _, dup := ix.byID[ix.entries[i].id]; !dup {
-			ix.byID[ix.entries[i].id] = &ix.entries[i]
-		}
-	}
-	return ix
-}
-
-func readFilterValue(v any) filterValue {
-	switch x := v.(type) {
-	case float64:
-		return filterValue{set: true, isNum: true, num: x}
-	case string:
-		return filterValue{set: true, words: []string{x}, folded: []string{foldText(x)}}
-	case []any:
-		fv := filterValue{set: true}
-		for _, w := range x {
-			if s, ok := w.(string); ok {
-				fv.words = append(fv.words, s)
-				fv.folded = append(fv.folded, foldText(s))
-			}
-		}
-		return fv
-	}
-	return filterValue{}
-}
-
-// fold is text as the picker compares it: lowercased, runs of white space one space.
+// foldText is text as a list of choices compares it: lowercased, runs of white space one
+// space.
 func foldText(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
-// findCatalog finds a catalog of rs by id or label, case ignored.
-func findCatalog(rs *ruleset.Ruleset, name string) (*ruleset.Catalog, error) {
-	want := foldText(name)
-	for i := range rs.Catalogs {
-		if rs.Catalogs[i].ID == strings.TrimSpace(name) {
-			return &rs.Catalogs[i], nil
-		}
-	}
-	for i := range rs.Catalogs {
-		if foldText(rs.Catalogs[i].ID) == want || foldText(rs.Catalogs[i].Label) == want {
-			return &rs.Catalogs[i], nil
-		}
-	}
-	ids := make([]string, 0, len(rs.Catalogs))
-	for _, cat := range rs.Catalogs {
-		ids = append(ids, cat.ID)
-	}
-	if len(ids) == 0 {
-		return nil, refusal.New(refusal.UnknownEntry, "%s has no catalogs", rs.Name)
-	}
-	return nil, refusal.New(refusal.UnknownEntry, "%s has no catalog %q; its catalogs are %s", rs.Name, name, strings.Join(ids, ", "))
-}
-
-// activeLayers returns the campaign's layers the ruleset declares, in the ruleset's
-// order. Of two layers that conflict, the one declared later is dropped, so the same
-// choice always gives the same rules.
-func activeLayers(rs *ruleset.Ruleset, ids []string) []*ruleset.Layer {
-	var out []*ruleset.Layer
-	for i := range rs.Layers {
-		l := &rs.Layers[i]
-		if !slices.Contains(ids, l.ID) {
-			continue
-		}
-		clash := slices.ContainsFunc(out, func(o *ruleset.Layer) bool {
-			return slices.Contains(o.Conflicts, l.ID) || slices.Contains(l.Conflicts, o.ID)
-		})
-		if !clash {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// layerHide is one active layer's rule hiding entries of a catalog, resolved to the
-// filter's position in the header.
-type layerHide struct {
-	layer  string
-	filter int
-	rule   *ruleset.LayerHide
-}
-
-// catalogHides lists the hide rules the active layers set on cat.
-func catalogHides(layers []*ruleset.Layer, cat *ruleset.Catalog) []layerHide {
-	var out []layerHide
-	for _, l := range layers {
-		for i := range l.Catalogs {
-			lc := &l.Catalogs[i]
-			if lc.ID != cat.ID {
-				continue
-			}
-			for j := range cat.Filters {
-				if cat.Filters[j].ID == lc.Hide.Filter {
-					out = append(out, layerHide{layer: l.Label, filter: j, rule: &lc.Hide})
-				}
-			}
-		}
-	}
-	return out
-}
-
-// hiddenBy names the layer that hides e, or "". An entry that does not set the filter a
-// rule reads is never hidden by it.
-func (e *indexedEntry) hiddenBy(hides []layerHide) string {
-	for _, h := range hides {
-		v := e.values[h.filter]
-		switch {
-		case !v.set:
-		case v.isNum && h.rule.HidesNumber(v.num):
-			return h.layer
-		case !v.isNum && h.rule.HidesWords(v.words):
-			return h.layer
-		}
-	}
-	return ""
-}
-
-// filterClause is one clause of a filter option: the filter (its position in the
-// header), the comparison and the values it compares with.
-type filterClause struct {
-	filter int
-	op     string // = != < <= > >=
-	nums   []float64
-	lo, hi float64  // a range (op "..")
-	words  []string // folded
-	show   []string // the words as written, for people
-	// any clears the filter: no narrowing on it, not even startFrom.
-	any bool
-	// from says the clause came from the card (startFrom), for the listing's header.
-	from string
-}
-
-// parseFilter reads a filter option against cat's filters.
-func parseFilter(cat *ruleset.Catalog, text string) ([]filterClause, error) {
-	var out []filterClause
-	for _, part := range strings.Split(text, ";") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		at := strings.IndexAny(part, "=<>!")
-		if at <= 0 {
-			return nil, refusal.New(refusal.Malformed, "I could not read %q as a filter: write it as name=value, e.g. %s", part, filterExample(cat))
-		}
-		name := strings.TrimSpace(part[:at])
-		rest := part[at:]
-		op := ""
-		for _, o := range []string{"!=", "<=", ">=", "=", "<", ">"} {
-			if strings.HasPrefix(rest, o) {
-				op = o
-				break
-			}
-		}
-		if op == "" {
-			return nil, refusal.New(refusal.Malformed, "I could not read %q as a filter: write it as name=value, e.g. %s", part, filterExample(cat))
-		}
-		value := strings.TrimSpace(strings.TrimPrefix(rest[len(op):], "="))
-		fi := filterNamed(cat, name)
-		if fi < 0 {
-			return nil, refusal.New(refusal.Malformed, "%s has no filter %q; its filters are %s", cat.Label, name, filterNames(cat))
-		}
-		f := &cat.Filters[fi]
-		cl := filterClause{filter: fi, op: op}
-		if value == "*" || strings.EqualFold(value, "any") {
-			if op != "=" {
-				return nil, refusal.New(refusal.Malformed, "%q: use %s=* to see every %s", part, f.ID, f.Label)
-			}
-			cl.any = true
-			out = append(out, cl)
-			continue
-		}
-		if value == "" {
-			return nil, refusal.New(refusal.Malformed, "%q says no value", part)
-		}
-		if f.Type == "number" {
-			if lo, hi, ok := strings.Cut(value, ".."); ok && op == "=" {
-				a, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-				b, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-				if err1 != nil || err2 != nil {
-					return nil, refusal.New(refusal.Malformed, "%q: %s takes numbers (%s=1..3)", part, f.Label, f.ID)
-				}
-				cl.op, cl.lo, cl.hi = "..", a, b
-				out = append(out, cl)
-				continue
-			}
-			for _, alt := range strings.Split(value, "|") {
-				n, err := strconv.ParseFloat(strings.TrimSpace(alt), 64)
-				if err != nil {
-					return nil, refusal.New(refusal.Malformed, "%q: %s takes a number", part, f.Label)
-				}
-				cl.nums = append(cl.nums, n)
-			}
-			if len(cl.nums) > 1 && op != "=" && op != "!=" {
-				return nil, refusal.New(refusal.Malformed, "%q: only = and != take several numbers", part)
-			}
-		} else {
-			if op != "=" && op != "!=" {
-				return nil, refusal.New(refusal.Malformed, "%q: %s holds words, so it takes = or !=", part, f.Label)
-			}
-			for _, alt := range strings.Split(value, "|") {
-				if w := foldText(alt); w != "" {
-					cl.words = append(cl.words, w)
-					cl.show = append(cl.show, strings.TrimSpace(alt))
-				}
-			}
-		}
-		out = append(out, cl)
-	}
-	return out, nil
-}
-
-// filterNamed finds a filter of cat by id or label, case ignored; -1 when none.
-func filterNamed(cat *ruleset.Catalog, name string) int {
-	want := foldText(name)
-	for i := range cat.Filters {
-		if foldText(cat.Filters[i].ID) == want || foldText(cat.Filters[i].Label) == want {
-			return i
-		}
-	}
-	return -1
-}
-
-func filterNames(cat *ruleset.Catalog) string {
-	if len(cat.Filters) == 0 {
-		return "none"
-	}
-	names := make([]string, 0, len(cat.Filters))
-	for _, f := range cat.Filters {
-		names = append(names, f.ID+" ("+f.Label+", "+f.Type+")")
-	}
-	return strings.Join(names, ", ")
-}
-
-func filterExample(cat *ruleset.Catalog) string {
-	if len(cat.Filters) == 0 {
-		return "(this catalog has no filters)"
-	}
-	f := cat.Filters[0]
-	if f.Type == "number" {
-		return f.ID + "=1"
-	}
-	return f.ID + "=word"
-}
-
-// matches reports whether the entry passes the clause.
-func (cl *filterClause) matches(e *indexedEntry) bool {
-	if cl.any {
-		return true
-	}
-	v := e.values[cl.filter]
-	if cl.op == "!=" {
-		if !v.set {
-			return true
-		}
-		return !cl.hits(v)
-	}
-	if !v.set {
-		return false
-	}
-	if v.isNum {
-		x := v.num
-		switch cl.op {
-		case "..":
-			return x >= cl.lo && x <= cl.hi
-		case "<":
-			return x < cl.nums[0]
-		case "<=":
-			return x <= cl.nums[0]
-		case ">":
-			return x > cl.nums[0]
-		case ">=":
-			return x >= cl.nums[0]
-		}
-	}
-	return cl.hits(v)
-}
-
-// hits reports whether the value equals one of the clause's values.
-func (cl *filterClause) hits(v filterValue) bool {
-	if v.isNum {
-		return slices.Contains(cl.nums, v.num)
-	}
-	for _, w := range v.folded {
-		if slices.Contains(cl.words, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// startClauses are the clauses a card opens the picker with: for each filter with a
-// startFrom that no clause of the user's names, the card's value of that field. A text
-// field holding several words ("Fighter/Wizard", "Fighter, Wizard") matches any of them;
-// an empty field narrows nothing.
-func startClauses(rs *ruleset.Ruleset, cat *ruleset.Catalog, card *sheet.Card, given []filterClause) []filterClause {
-	if card == nil {
-		return nil
-	}
-	var out []filterClause
-	for i := range cat.Filters {
-		f := &cat.Filters[i]
-		if f.StartFrom == nil || slices.ContainsFunc(given, func(cl filterClause) bool { return cl.filter == i }) {
-			continue
-		}
-		v, ok := card.Build.Fields[f.StartFrom.Field]
-		if !ok {
-			if fd := sheetField(rs, f.StartFrom.Field); fd != nil {
-				v = sheet.FieldDefault(fd)
-			}
-		}
-		cl := filterClause{filter: i, op: "=", from: card.Name}
-		switch x := v.(type) {
-		case float64:
-			if f.Type != "number" {
-				continue
-			}
-			cl.nums = []float64{x}
-		case string:
-			if f.Type == "number" {
-				continue
-			}
-			for _, w := range strings.FieldsFunc(x, func(r rune) bool { return r == '/' || r == ',' || r == ';' }) {
-				if f := foldText(w); f != "" {
-					cl.words = append(cl.words, f)
-					cl.show = append(cl.show, strings.TrimSpace(w))
-				}
-			}
-			if len(cl.words) == 0 {
-				continue
-			}
-		default:
-			continue
-		}
-		out = append(out, cl)
-	}
-	return out
-}
-
+// sheetField is the sheet field of rs with id, or nil.
 func sheetField(rs *ruleset.Ruleset, id string) *ruleset.Field {
 	for i := range rs.Sheet.Fields {
 		if rs.Sheet.Fields[i].ID == id {
@@ -465,114 +51,7 @@ func sheetField(rs *ruleset.Ruleset, id string) *ruleset.Field {
 	return nil
 }
 
-// describeClauses says in words what the clauses narrow to ("Guild Wickwright (from
-// Mira's sheet), Charge tier 1").
-func describeClauses(cat *ruleset.Catalog, cls []filterClause) string {
-	var parts []string
-	for _, cl := range cls {
-		if cl.any {
-			continue
-		}
-		f := cat.Filters[cl.filter]
-		var v string
-		switch {
-		case cl.op == "..":
-			v = numText(cl.lo) + " to " + numText(cl.hi)
-		case cl.nums != nil:
-			ns := make([]string, len(cl.nums))
-			for i, n := range cl.nums {
-				ns[i] = numText(n)
-			}
-			v = strings.Join(ns, " or ")
-			if cl.op != "=" {
-				v = cl.op + " " + v
-			}
-		default:
-			v = strings.Join(cl.show, " or ")
-			if cl.op == "!=" {
-				v = "not " + v
-			}
-		}
-		p := f.Label + " " + v
-		if cl.from != "" {
-			p += " (from " + cl.from + "'s sheet)"
-		}
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, ", ")
-}
-
 func numText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// pickQuery is one search of a catalog: the words typed, the clauses, and the layers'
-// hides.
-type pickQuery struct {
-	text    string
-	clauses []filterClause
-	hides   []layerHide
-	// prefer ranks entries passing these clauses first without dropping the others (the
-	// autocomplete's startFrom: a Wizard sees Wizard spells first, and can still find any).
-	prefer []filterClause
-}
-
-// search returns the entries passing q, best first: the label equal to the words typed,
-// starting with them, a word of it starting with them, holding them, then the words all
-// found in the label or summary; within each, the entries q prefers first; ties in
-// catalog order (authors order them on purpose). limit > 0 keeps only that many of the
-// best (the autocomplete's 25), without gathering and sorting the rest.
-func (ix *catalogIndex) search(q *pickQuery, limit int) []*indexedEntry {
-	text := foldText(q.text)
-	var words []string
-	if text != "" {
-		words = strings.Fields(text)
-	}
-	// One bucket of entry positions per rank, filled in catalog order; a bucket stops
-	// growing once it and the better ones hold limit entries.
-	var buckets [rankBuckets][]int32
-	counts := func(upTo int) int {
-		n := 0
-		for r := 0; r <= upTo; r++ {
-			n += len(buckets[r])
-		}
-		return n
-	}
-	for i := range ix.entries {
-		e := &ix.entries[i]
-		rank := textRank(e, text, words)
-		if rank < 0 {
-			continue
-		}
-		rank *= 2
-		if len(q.prefer) > 0 && !passes(e, q.prefer) {
-			rank++
-		}
-		if limit > 0 && counts(rank) >= limit {
-			continue
-		}
-		if !passes(e, q.clauses) || e.hiddenBy(q.hides) != "" {
-			continue
-		}
-		buckets[rank] = append(buckets[rank], int32(i))
-	}
-	n := counts(rankBuckets - 1)
-	if limit > 0 {
-		n = min(n, limit)
-	}
-	out := make([]*indexedEntry, 0, n)
-	for _, b := range buckets {
-		for _, i := range b {
-			if limit > 0 && len(out) == limit {
-				return out
-			}
-			out = append(out, &ix.entries[i])
-		}
-	}
-	return out
-}
-
-// rankBuckets is how many ranks a search tells apart: textRank's five, each split by
-// preference.
-const rankBuckets = 10
 
 // entryChoice is an entry as an autocomplete offers it: its label, "✓ … (on the sheet)"
 // when the card has it, and as much of its summary as fits in 100 characters.
@@ -586,49 +65,6 @@ func entryChoice(e *ruleset.Entry, has bool) string {
 	}
 	return clipRunes(name, 100)
 }
-
-func passes(e *indexedEntry, cls []filterClause) bool {
-	for i := range cls {
-		if !cls[i].matches(e) {
-			return false
-		}
-	}
-	return true
-}
-
-// textRank ranks an entry against the folded words typed: 0 the label or id is them, 1
-// the label starts with them, 2 a word of the label does, 3 the label holds them, 4 every
-// word is in the label or the summary (from three letters typed); -1 no match. Nothing
-// typed matches everything.
-func textRank(e *indexedEntry, text string, words []string) int {
-	switch {
-	case text == "":
-		return 0
-	case e.label == text || e.id == text:
-		return 0
-	case strings.HasPrefix(e.label, text):
-		return 1
-	}
-	if i := strings.Index(e.label, text); i > 0 {
-		if e.label[i-1] == ' ' || e.label[i-1] == '-' || e.label[i-1] == '(' {
-			return 2
-		}
-		return 3
-	}
-	if len(text) < minSummaryQuery {
-		return -1
-	}
-	for _, w := range words {
-		if !strings.Contains(e.label, w) && !strings.Contains(e.summary, w) && !strings.Contains(e.id, w) {
-			return -1
-		}
-	}
-	return 4
-}
-
-// minSummaryQuery is the shortest text searched for in summaries too: two letters are
-// found in half of every summary, so until a third is typed only labels answer.
-const minSummaryQuery = 3
 
 // mechanicsLine is an entry's mechanics as one line: what it does, how far, to whom, how
 // much, and what it costs ("attack · 12 paces · enemy · 1d8 flame · attack roll · costs 1
@@ -790,6 +226,8 @@ type cardTarget struct {
 	rec     *storage.CardRecord
 	library bool
 	rules   *ruleset.Loaded
+	// catalogs is rules' catalog index.
+	catalogs *catalog.Index
 }
 
 // card returns the card.
@@ -826,7 +264,7 @@ func (c *Core) findTarget(tx storage.Tx, channelID string, u User, name string, 
 			if err != nil {
 				return nil, err
 			}
-			return &cardTarget{camp: camp, rec: rec, rules: rules}, nil
+			return &cardTarget{camp: camp, rec: rec, rules: rules, catalogs: c.catalogs(rules)}, nil
 		}
 		if refusal.Of(err) != refusal.UnknownCharacter || !library {
 			return nil, err
@@ -840,7 +278,7 @@ func (c *Core) findTarget(tx storage.Tx, channelID string, u User, name string, 
 			if err != nil {
 				return nil, err
 			}
-			return &cardTarget{camp: camp, rec: rec, library: true, rules: rules}, nil
+			return &cardTarget{camp: camp, rec: rec, library: true, rules: rules, catalogs: c.catalogs(rules)}, nil
 		}
 		if err != nil && storage.KindOf(err) != storage.NotFound {
 			return nil, fmt.Errorf("loading library card %q: %w", name, err)
@@ -897,34 +335,35 @@ func (c *Core) cmdPick(ctx context.Context, cmd Command) (Response, error) {
 			return err
 		}
 		rs := t.rules.Ruleset
-		cat, err := findCatalog(rs, cmd.Get("catalog"))
+		ix := t.catalogs
+		found, err := ix.Find(cmd.Get("catalog"))
 		if err != nil {
 			return err
 		}
+		cat := found.Def
 		if cat.Kind() != "rows" {
 			return refusal.New(refusal.NotAllowed, "%s holds %s, which are not written onto a sheet; browse it with /catalog search", cat.Label, cat.Kind())
 		}
-		ix := c.pickerIndex(t.rules, cat)
-		if ix.problems != nil {
-			return refusal.New(refusal.UnknownEntry, "the %s catalog file has mistakes, so nothing can be picked from it:\n%s", cat.Label, problemsText(ix.problems, 10))
+		if found.Problems != nil {
+			return refusal.New(refusal.UnknownEntry, "the %s catalog file has mistakes, so nothing can be picked from it:\n%s", cat.Label, problemsText(found.Problems, 10))
 		}
-		clauses, err := parseFilter(cat, cmd.Get("filter"))
+		clauses, err := found.Filter(cmd.Get("filter"))
 		if err != nil {
 			return err
 		}
-		var hides []layerHide
+		var hides catalog.Hides
 		if t.camp != nil {
-			hides = catalogHides(activeLayers(rs, t.camp.Layers), cat)
+			hides = found.Hides(catalog.Layers(rs, t.camp.Layers))
 		}
-		e, err := ix.entryNamed(cmd.Get("entry"), clauses, hides)
+		e, err := found.Named(cmd.Get("entry"), clauses, hides)
 		if err != nil {
 			return err
 		}
 		card := t.card()
-		if sheet.HasEntry(card, cat.ID, e.ID) {
+		if catalog.Has(card, cat.ID, e.ID) {
 			return refusal.New(refusal.NotAllowed, "%s already has %s from %s", card.Name, e.Label, cat.Label)
 		}
-		out, _ := sheet.Pick(rs, card, cat.ID, e, sheet.EntriesFrom(t.rules))
+		out, _ := sheet.Pick(rs, card, cat.ID, e, ix)
 		if !out.OK() {
 			return out.Err()
 		}
@@ -982,50 +421,6 @@ func pickedText(rs *ruleset.Ruleset, card *sheet.Card, cat *ruleset.Catalog, e *
 	return b.String()
 }
 
-// entryNamed finds the entry a /pick names among those the clauses and layers leave: by
-// id, else by label (case and spacing ignored). A label two entries share is
-// ambiguous-entry; an entry a layer hides is unknown-entry, saying which layer.
-func (ix *catalogIndex) entryNamed(name string, clauses []filterClause, hides []layerHide) (*ruleset.Entry, error) {
-	want := foldText(name)
-	var byLabel []*indexedEntry
-	var found *indexedEntry
-	for i := range ix.entries {
-		e := &ix.entries[i]
-		if e.id == strings.TrimSpace(name) {
-			found = e
-			break
-		}
-		if e.label == want {
-			byLabel = append(byLabel, e)
-		}
-	}
-	if found == nil {
-		switch len(byLabel) {
-		case 0:
-			return nil, refusal.New(refusal.UnknownEntry, "%s has no entry %q", ix.cat.Label, name)
-		case 1:
-			found = byLabel[0]
-		default:
-			kept := slices.DeleteFunc(slices.Clone(byLabel), func(e *indexedEntry) bool { return !passes(e, clauses) })
-			if len(kept) != 1 {
-				ids := make([]string, len(byLabel))
-				for i, e := range byLabel {
-					ids[i] = e.e.ID
-				}
-				return nil, refusal.New(refusal.AmbiguousEntry, "%q could be %s: name the entry by its id", name, strings.Join(ids, " or "))
-			}
-			found = kept[0]
-		}
-	}
-	if layer := found.hiddenBy(hides); layer != "" {
-		return nil, refusal.New(refusal.UnknownEntry, "%s is hidden in this campaign by the layer %s", found.e.Label, layer)
-	}
-	if !passes(found, clauses) {
-		return nil, refusal.New(refusal.UnknownEntry, "%s does not match the filter %s", found.e.Label, describeClauses(ix.cat, clauses))
-	}
-	return found.e, nil
-}
-
 // ---- /catalog search ----
 
 // catalogPage is the most entries one /catalog search shows, listingBudget the most
@@ -1073,56 +468,55 @@ func (c *Core) cmdCatalogSearch(ctx context.Context, cmd Command) (Response, err
 }
 
 // catalogListing renders one search of a catalog.
-func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, card *sheet.Card, catalog, query, filter string) (Response, error) {
+func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, card *sheet.Card, catalogName, query, filter string) (Response, error) {
 	rs := rules.Ruleset
-	cat, err := findCatalog(rs, catalog)
+	found, err := c.catalogs(rules).Find(catalogName)
 	if err != nil {
 		return Response{}, err
 	}
-	ix := c.pickerIndex(rules, cat)
-	if ix.problems != nil {
+	cat := found.Def
+	if found.Problems != nil {
 		return Response{Ephemeral: true, Embeds: []Embed{{
 			Title:       cat.Label + ": the catalog file has mistakes",
-			Description: clipText(problemsText(ix.problems, 20), 4000),
+			Description: clipText(problemsText(found.Problems, 20), 4000),
 			Footer:      "Nothing can be picked from it until the ruleset's author fixes catalogs/" + cat.ID + ".json.",
 		}}}, nil
 	}
-	clauses, err := parseFilter(cat, filter)
+	clauses, err := found.Filter(filter)
 	if err != nil {
 		return Response{}, err
 	}
-	clauses = append(clauses, startClauses(rs, cat, card, clauses)...)
-	q := &pickQuery{text: query, clauses: clauses}
+	clauses = append(clauses, found.StartFrom(rs, card, clauses)...)
+	q := &catalog.Query{Text: query, Filter: clauses}
 	if camp != nil {
-		q.hides = catalogHides(activeLayers(rs, camp.Layers), cat)
+		q.Hides = found.Hides(catalog.Layers(rs, camp.Layers))
 	}
-	found := ix.search(q, 0)
+	hits := found.Search(q, 0)
 	var picked map[string]int
 	if card != nil {
-		picked = sheet.PickedEntries(card)
+		picked = catalog.Picked(card)
 	}
 	var b strings.Builder
 	shown := 0
-	for _, m := range found {
+	for _, e := range hits {
 		if shown == catalogPage {
 			break
 		}
 		var one strings.Builder
-		e := m.e
 		one.WriteString("**" + e.Label + "**")
 		if picked[sheet.Marker(cat.ID, e.ID)] > 0 {
 			one.WriteString(" ✓ on " + card.Name + "'s sheet")
 		}
 		one.WriteString(" `" + e.ID + "`")
-		if vals := filterSummary(cat, m); vals != "" {
+		if vals := found.Values(e); vals != "" {
 			one.WriteString(" — " + vals)
 		}
 		one.WriteString("\n")
 		if e.Summary != nil && *e.Summary != "" {
 			one.WriteString(*e.Summary + "\n")
 		}
-		if m.mechanics != "" {
-			one.WriteString("*" + m.mechanics + "*\n")
+		if m := mechanicsLine(rs, cat, e.Mechanics); m != "" {
+			one.WriteString("*" + m + "*\n")
 		}
 		one.WriteString("\n")
 		if b.Len()+one.Len() > listingBudget && shown > 0 {
@@ -1131,28 +525,25 @@ func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, car
 		b.WriteString(one.String())
 		shown++
 	}
-	title := cat.Label + ": " + plural(len(found), "entry", "entries")
+	title := cat.Label + ": " + plural(len(hits), "entry", "entries")
 	var notes []string
-	if s := describeClauses(cat, clauses); s != "" {
+	if s := found.Describe(clauses); s != "" {
 		notes = append(notes, "Narrowed to "+s+".")
 	}
 	if strings.TrimSpace(query) != "" {
 		notes = append(notes, "Matching "+quoted(query)+".")
 	}
-	if len(found) > shown {
+	if len(hits) > shown {
 		notes = append(notes, fmt.Sprintf("Showing the first %d; narrow with query: or filter:.", shown))
 	}
-	if len(found) == 0 {
+	if len(hits) == 0 {
 		b.WriteString("Nothing matches.")
-		for _, cl := range clauses {
-			if cl.from != "" {
-				f := cat.Filters[cl.filter]
-				b.WriteString(fmt.Sprintf(" Add filter:\"%s=*\" to look beyond %s's %s.", f.ID, cl.from, f.Label))
-			}
+		for _, w := range found.Widens(clauses) {
+			b.WriteString(fmt.Sprintf(" Add filter:\"%s=*\" to look beyond %s's %s.", w.Filter, w.Card, w.Label))
 		}
 	}
 	if len(cat.Filters) > 0 {
-		notes = append(notes, "Filters: "+filterNames(cat)+".")
+		notes = append(notes, "Filters: "+found.FilterNames()+".")
 	}
 	footer := strings.Join(notes, " ")
 	if cat.Kind() == "rows" {
@@ -1163,23 +554,6 @@ func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, car
 		Description: clipText(strings.TrimSpace(b.String()), 4000),
 		Footer:      clipText(footer, 2000),
 	}}}, nil
-}
-
-// filterSummary is an entry's filter values in words ("Charge tier 1, Guild Wickwright,
-// Smokejack").
-func filterSummary(cat *ruleset.Catalog, e *indexedEntry) string {
-	var parts []string
-	for i, v := range e.values {
-		if !v.set {
-			continue
-		}
-		if v.isNum {
-			parts = append(parts, cat.Filters[i].Label+" "+numText(v.num))
-		} else if len(v.words) > 0 {
-			parts = append(parts, cat.Filters[i].Label+" "+strings.Join(v.words, ", "))
-		}
-	}
-	return strings.Join(parts, "; ")
 }
 
 func quoted(s string) string { return "“" + strings.TrimSpace(s) + "”" }

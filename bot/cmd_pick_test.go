@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
@@ -61,10 +62,10 @@ func (m *cmdTable) pkCard(owner, name string, fields map[string]any, picks ...st
 			}
 			card.Build.Fields[k] = v
 		}
-		entries := sheet.EntriesFrom(l)
+		entries := catalog.New(l)
 		for _, p := range picks {
 			cat, id, _ := strings.Cut(p, "/")
-			e, ok := entries(cat, id)
+			e, ok := entries.Entry(cat, id)
 			if !ok {
 				m.t.Fatalf("no entry %s", p)
 			}

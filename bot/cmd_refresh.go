@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -17,7 +18,7 @@ import (
 // Refresh from ruleset (SPEC 5.4): when the campaign's ruleset version has newer text for
 // rows a card copied from a catalog, /refresh says per list how many rows have updates
 // and numbers them; Review shows card and ruleset side by side with a tick per row;
-// Update selected writes only the ticked rows' differing columns (sheet.RefreshApply).
+// Update selected writes only the ticked rows' differing columns (catalog.RefreshApply).
 // /refresh update rows:1,3|all does the same without buttons.
 //
 // The buttons carry everything they need in their custom ids (no state is kept between
@@ -80,8 +81,8 @@ type review struct {
 	rules  *ruleset.Loaded
 	camp   *storage.Campaign
 	rec    *storage.CardRecord
-	lists  []sheet.RefreshList
-	rows   []sheet.RefreshRow
+	lists  []catalog.RefreshList
+	rows   []catalog.RefreshRow
 	digest string
 }
 
@@ -104,7 +105,7 @@ func (c *Core) openReview(tx storage.Tx, channelID string, u User, cardRef strin
 		return nil, err
 	}
 	r := &review{rules: rules, camp: camp, rec: rec}
-	r.lists = sheet.RefreshReview(rules.Ruleset, rec.Card, sheet.EntriesFrom(rules))
+	r.lists = catalog.Refresh(rules.Ruleset, rec.Card, c.catalogs(rules))
 	for _, l := range r.lists {
 		r.rows = append(r.rows, l.Rows...)
 	}
@@ -113,7 +114,7 @@ func (c *Core) openReview(tx storage.Tx, channelID string, u User, cardRef strin
 }
 
 // reviewDigest identifies a review's content: which rows, and what each would write.
-func reviewDigest(rows []sheet.RefreshRow) string {
+func reviewDigest(rows []catalog.RefreshRow) string {
 	h := fnv.New32a()
 	for _, r := range rows {
 		fmt.Fprintf(h, "%s[%d]%s", r.List, r.Index, r.Marker)
@@ -175,7 +176,7 @@ func (r *review) rowTitle(i int) string {
 }
 
 // columnsChanged lists a row's differing columns by label.
-func columnsChanged(row sheet.RefreshRow) string {
+func columnsChanged(row catalog.RefreshRow) string {
 	labels := make([]string, len(row.Columns))
 	for i, c := range row.Columns {
 		labels[i] = c.Label
@@ -435,15 +436,15 @@ func (c *Core) cmdRefreshUpdate(ctx context.Context, cmd Command) (Response, err
 
 // applyRefresh writes the picked review rows (0-based positions) and says what it did.
 func (c *Core) applyRefresh(tx storage.Tx, channelID string, r *review, picked []int) (string, error) {
-	sel := make([]sheet.RefreshSelection, 0, len(picked))
+	sel := make([]catalog.RefreshSelection, 0, len(picked))
 	var names []string
 	for _, i := range picked {
 		row := r.rows[i]
-		sel = append(sel, sheet.RefreshSelection{List: row.List, Index: row.Index})
+		sel = append(sel, catalog.RefreshSelection{List: row.List, Index: row.Index})
 		names = append(names, strings.TrimPrefix(r.rowTitle(i), strconv.Itoa(i+1)+". "))
 	}
 	card := r.rec.Card
-	out, changes := sheet.RefreshApply(r.rules.Ruleset, card, sheet.EntriesFrom(r.rules), sel)
+	out, changes := catalog.RefreshApply(r.rules.Ruleset, card, c.catalogs(r.rules), sel)
 	if !out.OK() {
 		return "", out.Err()
 	}
@@ -541,11 +542,11 @@ func staleReview(name string) string {
 
 // refreshNews says, per card, how many rows have newer text in rules: "Mira 2 (Workings
 // 2), Bram 1 (Tallies 1)". Cards with none are left out; "" when no card has any.
-func refreshNews(rules *ruleset.Loaded, cards []*sheet.Card) string {
-	entries := sheet.EntriesFrom(rules)
+func (c *Core) refreshNews(rules *ruleset.Loaded, cards []*sheet.Card) string {
+	entries := c.catalogs(rules)
 	var parts []string
 	for _, card := range cards {
-		lists := sheet.RefreshReview(rules.Ruleset, card, entries)
+		lists := catalog.Refresh(rules.Ruleset, card, entries)
 		n := 0
 		per := make([]string, 0, len(lists))
 		for _, l := range lists {

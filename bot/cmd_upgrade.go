@@ -87,7 +87,7 @@ func (c *Core) cmdCampaignUpgrade(ctx context.Context, cmd Command) (Response, e
 		if len(dropped) > 0 {
 			fmt.Fprintf(&b, " The new version has no layer %s, so it is off.", strings.Join(dropped, ", "))
 		}
-		if news := refreshNews(rules, cardsOf(records)); news != "" {
+		if news := c.refreshNews(rules, cardsOf(records)); news != "" {
 			fmt.Fprintf(&b, "\nRows with newer text in the ruleset: %s.\nEach player reviews theirs with `/refresh name:<character>`; nothing on a sheet changes until they accept.", news)
 		} else if len(records) > 0 {
 			b.WriteString("\nNo character's rows have newer text in the ruleset.")

@@ -48,8 +48,8 @@ type Core struct {
 	mu     sync.Mutex
 	loaded map[rulesetKey]*ruleset.Loaded
 
-	// pickers caches each catalog's search index, built once per loaded ruleset (the
-	// picker and autocomplete, cmd_pick.go): pickerKey → *catalogIndex.
+	// pickers caches each loaded ruleset's catalog index (package catalog), built once
+	// per loaded ruleset: *ruleset.Loaded → *catalog.Index (cmd_pick.go, catalogs).
 	pickers sync.Map
 
 	// post and sched are the scheduled rests' (schedule.go): where the bot's own posts

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/parser"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -142,11 +143,13 @@ func (c *Core) eventFailed(kind, channelID, messageID string, err error) []Actio
 // table is one channel's game as a transaction sees it: the campaign, its ruleset and
 // its game cards, changed in memory and written back by save.
 type table struct {
-	camp    *storage.Campaign
-	rules   *ruleset.Loaded
-	records []*storage.CardRecord
-	cards   []*sheet.Card
-	dirty   map[*storage.CardRecord]bool
+	camp  *storage.Campaign
+	rules *ruleset.Loaded
+	// catalogs is rules' catalog index, which the engine reads entries through.
+	catalogs *catalog.Index
+	records  []*storage.CardRecord
+	cards    []*sheet.Card
+	dirty    map[*storage.CardRecord]bool
 }
 
 // gmCampaign is channelID's campaign when author is one of its GMs; otherwise it skips
@@ -176,7 +179,7 @@ func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) 
 		return nil, err
 	}
 	records = cardRecords(records)
-	return &table{camp: camp, rules: l, records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}}, nil
+	return &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}}, nil
 }
 
 // cardRecords drops records without a card, so records and cards stay index for index.
@@ -193,7 +196,7 @@ func cardRecords(records []*storage.CardRecord) []*storage.CardRecord {
 // apply applies tags in order (sheet tags through the engine; inventory tags refused
 // until the campaign has an inventory), def being the card a tag without who= is for.
 func (t *table) apply(tags []parser.Tag, def string) []applied {
-	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: t.rules}
+	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: t.catalogs}
 	out := make([]applied, 0, len(tags))
 	for _, tag := range tags {
 		var res sheet.Result
@@ -254,7 +257,7 @@ func (t *table) save(tx storage.Tx, now time.Time) error {
 // scratch is a copy of the table whose cards can be changed without touching the real
 // ones: to work out again what earlier tags said.
 func (t *table) scratch() *table {
-	s := &table{camp: t.camp, rules: t.rules, dirty: map[*storage.CardRecord]bool{}}
+	s := &table{camp: t.camp, rules: t.rules, catalogs: t.catalogs, dirty: map[*storage.CardRecord]bool{}}
 	for _, r := range t.records {
 		cp := *r
 		cp.Card = r.Card.Clone()

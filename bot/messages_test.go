@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/content"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -84,10 +85,10 @@ func (m *msgTable) card(owner, name string, fields map[string]any, picks ...stri
 	l := m.rules
 	c := sheet.NewCard(name, l.ID, l.Version, l.Sheet.Version)
 	c.Build.Fields = fields
-	entries := sheet.EntriesFrom(l)
+	entries := catalog.New(l)
 	for _, p := range picks {
 		cat, id, _ := strings.Cut(p, "/")
-		e, ok := entries(cat, id)
+		e, ok := entries.Entry(cat, id)
 		if !ok {
 			m.t.Fatalf("no entry %s", p)
 		}

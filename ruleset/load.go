@@ -34,9 +34,6 @@ type Loaded struct {
 	bundle   *bundle.Bundle
 	mu       sync.Mutex
 	external map[string]*externalCatalog
-
-	indexMu sync.Mutex
-	index   map[string]map[string]*Entry // catalog id → entry id → entry, built on first use
 }
 
 // externalCatalog is a standalone catalog file's outcome, computed once: its entries, or
@@ -183,34 +180,6 @@ func (l *Loaded) Entries(catalogID string) ([]Entry, error) {
 	}
 	l.external[catalogID] = e
 	return e.entries, e.problems.Err()
-}
-
-// Entry returns a catalog's entry by id (the first, if a catalog repeats one); false for
-// an unknown entry or a catalog that cannot be read (Entries says why). The engine looks
-// up a row's catalog entry on every use, so each catalog's index is built once, on its
-// first lookup, and shared: a lookup is a map read, not a walk of the catalog.
-func (l *Loaded) Entry(catalogID, entryID string) (*Entry, bool) {
-	l.indexMu.Lock()
-	idx, built := l.index[catalogID]
-	l.indexMu.Unlock()
-	if !built {
-		if list, err := l.Entries(catalogID); err == nil {
-			idx = make(map[string]*Entry, len(list))
-			for i := range list {
-				if _, dup := idx[list[i].ID]; !dup {
-					idx[list[i].ID] = &list[i]
-				}
-			}
-		}
-		l.indexMu.Lock()
-		if l.index == nil {
-			l.index = map[string]map[string]*Entry{}
-		}
-		l.index[catalogID] = idx
-		l.indexMu.Unlock()
-	}
-	e, ok := idx[entryID]
-	return e, ok
 }
 
 // fromBundle turns a package refusal into problems with paths, so every front end

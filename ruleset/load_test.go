@@ -41,21 +41,6 @@ func TestLoadCorpus(t *testing.T) {
 		t.Fatalf("second request: %v", again)
 	}
 
-	// Entry finds each entry of a standalone catalog by id, twice alike; a catalog with
-	// problems and an unknown catalog or id answer nothing.
-	spells, _ := l.Entries("spells")
-	for _, want := range []*Entry{&spells[0], &spells[len(spells)-1]} {
-		for range 2 {
-			if e, ok := l.Entry("spells", want.ID); !ok || e != want {
-				t.Fatalf("Entry(spells, %s) = %v, %v", want.ID, e, ok)
-			}
-		}
-	}
-	for _, q := range [][2]string{{"features", "rogue-sneak-attack"}, {"spells", "no-such-spell"}, {"nope", spells[0].ID}} {
-		if e, ok := l.Entry(q[0], q[1]); ok {
-			t.Errorf("Entry(%s, %s) = %s", q[0], q[1], e.ID)
-		}
-	}
 }
 
 // writePackage writes a package folder from files, with a manifest declaring api and

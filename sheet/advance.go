@@ -10,8 +10,6 @@ import (
 	"sheetkeeper/ruleset"
 )
 
-func init() { register("advance", opAdvance) }
-
 // AdvanceRequest is one advance: exactly one target — Kind "field", "ability", "skill"
 // or "save" and its Name (id or label) — and for a field or ability exactly one of By and
 // To, for a skill or save a Tier (id or label).
@@ -58,7 +56,7 @@ func opAdvance(op *Op) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	now, err := advanceOn(op.Rules, op.Card, op.Values, entriesFor(op.Rules, op.Opts), req)
+	now, err := advanceOn(op.Rules, op.Card, op.Values, entriesFor(op.Opts), req)
 	if err != nil {
 		return "", err
 	}

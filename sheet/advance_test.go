@@ -111,7 +111,7 @@ func TestAdvanceRescales(t *testing.T) {
 	if got := counters(); len(got) != 3 || got[0] != 1 || got[1] != 0 || got[2] != 0 {
 		t.Fatalf("picked at level 1: %v", got)
 	}
-	out, ch := Advance(rs, c, EntriesOf(rs), AdvanceRequest{Kind: "field", Name: "level", To: advPtr("6")})
+	out, ch := Advance(rs, c, inline(rs), AdvanceRequest{Kind: "field", Name: "level", To: advPtr("6")})
 	if !out.OK() || out.Now != "6" {
 		t.Fatalf("advance: %+v", out)
 	}

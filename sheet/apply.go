@@ -22,15 +22,9 @@ type Options struct {
 	Check func(card *Card, op string) error
 	// Items gives the items a card holds, for itemStat; nil holds none.
 	Items func(card *Card) ItemStats
-	// Catalogs is what use, advance and picking read beyond the ruleset (engine 2).
-	Catalogs CatalogSource
-}
-
-// CatalogSource gives the entries of a catalog by id, including standalone catalog files
-// the ruleset only names. It is the seam use and picking read through; nil reads only the
-// ruleset's inline catalogs.
-type CatalogSource interface {
-	Entries(catalog string) ([]ruleset.Entry, error)
+	// Catalogs is where use and advance find the catalog entries a card's rows came from
+	// (engine 2); nil finds none.
+	Catalogs Entries
 }
 
 // CardResult is what one request did to one card.
@@ -65,7 +59,7 @@ type Op struct {
 	// Card is the working copy. Name is the real card's.
 	Card *Card
 	// Values is Card evaluated before the operation; Live is its live state. A live-only
-	// op (liveOnly) reads only Live, so its Values are the build's numbers without the
+	// op (opSpec.liveOnly) reads only Live, so its Values are the build's numbers without the
 	// skill and save maps (see evaluateLive).
 	Values *Values
 	Req    parser.Tag
@@ -96,34 +90,30 @@ func (op *Op) items() ItemStats {
 // *refusal.Error). A refused handler may leave op.Card in any state: it is discarded.
 type Handler func(op *Op) (now string, err error)
 
-// handlers is the dispatch table of the plain ops. use and advance are added by
-// register from their own files.
-var handlers = map[string]Handler{
-	"spend":     opSpend,
-	"restore":   opRestore,
-	"heal":      opRestore,
-	"damage":    opDamage,
-	"temp":      opTemp,
-	"track":     opTrack,
-	"condition": opCondition,
-	"note":      opNote,
-	"state":     opState,
-	"rest":      opRest,
+// opSpec is one sheet op in the dispatch table: its handler, and whether it changes only
+// the live state (its working copy then shares the build with the card, read-only, which
+// saves copying it). A handler that is not live-only gets a full copy of the card and may
+// change its build (setting Op.BuildChanged).
+type opSpec struct {
+	handler  Handler
+	liveOnly bool
 }
 
-// register adds a handler for op to the dispatch table. Called only from init functions
-// of this package (use, cast, advance). A registered handler gets a full copy of the card
-// and may change its build (setting Op.BuildChanged).
-func register(op string, h Handler) { handlers[op] = h }
-
-// liveOnly reports whether op changes only the live state: its working copy then shares
-// the build with the card, read-only, which saves copying it.
-func liveOnly(op string) bool {
-	switch op {
-	case "spend", "restore", "heal", "damage", "temp", "track", "condition", "note", "state", "rest":
-		return true
-	}
-	return false
+// ops is every sheet op by name, one static table.
+var ops = map[string]opSpec{
+	"spend":     {opSpend, true},
+	"restore":   {opRestore, true},
+	"heal":      {opRestore, true},
+	"damage":    {opDamage, true},
+	"temp":      {opTemp, true},
+	"track":     {opTrack, true},
+	"condition": {opCondition, true},
+	"note":      {opNote, true},
+	"state":     {opState, true},
+	"rest":      {opRest, true},
+	"use":       {opUse, false},
+	"cast":      {opUse, false},
+	"advance":   {opAdvance, false},
 }
 
 // Apply applies one sheet request to the card(s) it names among cards, each all or
@@ -137,7 +127,7 @@ func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 	if req.Malformed {
 		return Result{Outcome: Refused(refuse(refusal.Malformed, "%s", req.Detail))}
 	}
-	h, ok := handlers[strings.ToLower(req.Op)]
+	h, ok := ops[strings.ToLower(req.Op)]
 	if !ok {
 		return Result{Outcome: Refused(refuse(refusal.Malformed, "op %q is not a sheet op", req.Op))}
 	}
@@ -193,13 +183,13 @@ func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 
 // applyOne runs one handler on a working copy of card and keeps the copy only when it
 // succeeds.
-func applyOne(ix *index, card *Card, req parser.Tag, h Handler, opts *Options) CardResult {
+func applyOne(ix *index, card *Card, req parser.Tag, h opSpec, opts *Options) CardResult {
 	if opts.Check != nil {
 		if err := opts.Check(card, req.Op); err != nil {
 			return CardResult{Card: card.Name, Outcome: Refused(err)}
 		}
 	}
-	live := liveOnly(strings.ToLower(req.Op))
+	live := h.liveOnly
 	work := &Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
 	if !live {
 		work = card.Clone()
@@ -210,7 +200,7 @@ func applyOne(ix *index, card *Card, req parser.Tag, h Handler, opts *Options) C
 	} else {
 		op.Values = evaluateCard(ix, op.Card, op.items())
 	}
-	now, err := h(op)
+	now, err := h.handler(op)
 	if err != nil {
 		return CardResult{Card: card.Name, Outcome: Refused(err)}
 	}

@@ -79,3 +79,30 @@ func summary(o Outcome) string {
 	}
 	return s
 }
+
+// inlineEntries finds entries in a ruleset's inline catalogs. In production package
+// catalog's Index is sheet's Entries; catalog imports sheet, so sheet's own tests use this
+// plain walk instead.
+type inlineEntries struct{ rs *ruleset.Ruleset }
+
+func inline(rs *ruleset.Ruleset) inlineEntries { return inlineEntries{rs} }
+
+func (f inlineEntries) Entry(catalogID, entryID string) (*ruleset.Entry, bool) {
+	cat := f.rs.Catalog(catalogID)
+	if cat == nil {
+		return nil, false
+	}
+	for i := range cat.Entries {
+		if cat.Entries[i].ID == entryID {
+			return &cat.Entries[i], true
+		}
+	}
+	return nil, false
+}
+
+// entriesFunc is a test's own entry lookup as an Entries.
+type entriesFunc func(catalogID, entryID string) (*ruleset.Entry, bool)
+
+func (f entriesFunc) Entry(catalogID, entryID string) (*ruleset.Entry, bool) {
+	return f(catalogID, entryID)
+}

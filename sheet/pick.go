@@ -75,33 +75,6 @@ func Pick(rs *ruleset.Ruleset, card *Card, catalogID string, entry *ruleset.Entr
 	return Applied(now + " added (" + strconv.Itoa(len(entry.Rows)) + " rows)"), changes
 }
 
-// PickedEntries returns the markers of the catalog entries card already has, with how
-// many of its rows carry each, so a picker can show "on your sheet".
-func PickedEntries(card *Card) map[string]int {
-	out := map[string]int{}
-	for _, rows := range card.Build.Lists {
-		for _, r := range rows {
-			if m := r.Marker(); m != "" {
-				out[m]++
-			}
-		}
-	}
-	return out
-}
-
-// HasEntry reports whether card carries a row picked from entryID of catalogID.
-func HasEntry(card *Card, catalogID, entryID string) bool {
-	m := Marker(catalogID, entryID)
-	for _, rows := range card.Build.Lists {
-		for _, r := range rows {
-			if r.Marker() == m {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // listOf returns the sheet list id, or nil.
 func listOf(rs *ruleset.Ruleset, id string) *ruleset.List {
 	for i := range rs.Sheet.Lists {

@@ -24,13 +24,13 @@ func TestUseFixturesParseClean(t *testing.T) {
 
 func TestPick(t *testing.T) {
 	rs := useRuleset(t, emberPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	c := NewCard("Ash", rs.ID, rs.Version, rs.Sheet.Version)
 	c.Build.Abilities = map[string]float64{"heart": 2}
 	// A value left over from an earlier counter of the same name does not survive: a new
 	// counter starts full.
 	c.Live.Pools = map[string]PoolValue{"tricks:last ember": {Value: 0}}
-	e, _ := look("knacks", "last-ember")
+	e, _ := look.Entry("knacks", "last-ember")
 	out, ch := Pick(rs, c, "knacks", e, look)
 	if !out.OK() || out.Now != "Last Ember added (2 rows)" {
 		t.Fatalf("pick: %+v", out)
@@ -61,12 +61,6 @@ func TestPick(t *testing.T) {
 	if e.Rows[0].Values["name"] != "Last Ember" {
 		t.Fatal("the pick shares its values with the catalog")
 	}
-	if !HasEntry(c, "knacks", "last-ember") || HasEntry(c, "knacks", "road-sense") {
-		t.Error("HasEntry")
-	}
-	if got := PickedEntries(c); len(got) != 1 || got["knacks/last-ember"] != 2 {
-		t.Errorf("PickedEntries %v", got)
-	}
 	// Reverting the pick takes the rows back off, except a row the player edited since.
 	Revert(edited, ch)
 	if len(edited.Build.Lists["knacks"]) != 1 || len(edited.Build.Lists["tricks"]) != 0 {
@@ -80,12 +74,12 @@ func TestPick(t *testing.T) {
 
 func TestPickKeepsAnExistingCounter(t *testing.T) {
 	rs := useRuleset(t, emberPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	c := NewCard("Ash", rs.ID, rs.Version, rs.Sheet.Version)
 	c.Build.Abilities = map[string]float64{"heart": 2}
 	pickAll(t, rs, c, "knacks", "last-ember")
 	c.Live.Pools = map[string]PoolValue{"tricks:last ember": {Value: 0}}
-	e, _ := look("knacks", "last-ember")
+	e, _ := look.Entry("knacks", "last-ember")
 	if out, _ := Pick(rs, c, "knacks", e, look); !out.OK() {
 		t.Fatal(out)
 	}
@@ -96,11 +90,11 @@ func TestPickKeepsAnExistingCounter(t *testing.T) {
 
 func TestPickRefusals(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	c := NewCard("Mira", rs.ID, rs.Version, rs.Sheet.Version)
 	// features holds at most 3 rows.
 	pickAll(t, rs, c, "features", "tough", "channel")
-	e, _ := look("features", "last-ember")
+	e, _ := look.Entry("features", "last-ember")
 	if out, ch := Pick(rs, c, "features", e, look); !out.OK() || len(ch) == 0 {
 		t.Fatalf("third feature: %+v", out)
 	}
@@ -110,8 +104,8 @@ func TestPickRefusals(t *testing.T) {
 		t.Fatalf("fourth feature: %+v %v", out, ch)
 	}
 	er := useRuleset(t, emberPath)
-	moth, _ := EntriesOf(er)("road_trouble", "cinder-moth")
-	if out, _ := Pick(er, NewCard("Ash", er.ID, 1, 1), "road_trouble", moth, EntriesOf(er)); out.Reason != refusal.UnknownEntry {
+	moth, _ := inline(er).Entry("road_trouble", "cinder-moth")
+	if out, _ := Pick(er, NewCard("Ash", er.ID, 1, 1), "road_trouble", moth, inline(er)); out.Reason != refusal.UnknownEntry {
 		t.Fatalf("a creature: %+v", out)
 	}
 	if out, _ := Pick(rs, c, "features", (*ruleset.Entry)(nil), look); out.Reason != refusal.UnknownEntry {

@@ -8,43 +8,23 @@ import (
 	"sheetkeeper/ruleset"
 )
 
-// Entries finds a catalog entry by catalog id and entry id. Standalone catalogs are
-// loaded lazily by the caller; an entry it cannot find (a catalog that failed to load,
-// an entry the newer version dropped) reads as absent, and the rows that point at it are
-// left exactly as they are.
-type Entries func(catalogID, entryID string) (*ruleset.Entry, bool)
-
-// entryIndex is a CatalogSource that keeps its own index of entries by id, as
-// ruleset.Loaded does, built once for every command that reads the ruleset.
-type entryIndex interface {
+// Entries finds a catalog entry by catalog id and entry id: the one way sheet reads
+// catalogs (package catalog's Index is the implementation; it reads standalone catalog
+// files lazily). An entry it cannot find (a catalog that failed to load, an entry the
+// newer version dropped) reads as absent, and the rows that point at it are left exactly
+// as they are. A nil Entries finds nothing.
+type Entries interface {
 	Entry(catalogID, entryID string) (*ruleset.Entry, bool)
 }
 
 // entryOf returns the entry a row marker "<catalog>/<entry>" points at.
-func (f Entries) entryOf(marker string) (*ruleset.Entry, bool) {
+func entryOf(entries Entries, marker string) (*ruleset.Entry, bool) {
 	cat, id, ok := strings.Cut(marker, "/")
-	if !ok || cat == "" || id == "" || f == nil {
+	if !ok || cat == "" || id == "" || entries == nil {
 		return nil, false
 	}
-	e, found := f(cat, id)
+	e, found := entries.Entry(cat, id)
 	return e, found && e != nil
-}
-
-// EntriesOf returns a lookup over the catalogs carried inline in rs. A catalog kept in a
-// standalone file (asset) answers nothing here; the caller loads those and chains them.
-func EntriesOf(rs *ruleset.Ruleset) Entries {
-	return func(catalogID, entryID string) (*ruleset.Entry, bool) {
-		cat := rs.Catalog(catalogID)
-		if cat == nil {
-			return nil, false
-		}
-		for i := range cat.Entries {
-			if cat.Entries[i].ID == entryID {
-				return &cat.Entries[i], true
-			}
-		}
-		return nil, false
-	}
 }
 
 // Marker is the marker a row picked from entryID of catalogID carries.
@@ -74,7 +54,7 @@ func Rescale(rs *ruleset.Ruleset, card *Card, entries Entries) []Change {
 			if m == "" {
 				continue
 			}
-			e, ok := entries.entryOf(m)
+			e, ok := entryOf(entries, m)
 			if !ok {
 				continue
 			}
@@ -194,40 +174,10 @@ func scaledIDs(m map[string]ruleset.ScaledColumn) []string {
 	return ids
 }
 
-// entriesFor is the entry lookup a request reads: the bot's catalog source (standalone
-// catalog files included) when it gives one, else the ruleset's inline catalogs. Each
-// catalog is indexed once per request, the first time an entry of it is asked for.
-func entriesFor(rs *ruleset.Ruleset, opts *Options) Entries {
-	if opts == nil || opts.Catalogs == nil {
-		return EntriesOf(rs)
+// entriesFor is the entry lookup a request reads: the bot's catalogs, or none.
+func entriesFor(opts *Options) Entries {
+	if opts == nil {
+		return nil
 	}
-	return EntriesFrom(opts.Catalogs)
-}
-
-// EntriesFrom adapts a catalog source to an entry lookup. A source with its own index
-// (ruleset.Loaded keeps one for every command) is asked directly; otherwise each catalog
-// is read and indexed once, the first time one of its entries is asked for. A catalog
-// the source cannot give answers nothing.
-func EntriesFrom(src CatalogSource) Entries {
-	if ix, ok := src.(entryIndex); ok {
-		return ix.Entry
-	}
-	byCatalog := map[string]map[string]*ruleset.Entry{}
-	return func(catalogID, entryID string) (*ruleset.Entry, bool) {
-		idx, seen := byCatalog[catalogID]
-		if !seen {
-			list, err := src.Entries(catalogID)
-			if err == nil {
-				idx = make(map[string]*ruleset.Entry, len(list))
-				for i := range list {
-					if _, dup := idx[list[i].ID]; !dup {
-						idx[list[i].ID] = &list[i]
-					}
-				}
-			}
-			byCatalog[catalogID] = idx
-		}
-		e, ok := idx[entryID]
-		return e, ok
-	}
+	return opts.Catalogs
 }

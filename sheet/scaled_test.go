@@ -17,7 +17,7 @@ func usesOf(c *Card) []any {
 
 func TestRescale(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	for _, tc := range []struct {
 		name   string
 		fields map[string]any
@@ -62,7 +62,7 @@ func TestRescale(t *testing.T) {
 // never touched.
 func TestRescaleByName(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	c := NewCard("Mira", rs.ID, rs.Version, rs.Sheet.Version)
 	pickAll(t, rs, c, "features", "twin-marks")
 	rows := c.Build.Lists["counters"]
@@ -98,7 +98,7 @@ func TestRescaleByName(t *testing.T) {
 // when the card holds it twice.
 func TestRescaleSingleRow(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	c := NewCard("Mira", rs.ID, rs.Version, rs.Sheet.Version)
 	pickAll(t, rs, c, "features", "channel")
 	rows := c.Build.Lists["counters"]
@@ -111,7 +111,7 @@ func TestRescaleSingleRow(t *testing.T) {
 	}
 	// Without the catalog (it could not be loaded), nothing moves.
 	c.Build.Fields["level"] = 1.0
-	none := func(string, string) (*ruleset.Entry, bool) { return nil, false }
+	none := entriesFunc(func(string, string) (*ruleset.Entry, bool) { return nil, false })
 	if ch := Rescale(rs, c, none); len(ch) != 0 {
 		t.Fatalf("rescaled without entries: %v", ch)
 	}
@@ -137,7 +137,7 @@ func TestFitColumn(t *testing.T) {
 
 func BenchmarkRescale(b *testing.B) {
 	rs := useRuleset(b, arcanaPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	c := NewCard("Mira", rs.ID, rs.Version, rs.Sheet.Version)
 	pickAll(b, rs, c, "features", "channel", "twin-marks")
 	pickAll(b, rs, c, "features", "focus-charges", "last-ember")

@@ -43,7 +43,7 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 			shown, _ := row.Text(nameCol)
 			hit := nameCol != "" && foldKey(shown) == want
 			if !hit {
-				if e, ok := entries.entryOf(m); ok && foldKey(e.Label) == want {
+				if e, ok := entryOf(entries, m); ok && foldKey(e.Label) == want {
 					hit = true
 				}
 			}
@@ -59,7 +59,7 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 	default:
 		return Found{}, refuse(refusal.AmbiguousEntry, "%q could be %s", name, strings.Join(matched, " or "))
 	}
-	e, ok := entries.entryOf(matched[0])
+	e, ok := entryOf(entries, matched[0])
 	if !ok {
 		return Found{}, refuse(refusal.UnknownEntry, "the catalog entry %s is not available", matched[0])
 	}
@@ -101,17 +101,12 @@ type Payment struct {
 	Max    int
 }
 
-func init() {
-	register("use", opUse)
-	register("cast", opUse)
-}
-
 // opUse is the dispatch handler of use and cast: name= (spell= is read as name=) and the
 // optional upcast pool=.
 func opUse(op *Op) (string, error) {
 	name, _ := op.Req.Get("name")
 	pool, _ := op.Req.Get("pool")
-	now, res, err := payUse(op.Rules, op.Card, op.Values, entriesFor(op.Rules, op.Opts), name, pool)
+	now, res, err := payUse(op.Rules, op.Card, op.Values, entriesFor(op.Opts), name, pool)
 	if err != nil {
 		return "", err
 	}

@@ -35,9 +35,9 @@ func useRuleset(t testing.TB, path string) *ruleset.Ruleset {
 // pickAll picks the named entries of catalog onto card, failing the test on a refusal.
 func pickAll(t testing.TB, rs *ruleset.Ruleset, card *Card, catalog string, ids ...string) {
 	t.Helper()
-	look := EntriesOf(rs)
+	look := inline(rs)
 	for _, id := range ids {
-		e, ok := look(catalog, id)
+		e, ok := look.Entry(catalog, id)
 		if !ok {
 			t.Fatalf("no entry %s/%s", catalog, id)
 		}
@@ -91,7 +91,7 @@ func TestUseLastEmberFollowsHeart(t *testing.T) {
 			t.Fatalf("heart %v: tricks rows %v, want one row with uses %v", tc.heart, rows, tc.uses)
 		}
 		before := c.Clone()
-		out, changes := Use(rs, c, EntriesOf(rs), "last ember", "")
+		out, changes := Use(rs, c, inline(rs), "last ember", "")
 		if string(out.Result) != tc.result || out.Now != tc.now || out.Reason != tc.reason {
 			t.Errorf("heart %v: got %+v, want %s now=%q reason=%q", tc.heart, out, tc.result, tc.now, tc.reason)
 		}
@@ -185,7 +185,7 @@ func TestUsePayment(t *testing.T) {
 			c := caster(t, rs)
 			setPools(c, tc.pools)
 			before := c.Clone()
-			out, changes := Use(rs, c, EntriesOf(rs), tc.entry, tc.pool)
+			out, changes := Use(rs, c, inline(rs), tc.entry, tc.pool)
 			if string(out.Result) != tc.result || out.Now != tc.now || out.Reason != tc.reason ||
 				out.Level != tc.level || out.Targets != tc.targets {
 				t.Fatalf("got %+v\nwant %s now=%q reason=%q level=%d targets=%d", out, tc.result, tc.now, tc.reason, tc.level, tc.targets)
@@ -211,7 +211,7 @@ func TestUseShortfallSaysWhat(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
 	c := caster(t, rs)
 	setPools(c, map[string]int{"slots_1": 0, "ki": 1})
-	out, _ := Use(rs, c, EntriesOf(rs), "Ki Bolt", "")
+	out, _ := Use(rs, c, inline(rs), "Ki Bolt", "")
 	want := "not enough: 1st-level slots has 0 of 1; Ki has 1 of 2"
 	if out.Reason != refusal.Insufficient || out.Detail != want {
 		t.Fatalf("got %+v, want detail %q", out, want)
@@ -223,7 +223,7 @@ func TestUseCounterAndCostTogether(t *testing.T) {
 	c := caster(t, rs)
 	c.Build.Abilities = map[string]float64{"heart": 2}
 	pickAll(t, rs, c, "features", "last-ember")
-	out, changes := Use(rs, c, EntriesOf(rs), "Last Ember", "")
+	out, changes := Use(rs, c, inline(rs), "Last Ember", "")
 	if !out.OK() || out.Now != "Hit points 19/20; Last Ember 1/2" {
 		t.Fatalf("got %+v", out)
 	}
@@ -240,8 +240,8 @@ func TestUseCounterAndCostTogether(t *testing.T) {
 		}
 	}
 	// The counter runs out before the hit points do.
-	Use(rs, c, EntriesOf(rs), "Last Ember", "")
-	out, _ = Use(rs, c, EntriesOf(rs), "Last Ember", "")
+	Use(rs, c, inline(rs), "Last Ember", "")
+	out, _ = Use(rs, c, inline(rs), "Last Ember", "")
 	if out.Reason != refusal.Insufficient || out.Detail != "not enough: Last Ember has 0 of 1" {
 		t.Fatalf("third use: %+v", out)
 	}
@@ -250,7 +250,7 @@ func TestUseCounterAndCostTogether(t *testing.T) {
 func TestFindEntryNames(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
 	c := caster(t, rs)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	spells := c.Build.Lists["spells"]
 	spells[3]["name"] = "Big Boom" // Fireball renamed by the player
 	for _, tc := range []struct {
@@ -278,7 +278,7 @@ func TestFindEntryNames(t *testing.T) {
 	if _, err := FindEntry(rs, plain, look, "Fireball"); refusal.Of(err) != refusal.UnknownEntry {
 		t.Errorf("unmarked row: %v", err)
 	}
-	none := func(string, string) (*ruleset.Entry, bool) { return nil, false }
+	none := entriesFunc(func(string, string) (*ruleset.Entry, bool) { return nil, false })
 	if _, err := FindEntry(rs, caster(t, rs), none, "Fireball"); refusal.Of(err) != refusal.UnknownEntry {
 		t.Errorf("catalog not available: %v", err)
 	}
@@ -291,7 +291,7 @@ func TestUseThroughApply(t *testing.T) {
 	if len(msg.Tags) != 1 {
 		t.Fatalf("tags %+v", msg.Tags)
 	}
-	res := Apply(rs, []*Card{c}, msg.Tags[0], Options{})
+	res := Apply(rs, []*Card{c}, msg.Tags[0], Options{Catalogs: inline(rs)})
 	if !res.Outcome.OK() || res.Outcome.Now != "4th-level slots 0/1" || res.Outcome.Level != 4 || res.Outcome.Targets != 3 {
 		t.Fatalf("outcome %+v", res.Outcome)
 	}
@@ -299,7 +299,7 @@ func TestUseThroughApply(t *testing.T) {
 	if len(ch) != 1 || ch[0].Path != "live.pools.slots_4" || ch[0].Before != nil || !sameValue(ch[0].After, map[string]any{"value": 0.0}) {
 		t.Fatalf("changes %+v", ch)
 	}
-	res = Apply(rs, []*Card{c}, msg.Tags[0], Options{})
+	res = Apply(rs, []*Card{c}, msg.Tags[0], Options{Catalogs: inline(rs)})
 	if res.Outcome.Reason != refusal.Insufficient || len(res.Changes()) != 0 {
 		t.Fatalf("second cast: %+v", res)
 	}
@@ -307,11 +307,11 @@ func TestUseThroughApply(t *testing.T) {
 
 func TestOfferedPools(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	c := caster(t, rs)
 	setPools(c, map[string]int{"slots_1": 0})
 	keys := func(entry string) string {
-		e, _ := look("spells", entry)
+		e, _ := look.Entry("spells", entry)
 		var ks []string
 		for _, o := range OfferedPools(rs, c, e) {
 			k := o.Key
@@ -338,7 +338,7 @@ func TestOfferedPools(t *testing.T) {
 		}
 	}
 	// The own pool is offered even when empty, with where it stands.
-	e, _ := look("spells", "magic-missile")
+	e, _ := look.Entry("spells", "magic-missile")
 	if o := OfferedPools(rs, c, e)[0]; o.Value != 0 || o.Max != 4 || o.Level != 1 {
 		t.Errorf("own pool offer %+v", o)
 	}
@@ -353,7 +353,7 @@ func TestOfferedPools(t *testing.T) {
 // refused use changes nothing, and a paid one never takes a pool below 0.
 func TestUseRefusedLeavesCardIdentical(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	base := caster(t, rs)
 	base.Build.Abilities = map[string]float64{"heart": 1}
 	pickAll(t, rs, base, "features", "last-ember", "twin-marks")
@@ -399,7 +399,7 @@ func TestUseRefusedLeavesCardIdentical(t *testing.T) {
 
 func BenchmarkUseUpcast(b *testing.B) {
 	rs := useRuleset(b, arcanaPath)
-	look := EntriesOf(rs)
+	look := inline(rs)
 	base := caster(b, rs)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -422,18 +422,18 @@ func TestUseFireball5e(t *testing.T) {
 	if len(ps) > 0 {
 		t.Fatal(ps)
 	}
-	look := func(cat, id string) (*ruleset.Entry, bool) {
+	look := entriesFunc(func(cat, id string) (*ruleset.Entry, bool) {
 		for i := range spells {
 			if cat == "spells" && spells[i].ID == id {
 				return &spells[i], true
 			}
 		}
 		return nil, false
-	}
+	})
 	c := NewCard("Mira", rs.ID, rs.Version, rs.Sheet.Version)
 	c.Build.Fields = map[string]any{"spellcasting_ability": "int", "slots_max_1": 4.0, "slots_max_3": 3.0, "slots_max_5": 1.0}
 	for _, id := range []string{"fireball", "magic-missile"} {
-		e, _ := look("spells", id)
+		e, _ := look.Entry("spells", id)
 		if out, _ := Pick(rs, c, "spells", e, look); !out.OK() {
 			t.Fatal(out)
 		}

@@ -1,4 +1,4 @@
-package sheet
+package catalog
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sheetkeeper/ruleset"
+	"sheetkeeper/sheet"
 )
 
 // arcanaV2 is the arcana fixture at version 2, with entries edited by edit (catalog id →
@@ -62,7 +63,7 @@ func review(lists []RefreshList) string {
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
-func TestRefreshReview(t *testing.T) {
+func TestRefresh(t *testing.T) {
 	v1 := useRuleset(t, arcanaPath)
 	v2 := arcanaV2(t, func(e map[string]map[string]map[string]any) {
 		fb := rowValues(e["spells"]["fireball"], 0)
@@ -79,7 +80,7 @@ func TestRefreshReview(t *testing.T) {
 		rowValues(e["features"]["last-ember"], 0)["text"] = "Give a friend 4 back."
 		rowValues(e["features"]["tough"], 0)["text"] = "You are very hard to bring down."
 	})
-	c := NewCard("Mira", v1.ID, v1.Version, v1.Sheet.Version)
+	c := sheet.NewCard("Mira", v1.ID, v1.Version, v1.Sheet.Version)
 	pickAll(t, v1, c, "spells", "fireball", "magic-missile", "fire-bolt")
 	pickAll(t, v1, c, "features", "channel", "twin-marks", "last-ember")
 	fb := c.Build.Lists["spells"][0]
@@ -87,11 +88,11 @@ func TestRefreshReview(t *testing.T) {
 	fb["notes"] = "My own words."                        // the player's text still differs from the new text: offered
 	c.Build.Lists["spells"][1]["notes"] = "Three darts." // a column the entry does not set: never
 	c.Build.Lists["spells"] = append(c.Build.Lists["spells"],
-		Row{"name": "Fire Bolt", "level": 0.0, CatalogKey: "spells/fire-bolt"}, // picked twice: single-row entry matches both
-		Row{"name": "Old Spell", CatalogKey: "spells/retired"})                 // entry gone: silently left alone
+		sheet.Row{"name": "Fire Bolt", "level": 0.0, sheet.CatalogKey: "spells/fire-bolt"}, // picked twice: single-row entry matches both
+		sheet.Row{"name": "Old Spell", sheet.CatalogKey: "spells/retired"})                 // entry gone: silently left alone
 	c.Build.Lists["counters"] = c.Build.Lists["counters"][:2] // Channel Power, Left Mark: Right Mark deleted
-	look2 := EntriesOf(v2)
-	got := review(RefreshReview(v2, c, look2))
+	look2 := inline(v2)
+	got := review(Refresh(v2, c, look2))
 	want := strings.Join([]string{
 		`spells[0] prepared: null→true`,
 		`spells[0] damage: null→"9d6"`,
@@ -106,7 +107,7 @@ func TestRefreshReview(t *testing.T) {
 	// The two Twin Marks rows match by position while both are there.
 	c.Build.Lists["counters"] = nil
 	pickAll(t, v1, c, "features", "twin-marks")
-	got = review(RefreshReview(v2, c, look2))
+	got = review(Refresh(v2, c, look2))
 	if !strings.Contains(got, `counters[1] recharge: "long"→"short"`) || strings.Contains(got, "counters[0]") {
 		t.Fatalf("twin marks by position:\n%s", got)
 	}
@@ -121,7 +122,7 @@ func TestRefreshReview(t *testing.T) {
 // checked, as a stale standalone file could.
 func TestRefreshSkipsRefusedValues(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
-	c := NewCard("Mira", rs.ID, rs.Version, rs.Sheet.Version)
+	c := sheet.NewCard("Mira", rs.ID, rs.Version, rs.Sheet.Version)
 	pickAll(t, rs, c, "spells", "fireball")
 	delete(c.Build.Lists["spells"][0], "level")
 	stale := &ruleset.Entry{ID: "fireball", Label: "Fireball", Rows: []ruleset.Row{{List: "spells", Values: map[string]any{
@@ -132,8 +133,8 @@ func TestRefreshSkipsRefusedValues(t *testing.T) {
 		"damage": "10d6",
 		"bogus":  "no such column",
 	}}}}
-	look := func(cat, id string) (*ruleset.Entry, bool) { return stale, cat == "spells" && id == "fireball" }
-	got := review(RefreshReview(rs, c, look))
+	look := entriesFunc(func(cat, id string) (*ruleset.Entry, bool) { return stale, cat == "spells" && id == "fireball" })
+	got := review(Refresh(rs, c, look))
 	if got != "spells[0] damage: \"8d6\"→\"10d6\"\n" {
 		t.Fatalf("review:\n%s", got)
 	}
@@ -147,13 +148,13 @@ func TestRefreshApply(t *testing.T) {
 		ch := rowValues(e["features"]["channel"], 1)
 		ch["recharge"] = "long"
 	})
-	c := NewCard("Mira", v1.ID, v1.Version, v1.Sheet.Version)
+	c := sheet.NewCard("Mira", v1.ID, v1.Version, v1.Sheet.Version)
 	c.Build.Fields = map[string]any{"level": 6.0}
 	pickAll(t, v1, c, "spells", "fireball", "magic-missile")
 	pickAll(t, v1, c, "features", "channel")
 	c.Build.Lists["spells"][0]["level"] = 5.0 // the player's number
 	c.Build.Fields["level"] = 18.0            // a build edit since the last rescale
-	look2 := EntriesOf(v2)
+	look2 := inline(v2)
 	before := c.Clone()
 	out, ch := RefreshApply(v2, c, look2, []RefreshSelection{{List: "spells", Index: 0}, {List: "counters", Index: 0},
 		{List: "spells", Index: 7}})
@@ -167,7 +168,7 @@ func TestRefreshApply(t *testing.T) {
 	if c.Build.Lists["spells"][1]["notes"] != nil {
 		t.Fatalf("an unticked row changed: %v", c.Build.Lists["spells"][1])
 	}
-	want := []Change{
+	want := []sheet.Change{
 		{Card: "Mira", Path: "build.lists.counters[0].recharge", Before: "short", After: "long"},
 		{Card: "Mira", Path: "build.lists.counters[0].uses", Before: 2.0, After: 3.0},
 		{Card: "Mira", Path: "build.lists.spells[0].notes", Before: "A burst of flame.", After: "A roaring burst of flame."},
@@ -180,10 +181,10 @@ func TestRefreshApply(t *testing.T) {
 			t.Errorf("change %d = %+v, want %+v", i, ch[i], want[i])
 		}
 	}
-	if rest := review(RefreshReview(v2, c, look2)); rest != "spells[1] notes: null→\"Three darts of force.\"\n" {
+	if rest := review(Refresh(v2, c, look2)); rest != "spells[1] notes: null→\"Three darts of force.\"\n" {
 		t.Fatalf("left to review:\n%s", rest)
 	}
-	Revert(c, ch)
+	sheet.Revert(c, ch)
 	if !c.Equal(before) {
 		t.Fatal("revert did not restore the card")
 	}
@@ -192,10 +193,10 @@ func TestRefreshApply(t *testing.T) {
 	}
 }
 
-func BenchmarkRefreshReview(b *testing.B) {
+func BenchmarkRefresh(b *testing.B) {
 	rs := useRuleset(b, arcanaPath)
-	look := EntriesOf(rs)
-	c := NewCard("Mira", rs.ID, rs.Version, rs.Sheet.Version)
+	look := inline(rs)
+	c := sheet.NewCard("Mira", rs.ID, rs.Version, rs.Sheet.Version)
 	pickAll(b, rs, c, "spells", "fire-bolt", "magic-missile", "hold-person", "fireball", "mass-sleep", "banish")
 	pickAll(b, rs, c, "features", "channel", "twin-marks", "last-ember")
 	for _, r := range c.Build.Lists["spells"] {
@@ -203,8 +204,15 @@ func BenchmarkRefreshReview(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if len(RefreshReview(rs, c, look)) == 0 {
+		if len(Refresh(rs, c, look)) == 0 {
 			b.Fatal("nothing to review")
 		}
 	}
+}
+
+// entriesFunc is a test's own entry lookup as a sheet.Entries.
+type entriesFunc func(catalogID, entryID string) (*ruleset.Entry, bool)
+
+func (f entriesFunc) Entry(catalogID, entryID string) (*ruleset.Entry, bool) {
+	return f(catalogID, entryID)
 }
