@@ -113,15 +113,16 @@ func (c *Core) fromGM(ctx context.Context, m Message) bool {
 	return true
 }
 
-// RecordPost remembers postedID as the bot's post answering reply seq of channelID, so
-// an edit or delete of the GM's message can update or remove it.
-func (c *Core) RecordPost(ctx context.Context, channelID string, seq int64, postedID string) error {
+// RecordPost remembers posted, the ids of every message of the bot's post answering
+// reply seq of channelID, so an edit or delete of the GM's message can update or remove
+// all of it.
+func (c *Core) RecordPost(ctx context.Context, channelID string, seq int64, posted []string) error {
 	return c.store.Update(ctx, func(tx storage.Tx) error {
 		r, err := tx.Reply(channelID, seq)
 		if err != nil {
 			return fmt.Errorf("reply %d of %s: %w", seq, channelID, err)
 		}
-		r.Posted = postedID
+		r.Posted = posted
 		return tx.PutReply(r)
 	})
 }

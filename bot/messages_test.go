@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -247,13 +248,13 @@ func TestMessageAppliedAndAnswered(t *testing.T) {
 		t.Errorf("reply recorded as %+v", r)
 	}
 	// The reply's post can be found again once the front end reports its id.
-	if err := m.core.RecordPost(context.Background(), m.ch, 1, "p1"); err != nil {
+	if err := m.core.RecordPost(context.Background(), m.ch, 1, []string{"p1", "p1b"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := m.reply(1).Posted; got != "p1" {
+	if got := m.reply(1).Posted; !slices.Equal(got, []string{"p1", "p1b"}) {
 		t.Errorf("Posted = %q", got)
 	}
-	if err := m.core.RecordPost(context.Background(), m.ch, 9, "p9"); err == nil {
+	if err := m.core.RecordPost(context.Background(), m.ch, 9, []string{"p9"}); err == nil {
 		t.Error("RecordPost of a reply that does not exist: no error")
 	}
 }

@@ -160,10 +160,10 @@ func latestLive(tx storage.Tx, r *storage.Reply) (bool, error) {
 // postOrEdit edits the bot's post answering r, or posts one when its id is not known
 // (the front end has not reported it yet).
 func postOrEdit(r *storage.Reply, content string, embeds []Embed) Action {
-	if r.Posted == "" {
+	if len(r.Posted) == 0 {
 		return Action{Kind: Post, ChannelID: r.ChannelID, MessageID: r.MessageID, Content: content, Embeds: embeds, ReplySeq: r.Seq}
 	}
-	return Action{Kind: Edit, ChannelID: r.ChannelID, MessageID: r.Posted, Content: content, Embeds: embeds, ReplySeq: r.Seq}
+	return Action{Kind: Edit, ChannelID: r.ChannelID, Posted: r.Posted, Content: content, Embeds: embeds, ReplySeq: r.Seq}
 }
 
 // OnDelete handles a deleted message. Deleting the latest live reply reverts it, then
@@ -238,11 +238,11 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 			return err
 		}
 		for _, p := range posts {
-			if p.r.Posted == "" {
+			if len(p.r.Posted) == 0 {
 				continue
 			}
 			content, embeds := renderUndone(t.rules.Ruleset, t.cards, p.back)
-			acts = append(acts, Action{Kind: Edit, ChannelID: d.ChannelID, MessageID: p.r.Posted, Content: content, Embeds: embeds})
+			acts = append(acts, Action{Kind: Edit, ChannelID: d.ChannelID, Posted: p.r.Posted, Content: content, Embeds: embeds})
 		}
 		return nil
 	})

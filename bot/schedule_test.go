@@ -254,7 +254,7 @@ func TestDailyRestFiresAtLocalTime(t *testing.T) {
 		t.Errorf("last run %v, want %v", s.LastRun, at)
 	}
 	// The front end reports its post's id, as for a GM's reply.
-	if err := m.core.RecordPost(context.Background(), "table", acts[0].ReplySeq, "p1"); err != nil {
+	if err := m.core.RecordPost(context.Background(), "table", acts[0].ReplySeq, []string{"p1"}); err != nil {
 		t.Fatal(err)
 	}
 

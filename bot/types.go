@@ -167,11 +167,16 @@ type SelectOption struct {
 type Action struct {
 	Kind      string // post, edit, delete
 	ChannelID string
-	// MessageID is the bot's own message to edit or delete; for a post, the message it
-	// answers (a reply reference), if any.
+	// MessageID is, for a post, the message it answers (a reply reference), if any.
 	MessageID string
-	Content   string
-	Embeds    []Embed
+	// Posted are the messages of the bot's own post to edit or delete: all of them, as
+	// the front end reported them with Core.RecordPost (a post longer than one message
+	// spans several).
+	Posted []string
+	// Content is the whole post: a front end splits it into as many messages as its
+	// limits need.
+	Content string
+	Embeds  []Embed
 	// ReplySeq names the reply a post or an edit answers, so the front end can report the
 	// posted message ids back with Core.RecordPost (an edit may need more messages).
 	ReplySeq int64

@@ -376,14 +376,17 @@ func (c *Console) actions(ctx context.Context, ev *Event, acts []bot.Action) {
 				if channel == "" {
 					channel = ev.Channel
 				}
-				if err := c.core.RecordPost(ctx, channel, a.ReplySeq, id); err != nil {
+				if err := c.core.RecordPost(ctx, channel, a.ReplySeq, []string{id}); err != nil {
 					ev.Error = "recording the bot's post: " + err.Error()
 				}
 			}
 		case bot.Edit, bot.Delete:
-			p.Of = c.posts[a.MessageID]
+			// The console posts each post as one message, so Posted holds one id.
+			if len(a.Posted) > 0 {
+				p.Of = c.posts[a.Posted[0]]
+			}
 			if p.Of == 0 {
-				p.Message = a.MessageID
+				p.Message = strings.Join(a.Posted, ",")
 			}
 		}
 		ev.Posts = append(ev.Posts, p)

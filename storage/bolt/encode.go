@@ -89,8 +89,15 @@ func appendReply(dst []byte, r *storage.Reply) ([]byte, error) {
 		}
 		out = append(out, ']')
 	}
-	if r.Posted != "" {
-		out = appendString(append(out, `,"posted":`...), r.Posted)
+	if len(r.Posted) > 0 {
+		out = append(out, `,"posted":[`...)
+		for i, id := range r.Posted {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = appendString(out, id)
+		}
+		out = append(out, ']')
 	}
 	if r.Source != "" {
 		out = appendString(append(out, `,"source":`...), r.Source)
