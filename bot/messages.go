@@ -83,8 +83,8 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 			return err
 		}
 		if applies {
-			content, embeds := render(t.rules.Ruleset, t.cards, done)
-			post = []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, ReplySeq: seq}}
+			content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
+			post = []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Outcomes: outs, ReplySeq: seq}}
 		}
 		return nil
 	})

@@ -79,11 +79,13 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		if !changed {
 			return nil
 		}
-		content, embeds := render(t.rules.Ruleset, t.cards, shown)
+		content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, shown)
 		if len(shown) == 0 {
 			content = noTagsLeft
 		}
-		acts = []Action{postOrEdit(r, content, embeds)}
+		a := postOrEdit(r, content, embeds)
+		a.Outcomes = outs
+		acts = []Action{a}
 		return nil
 	})
 	if err != nil {

@@ -34,6 +34,7 @@ func oneEdit(t *testing.T, acts []Action, post string) Action {
 	if len(acts) != 1 || acts[0].Kind != Edit || !slices.Equal(acts[0].Posted, []string{post}) || acts[0].ChannelID != "table" {
 		t.Fatalf("want one edit of %s, got %+v", post, acts)
 	}
+	wantOutcomesOfText(t, acts[0])
 	return acts[0]
 }
 

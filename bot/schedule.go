@@ -108,12 +108,12 @@ func (c *Core) Fire(ctx context.Context, s storage.Schedule, at time.Time) error
 		if err := tx.PutReply(r); err != nil {
 			return err
 		}
-		content, embeds := render(t.rules.Ruleset, t.cards, done)
+		content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
 		head := firedHeader(s, restLabel(t.rules.Ruleset, s.Rest), at)
 		if gaps := skippedByGap(s, at); len(gaps) > 0 {
 			head += "\n" + gapNote(gaps)
 		}
-		post = Action{Kind: Post, ChannelID: s.ChannelID, Content: head + "\n" + content, Embeds: embeds, ReplySeq: seq}
+		post = Action{Kind: Post, ChannelID: s.ChannelID, Content: head + "\n" + content, Embeds: embeds, Outcomes: outs, ReplySeq: seq}
 		return nil
 	})
 	var sk *skipped

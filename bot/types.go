@@ -177,9 +177,26 @@ type Action struct {
 	// limits need.
 	Content string
 	Embeds  []Embed
+	// Outcomes are, for the post or edit of a reply, what each of its tags did, in the
+	// order Content writes them back: a front end shows them (the console's --json tags)
+	// as data, without reading the post's text again.
+	Outcomes []Outcome
 	// ReplySeq names the reply a post or an edit answers, so the front end can report the
 	// posted message ids back with Core.RecordPost (an edit may need more messages).
 	ReplySeq int64
+}
+
+// Outcome is what one tag of a reply did, in the words of its write-back.
+type Outcome struct {
+	// Tag is the tag written back with its outcome, brackets included: one line of the
+	// post's content.
+	Tag string
+	// Op is the tag's op (an inventory tag's action) and Who the character it names, as
+	// written back; both are empty for a tag that could not be read.
+	Op, Who string
+	Result  string // ok or refused
+	Now     string // an applied tag's outcome summary
+	Reason  string // a refused tag's reason
 }
 
 // Action kinds.

@@ -391,7 +391,7 @@ func (c *Console) actions(ctx context.Context, ev *Event, acts []bot.Action) {
 		}
 		ev.Posts = append(ev.Posts, p)
 		if a.Kind == bot.Post || a.Kind == bot.Edit {
-			ev.Tags = append(ev.Tags, readTags(a.Content)...)
+			ev.Tags = append(ev.Tags, tagsOf(a.Outcomes)...)
 		}
 	}
 }
