@@ -42,7 +42,7 @@ func (m *cmdTable) run(u User, name string, opts ...string) Response {
 	if len(opts)%2 != 0 {
 		m.t.Fatalf("odd options %q", opts)
 	}
-	cmd := Command{Name: name, User: u, ChannelID: m.ch, GuildID: "guild", Time: cmdTime}
+	cmd := Command{Name: name, User: u, ChannelID: m.ch, GuildID: "guild"}
 	for i := 0; i < len(opts); i += 2 {
 		cmd.Options = append(cmd.Options, Option{Name: opts[i], Value: opts[i+1]})
 	}
@@ -52,7 +52,7 @@ func (m *cmdTable) run(u User, name string, opts ...string) Response {
 // runFile runs a command whose option file is att.
 func (m *cmdTable) runFile(u User, name string, att *Attachment) Response {
 	m.t.Helper()
-	return m.core.OnCommand(context.Background(), Command{Name: name, User: u, ChannelID: m.ch, Time: cmdTime,
+	return m.core.OnCommand(context.Background(), Command{Name: name, User: u, ChannelID: m.ch,
 		Options: []Option{{Name: "file", Attachment: att}}})
 }
 

@@ -115,16 +115,15 @@ func (m *msgTable) send(msg Message) (string, []Action) {
 	if msg.ChannelID == "" {
 		msg.ChannelID = m.ch
 	}
-	msg.Time = msgTime
 	return msg.ID, m.core.OnMessage(context.Background(), msg)
 }
 
 func (m *msgTable) edit(id string, u User, text string) []Action {
-	return m.core.OnEdit(context.Background(), Message{ChannelID: m.ch, ID: id, Author: u, Content: text, Time: msgTime})
+	return m.core.OnEdit(context.Background(), Message{ChannelID: m.ch, ID: id, Author: u, Content: text})
 }
 
 func (m *msgTable) delete(id string) []Action {
-	return m.core.OnDelete(context.Background(), Deletion{ChannelID: m.ch, ID: id, Time: msgTime})
+	return m.core.OnDelete(context.Background(), Deletion{ChannelID: m.ch, ID: id})
 }
 
 // stored reads a game card as stored.

@@ -74,7 +74,7 @@ func (m *schedTable) restart(now time.Time) {
 
 func (m *schedTable) cmd(u User, name string, opts ...string) Response {
 	m.t.Helper()
-	cmd := Command{Name: name, User: u, ChannelID: "table", Time: m.clock.Now()}
+	cmd := Command{Name: name, User: u, ChannelID: "table"}
 	for i := 0; i+1 < len(opts); i += 2 {
 		cmd.Options = append(cmd.Options, Option{Name: opts[i], Value: opts[i+1]})
 	}
@@ -94,7 +94,7 @@ func (m *schedTable) gmSays(text string) string {
 	m.t.Helper()
 	m.next++
 	id := fmt.Sprintf("m%d", m.next)
-	acts := m.core.OnMessage(context.Background(), Message{ChannelID: "table", ID: id, Author: gmUser, Content: text, Time: m.clock.Now()})
+	acts := m.core.OnMessage(context.Background(), Message{ChannelID: "table", ID: id, Author: gmUser, Content: text})
 	if len(acts) != 1 || strings.Contains(acts[0].Content, "refused") {
 		m.t.Fatalf("GM message %q: %+v", text, acts)
 	}

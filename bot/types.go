@@ -1,9 +1,6 @@
 package bot
 
-import (
-	"io/fs"
-	"time"
-)
+import "io/fs"
 
 // User is whoever caused an event. For a message posted by a webhook or another bot,
 // WebhookID or Bot says so; a campaign's GM list may name such authors.
@@ -29,14 +26,12 @@ type Message struct {
 	// (Discord delivers the referenced message with a reply; the console knows event N's
 	// author). A GM tag without who= is for that player's card.
 	ReplyToAuthor string
-	Time          time.Time
 }
 
 // Deletion is a message deleted from a channel.
 type Deletion struct {
 	ChannelID string
 	ID        string
-	Time      time.Time
 }
 
 // Command is one slash command invocation. Name is the full path, sub-commands joined
@@ -47,7 +42,6 @@ type Command struct {
 	User      User
 	ChannelID string
 	GuildID   string
-	Time      time.Time
 }
 
 // Option is one named option of a command. Attachments arrive as bytes (Discord) or
@@ -73,7 +67,6 @@ type Component struct {
 	User      User
 	ChannelID string
 	MessageID string
-	Time      time.Time
 }
 
 // Autocomplete asks for choices for the focused option of a command being typed.

@@ -194,7 +194,6 @@ func (c *Console) speak(ctx context.Context, ev *Event, rec *record, line string
 		ID:        c.messageID(ev.N),
 		Author:    bot.User{ID: name, Name: name},
 		Content:   text,
-		Time:      c.clock.Now(),
 	}
 	if m[2] != "" {
 		to, err := c.event(m[2])
@@ -223,7 +222,6 @@ func (c *Console) command(ctx context.Context, ev *Event, rec *record, user, tex
 		Options:   opts,
 		User:      bot.User{ID: user, Name: user},
 		ChannelID: c.channel,
-		Time:      c.clock.Now(),
 	})
 	c.respond(ev, rec, user, resp)
 	return nil
@@ -294,9 +292,7 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 		}
 		ev.Author, ev.Channel, rec.channel = target.author, target.msg.ChannelID, target.msg.ChannelID
 		target.msg.Content = strings.TrimSpace(m[2])
-		edit := *target.msg
-		edit.Time = c.clock.Now()
-		c.actions(ctx, ev, c.core.OnEdit(ctx, edit))
+		c.actions(ctx, ev, c.core.OnEdit(ctx, *target.msg))
 	case "delete":
 		ev.Kind = KindDelete
 		if !numbered.MatchString(rest) || strings.Contains(rest, ":") {
@@ -309,7 +305,7 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 		// Deleting twice is allowed: Discord may deliver a deletion twice too.
 		target.deleted = true
 		ev.Author, ev.Channel, rec.channel = target.author, target.msg.ChannelID, target.msg.ChannelID
-		c.actions(ctx, ev, c.core.OnDelete(ctx, bot.Deletion{ChannelID: target.msg.ChannelID, ID: target.msg.ID, Time: c.clock.Now()}))
+		c.actions(ctx, ev, c.core.OnDelete(ctx, bot.Deletion{ChannelID: target.msg.ChannelID, ID: target.msg.ID}))
 	case "resend":
 		ev.Kind = KindResend
 		if !numbered.MatchString(rest) || strings.Contains(rest, ":") {

@@ -245,7 +245,7 @@ func (b *Bot) onMessageDelete(_ *discordgo.Session, e *discordgo.MessageDelete) 
 		b.log.Warn("discord: MESSAGE_DELETE without a channel or id ignored")
 		return
 	}
-	d := bot.Deletion{ChannelID: e.ChannelID, ID: e.ID, Time: time.Now()}
+	d := bot.Deletion{ChannelID: e.ChannelID, ID: e.ID}
 	b.enqueue(d.ChannelID, "delete", func(ctx context.Context) {
 		b.perform(ctx, b.core.OnDelete(ctx, d))
 	})
@@ -254,7 +254,7 @@ func (b *Bot) onMessageDelete(_ *discordgo.Session, e *discordgo.MessageDelete) 
 func (b *Bot) onMessageDeleteBulk(_ *discordgo.Session, e *discordgo.MessageDeleteBulk) {
 	// Newest first, as a person deleting them one by one from the bottom would.
 	for i := len(e.Messages) - 1; i >= 0; i-- {
-		d := bot.Deletion{ChannelID: e.ChannelID, ID: e.Messages[i], Time: time.Now()}
+		d := bot.Deletion{ChannelID: e.ChannelID, ID: e.Messages[i]}
 		b.enqueue(d.ChannelID, "delete", func(ctx context.Context) {
 			b.perform(ctx, b.core.OnDelete(ctx, d))
 		})
@@ -263,13 +263,7 @@ func (b *Bot) onMessageDeleteBulk(_ *discordgo.Session, e *discordgo.MessageDele
 
 // messageOf is a Discord message as the core reads it.
 func messageOf(m *discordgo.Message) bot.Message {
-	out := bot.Message{ChannelID: m.ChannelID, GuildID: m.GuildID, ID: m.ID, Content: m.Content, Time: m.Timestamp}
-	if m.EditedTimestamp != nil {
-		out.Time = *m.EditedTimestamp
-	}
-	if out.Time.IsZero() {
-		out.Time = time.Now()
-	}
+	out := bot.Message{ChannelID: m.ChannelID, GuildID: m.GuildID, ID: m.ID, Content: m.Content}
 	if m.Author != nil {
 		out.Author = bot.User{ID: m.Author.ID, Name: displayName(m.Author), Bot: m.Author.Bot, WebhookID: m.WebhookID}
 	}
