@@ -10,6 +10,7 @@ import (
 
 	"sheetkeeper/content"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/schedule"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
 )
@@ -33,7 +34,7 @@ func newCmdTable(t testing.TB) *cmdTable {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return &cmdTable{t: t, store: st, core: New(st, Options{Clock: func() time.Time { return cmdTime }}), ch: "room"}
+	return &cmdTable{t: t, store: st, core: New(st, Options{Clock: schedule.NewManualClock(cmdTime)}), ch: "room"}
 }
 
 // run runs a command as u with options given as name, value pairs.

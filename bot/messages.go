@@ -54,7 +54,7 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		} else if !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
-		now := c.clock()
+		now := c.Now()
 		var done []applied
 		var t *table
 		if applies {

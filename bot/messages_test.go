@@ -17,6 +17,7 @@ import (
 	"sheetkeeper/content"
 	"sheetkeeper/parser"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/schedule"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
@@ -62,7 +63,7 @@ func newMsgTableOn(t testing.TB, rec *storage.RulesetRecord, l *ruleset.Loaded, 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	m := &msgTable{t: t, store: st, core: New(st, Options{Clock: func() time.Time { return msgTime }}), ch: "table", rules: l}
+	m := &msgTable{t: t, store: st, core: New(st, Options{Clock: schedule.NewManualClock(msgTime)}), ch: "table", rules: l}
 	ref := sheet.RulesetRef{ID: l.ID, Version: l.Version}
 	if rec != nil {
 		ref = sheet.RulesetRef{ID: rec.ID, Version: rec.Version}

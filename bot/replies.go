@@ -68,7 +68,7 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		} else {
 			shown = regenerate(t, r, m.Content, def)
 		}
-		now := c.clock()
+		now := c.Now()
 		r.Text, r.UpdatedAt = m.Content, now
 		if err := t.save(tx, now); err != nil {
 			return err
@@ -194,7 +194,7 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 		if r.Status != storage.ReplyLive {
 			return skip("delete of a reply already deleted")
 		}
-		now := c.clock()
+		now := c.Now()
 		latest, err := latestLive(tx, r)
 		if err != nil {
 			return err

@@ -48,7 +48,7 @@ func (m *schedTable) open(now time.Time) {
 		m.t.Fatal(err)
 	}
 	m.store, m.clock, m.out = st, schedule.NewManualClock(now), &Outbox{}
-	m.core = New(st, Options{ScheduleClock: m.clock, Post: m.out.Post})
+	m.core = New(st, Options{Clock: m.clock, Post: m.out.Post})
 	if err := m.core.Start(context.Background()); err != nil {
 		m.t.Fatal(err)
 	}
@@ -365,7 +365,7 @@ func TestOverlappingFiringsRunOnce(t *testing.T) {
 
 	// A second core on the same store, started on its own clock.
 	clock2, out2 := schedule.NewManualClock(m.clock.Now()), &Outbox{}
-	core2 := New(m.store, Options{ScheduleClock: clock2, Post: out2.Post})
+	core2 := New(m.store, Options{Clock: clock2, Post: out2.Post})
 	if err := core2.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestPanickingFiringKeepsSchedule(t *testing.T) {
 	clock := schedule.NewManualClock(time.Date(2026, 4, 2, 19, 0, 0, 0, time.UTC))
 	var posts []string
 	var panicPost atomic.Bool
-	core := New(ps, Options{ScheduleClock: clock, Post: func(_ context.Context, a Action) {
+	core := New(ps, Options{Clock: clock, Post: func(_ context.Context, a Action) {
 		if panicPost.CompareAndSwap(true, false) {
 			panic("front end on fire")
 		}

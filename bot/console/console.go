@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/schedule"
 )
 
 // DefaultChannel is the channel a console session starts in.
@@ -40,8 +41,9 @@ const DefaultChannel = "table"
 
 // Options configure a Console.
 type Options struct {
-	// Clock is the session's clock, the one the core was built with; nil is wall time.
-	Clock *Clock
+	// Clock is the session's clock, the one the core was built with (bot.Options.Clock):
+	// `!clock TIME` sets it. Nil is a clock running on wall time.
+	Clock *schedule.ManualClock
 	// Dir is the folder attachment paths are relative to: a script's folder, or the
 	// working directory.
 	Dir string
@@ -58,7 +60,7 @@ type Options struct {
 // for concurrent use: a session is one line after another.
 type Console struct {
 	core    *bot.Core
-	clock   *Clock
+	clock   *schedule.ManualClock
 	dir     string
 	session string
 	onClock func(ctx context.Context, before, now time.Time) ([]bot.Action, error)
@@ -93,10 +95,10 @@ type shown struct {
 }
 
 // New returns a console over core. The core should have been built with the same clock
-// (bot.Options{Clock: opts.Clock.Func()}).
+// (bot.Options{Clock: opts.Clock}).
 func New(core *bot.Core, opts Options) *Console {
 	if opts.Clock == nil {
-		opts.Clock = NewClock(nil)
+		opts.Clock = schedule.NewRunningClock(nil)
 	}
 	if opts.Dir == "" {
 		opts.Dir = "."
@@ -337,7 +339,8 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 		if err != nil {
 			return fmt.Errorf("write !clock 2026-12-01T06:00:00Z (RFC 3339, with a zone)")
 		}
-		before := c.clock.Set(t)
+		before := c.clock.Now()
+		c.clock.Set(t)
 		ev.Clock = t
 		if c.onClock != nil {
 			acts, err := c.onClock(ctx, before, t)

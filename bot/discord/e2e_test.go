@@ -84,7 +84,7 @@ func newHarness(t *testing.T, tweak ...func(*Options)) *harness {
 	log := slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	h.clock = schedule.NewManualClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	post := func(ctx context.Context, a bot.Action) { h.bot.Post(ctx, a) }
-	h.core = bot.New(store, bot.Options{Log: log, Post: post, ScheduleClock: h.clock})
+	h.core = bot.New(store, bot.Options{Log: log, Post: post, Clock: h.clock})
 	core := h.core
 	opts := Options{Token: token, API: h.fake.URL(), Guild: h.guild, Log: log}
 	for _, f := range tweak {
