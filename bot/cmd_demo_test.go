@@ -54,7 +54,7 @@ func TestDemo(t *testing.T) {
 			}
 
 			paste := strings.TrimPrefix(tc.guide[1], "Paste this as your next message: ")
-			acts := m.core.OnMessage(t.Context(), Message{ChannelID: m.ch, ID: "m1", Author: gmUser, Content: paste, Time: cmdTime})
+			acts := m.core.OnMessage(t.Context(), Message{ChannelID: m.ch, ID: "m1", Author: gmUser, Content: paste})
 			if len(acts) != 1 {
 				t.Fatalf("actions %+v", acts)
 			}

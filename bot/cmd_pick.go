@@ -552,7 +552,7 @@ func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, car
 	return Response{Ephemeral: true, Embeds: []Embed{{
 		Title:       title,
 		Description: clipText(strings.TrimSpace(b.String()), 4000),
-		Footer:      clipText(footer, 2000),
+		Footer:      footer, // the Discord adapter cuts it to its limit
 	}}}, nil
 }
 

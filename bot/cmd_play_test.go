@@ -104,7 +104,7 @@ func TestPlayCommandsAreRecordedLikeReplies(t *testing.T) {
 	m.pkCard("ana", "Mira", map[string]any{"rank": 5.0}, "workings/lantern-chain")
 	ctx := context.Background()
 	say := func(id, text string) Message {
-		return Message{ChannelID: m.ch, ID: id, Author: pkGM, Content: text, Time: cmdTime}
+		return Message{ChannelID: m.ch, ID: id, Author: pkGM, Content: text}
 	}
 	m.core.OnMessage(ctx, say("m1", `Chains! [sheet: who="Mira" op="use" name="Lantern Chain"]`))
 	m.ok(pkAna, "use", "name", "Mira", "entry", "Lantern Chain")
@@ -115,7 +115,7 @@ func TestPlayCommandsAreRecordedLikeReplies(t *testing.T) {
 	if len(acts) != 1 || acts[0].Content != earlierEdit {
 		t.Errorf("an edit of the GM's reply before the command: %+v", acts)
 	}
-	m.core.OnDelete(ctx, Deletion{ChannelID: m.ch, ID: "m1", Time: cmdTime})
+	m.core.OnDelete(ctx, Deletion{ChannelID: m.ch, ID: "m1"})
 	wantText(t, "nothing undone", m.poolsOf("Mira"), "Breath 8/8, Spark charges 4/4, Flare charges 0/2, Blaze charges 1/1, Reserve oil 1/1")
 
 	var replies []*storage.Reply

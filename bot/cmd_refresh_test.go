@@ -47,7 +47,7 @@ func emberRoadsV2(t *testing.T) *Attachment {
 // click sends a component as u, with the values chosen in a select menu.
 func (m *cmdTable) click(u User, id string, values ...string) Response {
 	m.t.Helper()
-	return m.core.OnComponent(context.Background(), Component{CustomID: id, Values: values, User: u, ChannelID: m.ch, Time: cmdTime})
+	return m.core.OnComponent(context.Background(), Component{CustomID: id, Values: values, User: u, ChannelID: m.ch})
 }
 
 func knackNotes(m *cmdTable, name string) []string {

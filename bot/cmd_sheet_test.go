@@ -17,7 +17,7 @@ func TestSheetText(t *testing.T) {
 	m.ok(ana, "pick", "name", "Mira", "catalog", "workings", "entry", "Bellows Breath")
 	m.ok(ana, "character set", "name", "Mira", "field", "oath", "value", "Nobody drowns tonight")
 	// Play: the GM's tags (OnMessage) change the live state the sheet shows.
-	m.core.OnMessage(t.Context(), Message{ChannelID: m.ch, ID: "g1", Author: gmUser, Time: cmdTime, Content: `` +
+	m.core.OnMessage(t.Context(), Message{ChannelID: m.ch, ID: "g1", Author: gmUser, Content: `` +
 		`[sheet: who="Mira" op="damage" pool="Breath" amount="3"] [sheet: who="Mira" op="temp" pool="breath" amount="2"] ` +
 		`[sheet: who="Mira" op="spend" pool="Bellows Breath" amount="1"] [sheet: who="Mira" op="damage" track="scars" kind="chill" amount="1"] ` +
 		`[sheet: who="Mira" op="condition" condition="soaked"] [sheet: who="Mira" op="note" field="errand" value="Ferry the bellringer"] ` +
@@ -93,7 +93,7 @@ func TestSheetTextIsPaged(t *testing.T) {
 func TestSheetJSON(t *testing.T) {
 	m := newCmdTable(t)
 	m.ok(gmUser, "demo")
-	m.core.OnMessage(t.Context(), Message{ChannelID: m.ch, ID: "g1", Author: gmUser, Time: cmdTime, Content: `` +
+	m.core.OnMessage(t.Context(), Message{ChannelID: m.ch, ID: "g1", Author: gmUser, Content: `` +
 		`[sheet: who="Mira" op="damage" pool="breath" amount="3"] [sheet: who="Mira" op="damage" track="scars" kind="murk" amount="2"] ` +
 		`[sheet: who="Mira" op="condition" condition="soaked"] [sheet: who="Mira" op="cast" spell="Guiding Glow"]`})
 	r := m.run(gmUser, "sheet", "name", "mira", "format", "json")

@@ -10,6 +10,7 @@ import (
 
 	"sheetkeeper/content"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/schedule"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
 )
@@ -33,7 +34,7 @@ func newCmdTable(t testing.TB) *cmdTable {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return &cmdTable{t: t, store: st, core: New(st, Options{Clock: func() time.Time { return cmdTime }}), ch: "room"}
+	return &cmdTable{t: t, store: st, core: New(st, Options{Clock: schedule.NewManualClock(cmdTime)}), ch: "room"}
 }
 
 // run runs a command as u with options given as name, value pairs.
@@ -42,7 +43,7 @@ func (m *cmdTable) run(u User, name string, opts ...string) Response {
 	if len(opts)%2 != 0 {
 		m.t.Fatalf("odd options %q", opts)
 	}
-	cmd := Command{Name: name, User: u, ChannelID: m.ch, GuildID: "guild", Time: cmdTime}
+	cmd := Command{Name: name, User: u, ChannelID: m.ch, GuildID: "guild"}
 	for i := 0; i < len(opts); i += 2 {
 		cmd.Options = append(cmd.Options, Option{Name: opts[i], Value: opts[i+1]})
 	}
@@ -52,7 +53,7 @@ func (m *cmdTable) run(u User, name string, opts ...string) Response {
 // runFile runs a command whose option file is att.
 func (m *cmdTable) runFile(u User, name string, att *Attachment) Response {
 	m.t.Helper()
-	return m.core.OnCommand(context.Background(), Command{Name: name, User: u, ChannelID: m.ch, Time: cmdTime,
+	return m.core.OnCommand(context.Background(), Command{Name: name, User: u, ChannelID: m.ch,
 		Options: []Option{{Name: "file", Attachment: att}}})
 }
 

@@ -20,8 +20,11 @@ import (
 
 // Options configure a Core.
 type Options struct {
-	// Clock tells the time; nil is time.Now. Tests and the console's !clock move it.
-	Clock func() time.Time
+	// Clock is the bot's one clock: what it records is stamped with it and scheduled
+	// rests fire by it. Nil is the wall clock (schedule.Wall), on which robfig/cron's
+	// timers fire the rests. A *schedule.ManualClock (tests, the console's !clock) moves
+	// only when told: rests fire only when Advance moves it.
+	Clock schedule.Clock
 	// Log receives what users are not shown (internal errors, ignored events).
 	Log *slog.Logger
 	// Post receives what the bot says on its own, not in answer to an event: a scheduled
@@ -30,17 +33,13 @@ type Options struct {
 	// with RecordPost when ReplySeq is set). It is called from the scheduler's goroutines,
 	// possibly at once for different schedules. Nil: such actions are logged and dropped.
 	Post func(ctx context.Context, a Action)
-	// ScheduleClock drives scheduled rests by hand: they fire only when Advance moves it
-	// (tests, the console's !clock). Nil runs them on wall time. When Clock is nil, the
-	// core reads this clock too.
-	ScheduleClock *schedule.ManualClock
 }
 
 // Core is the bot. It is safe for concurrent use: events for different channels run in
 // parallel, and storage serialises what must not interleave.
 type Core struct {
 	store storage.Store
-	clock func() time.Time
+	clock schedule.Clock
 	log   *slog.Logger
 
 	// loaded caches parsed rulesets by id and version: a stored ruleset is parsed once
@@ -72,10 +71,7 @@ func New(store storage.Store, opts Options) *Core {
 	c := &Core{store: store, clock: opts.Clock, log: opts.Log, loaded: map[rulesetKey]*ruleset.Loaded{}}
 	c.router = newRouter()
 	if c.clock == nil {
-		c.clock = time.Now
-		if opts.ScheduleClock != nil {
-			c.clock = opts.ScheduleClock.Now
-		}
+		c.clock = schedule.Wall{}
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
@@ -85,7 +81,7 @@ func New(store storage.Store, opts Options) *Core {
 }
 
 // Now is the core's clock.
-func (c *Core) Now() time.Time { return c.clock() }
+func (c *Core) Now() time.Time { return c.clock.Now() }
 
 // The event entry points. Each is implemented in its own file:
 //

@@ -55,7 +55,7 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		} else if storage.KindOf(err) != storage.NotFound {
 			return err
 		}
-		now := c.clock()
+		now := c.Now()
 		var done []applied
 		var t *table
 		if applies {
@@ -84,8 +84,8 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 			return err
 		}
 		if applies {
-			content, embeds := render(t.rules.Ruleset, t.cards, done)
-			post = []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, ReplySeq: seq}}
+			content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
+			post = []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Outcomes: outs, ReplySeq: seq}}
 		}
 		return nil
 	})
@@ -114,15 +114,16 @@ func (c *Core) fromGM(ctx context.Context, m Message) bool {
 	return true
 }
 
-// RecordPost remembers postedID as the bot's post answering reply seq of channelID, so
-// an edit or delete of the GM's message can update or remove it.
-func (c *Core) RecordPost(ctx context.Context, channelID string, seq int64, postedID string) error {
+// RecordPost remembers posted, the ids of every message of the bot's post answering
+// reply seq of channelID, so an edit or delete of the GM's message can update or remove
+// all of it.
+func (c *Core) RecordPost(ctx context.Context, channelID string, seq int64, posted []string) error {
 	return c.store.Update(ctx, func(tx storage.Tx) error {
 		r, err := tx.Reply(channelID, seq)
 		if err != nil {
 			return fmt.Errorf("reply %d of %s: %w", seq, channelID, err)
 		}
-		r.Posted = postedID
+		r.Posted = posted
 		return tx.PutReply(r)
 	})
 }

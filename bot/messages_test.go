@@ -7,13 +7,17 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"sheetkeeper/catalog"
 	"sheetkeeper/content"
+	"sheetkeeper/parser"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/schedule"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
@@ -59,7 +63,7 @@ func newMsgTableOn(t testing.TB, rec *storage.RulesetRecord, l *ruleset.Loaded, 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	m := &msgTable{t: t, store: st, core: New(st, Options{Clock: func() time.Time { return msgTime }}), ch: "table", rules: l}
+	m := &msgTable{t: t, store: st, core: New(st, Options{Clock: schedule.NewManualClock(msgTime)}), ch: "table", rules: l}
 	ref := sheet.RulesetRef{ID: l.ID, Version: l.Version}
 	if rec != nil {
 		ref = sheet.RulesetRef{ID: rec.ID, Version: rec.Version}
@@ -112,16 +116,15 @@ func (m *msgTable) send(msg Message) (string, []Action) {
 	if msg.ChannelID == "" {
 		msg.ChannelID = m.ch
 	}
-	msg.Time = msgTime
 	return msg.ID, m.core.OnMessage(context.Background(), msg)
 }
 
 func (m *msgTable) edit(id string, u User, text string) []Action {
-	return m.core.OnEdit(context.Background(), Message{ChannelID: m.ch, ID: id, Author: u, Content: text, Time: msgTime})
+	return m.core.OnEdit(context.Background(), Message{ChannelID: m.ch, ID: id, Author: u, Content: text})
 }
 
 func (m *msgTable) delete(id string) []Action {
-	return m.core.OnDelete(context.Background(), Deletion{ChannelID: m.ch, ID: id, Time: msgTime})
+	return m.core.OnDelete(context.Background(), Deletion{ChannelID: m.ch, ID: id})
 }
 
 // stored reads a game card as stored.
@@ -195,7 +198,60 @@ func onePost(t *testing.T, acts []Action, id string) Action {
 	if len(acts) != 1 || acts[0].Kind != Post || acts[0].MessageID != id || acts[0].ChannelID != "table" {
 		t.Fatalf("want one post answering %s, got %+v", id, acts)
 	}
+	wantOutcomesOfText(t, acts[0])
 	return acts[0]
+}
+
+// wantOutcomesOfText checks that a post's outcomes say what its text says: each tag
+// the text writes back, read again as a GM model reads it, with the outcome attributes
+// (which the reader drops on purpose) taken from the tag's text.
+func wantOutcomesOfText(t *testing.T, a Action) {
+	t.Helper()
+	var want []Outcome
+	last := -1
+	for _, tag := range parser.Read(a.Content).Tags {
+		if tag.Start == last {
+			continue // an inventory tag naming several items is one tag in the text
+		}
+		last = tag.Start
+		text := a.Content[tag.Start:tag.End]
+		o := Outcome{Tag: text, Op: tag.Op, Who: tag.Who}
+		for _, m := range outcomeAttr.FindAllStringSubmatch(text, -1) {
+			switch strings.ToLower(m[1]) {
+			case "result":
+				o.Result = m[2]
+			case "now":
+				o.Now = m[2]
+			case "reason":
+				o.Reason = m[2]
+			}
+		}
+		want = append(want, o)
+	}
+	if !reflect.DeepEqual(a.Outcomes, want) {
+		t.Errorf("outcomes:\n got %+v\nwant what the text says %+v", a.Outcomes, want)
+	}
+}
+
+var outcomeAttr = regexp.MustCompile(`(?i)\b(result|now|reason)="([^"]*)"`)
+
+// TestOutcomesAsData: each tag's outcome travels with the post as data — applied,
+// refused, unreadable — as the text writes it back.
+func TestOutcomesAsData(t *testing.T) {
+	m := newMsgTable(t, "dnd5e-srd")
+	m.card(ana.ID, "Mira", map[string]any{"hp_max": 12.0})
+	m.card(bo.ID, "Bram", map[string]any{"hp_max": 8.0})
+	id, acts := m.say(gmUser, `The acid hisses. [sheet: who="Mira" op="damage" pool="hp" amount="7"] `+
+		`[sheet: who="Bram" op="spend" pool="slots_3" amount="1"] [sheet: op=frob]`)
+	post := onePost(t, acts, id)
+	want := []Outcome{
+		{Tag: `[sheet: who="Mira" op="damage" pool="hp" amount="7" result="ok" now="5/12"]`, Op: "damage", Who: "Mira", Result: "ok", Now: "5/12"},
+		{Tag: `[sheet: who="Bram" op="spend" pool="slots_3" amount="1" result="refused" reason="unknown-pool"]`, Op: "spend", Who: "Bram", Result: "refused", Reason: "unknown-pool"},
+		{Tag: `[sheet: raw="op=frob" result="refused" reason="malformed"]`, Result: "refused", Reason: "malformed"},
+	}
+	if !reflect.DeepEqual(post.Outcomes, want) {
+		t.Errorf("got  %+v\nwant %+v", post.Outcomes, want)
+	}
 }
 
 func wantLines(t *testing.T, got string, want ...string) {
@@ -247,13 +303,13 @@ func TestMessageAppliedAndAnswered(t *testing.T) {
 		t.Errorf("reply recorded as %+v", r)
 	}
 	// The reply's post can be found again once the front end reports its id.
-	if err := m.core.RecordPost(context.Background(), m.ch, 1, "p1"); err != nil {
+	if err := m.core.RecordPost(context.Background(), m.ch, 1, []string{"p1", "p1b"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := m.reply(1).Posted; got != "p1" {
+	if got := m.reply(1).Posted; !slices.Equal(got, []string{"p1", "p1b"}) {
 		t.Errorf("Posted = %q", got)
 	}
-	if err := m.core.RecordPost(context.Background(), m.ch, 9, "p9"); storage.KindOf(err) != storage.NotFound {
+	if err := m.core.RecordPost(context.Background(), m.ch, 9, []string{"p9"}); storage.KindOf(err) != storage.NotFound {
 		t.Errorf("RecordPost of a reply that does not exist: %v, want a not found error", err)
 	}
 }

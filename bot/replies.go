@@ -68,7 +68,7 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		} else {
 			shown = regenerate(t, r, m.Content, def)
 		}
-		now := c.clock()
+		now := c.Now()
 		r.Text, r.UpdatedAt = m.Content, now
 		if err := t.save(tx, now); err != nil {
 			return err
@@ -79,11 +79,13 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		if !changed {
 			return nil
 		}
-		content, embeds := render(t.rules.Ruleset, t.cards, shown)
+		content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, shown)
 		if len(shown) == 0 {
 			content = noTagsLeft
 		}
-		acts = []Action{postOrEdit(r, content, embeds)}
+		a := postOrEdit(r, content, embeds)
+		a.Outcomes = outs
+		acts = []Action{a}
 		return nil
 	})
 	if err != nil {
@@ -160,10 +162,10 @@ func latestLive(tx storage.Tx, r *storage.Reply) (bool, error) {
 // postOrEdit edits the bot's post answering r, or posts one when its id is not known
 // (the front end has not reported it yet).
 func postOrEdit(r *storage.Reply, content string, embeds []Embed) Action {
-	if r.Posted == "" {
+	if len(r.Posted) == 0 {
 		return Action{Kind: Post, ChannelID: r.ChannelID, MessageID: r.MessageID, Content: content, Embeds: embeds, ReplySeq: r.Seq}
 	}
-	return Action{Kind: Edit, ChannelID: r.ChannelID, MessageID: r.Posted, Content: content, Embeds: embeds, ReplySeq: r.Seq}
+	return Action{Kind: Edit, ChannelID: r.ChannelID, Posted: r.Posted, Content: content, Embeds: embeds, ReplySeq: r.Seq}
 }
 
 // OnDelete handles a deleted message. Deleting the latest live reply reverts it, then
@@ -192,7 +194,7 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 		if r.Status != storage.ReplyLive {
 			return skip("delete of a reply already deleted")
 		}
-		now := c.clock()
+		now := c.Now()
 		latest, err := latestLive(tx, r)
 		if err != nil {
 			return err
@@ -238,11 +240,11 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 			return err
 		}
 		for _, p := range posts {
-			if p.r.Posted == "" {
+			if len(p.r.Posted) == 0 {
 				continue
 			}
 			content, embeds := renderUndone(t.rules.Ruleset, t.cards, p.back)
-			acts = append(acts, Action{Kind: Edit, ChannelID: d.ChannelID, MessageID: p.r.Posted, Content: content, Embeds: embeds})
+			acts = append(acts, Action{Kind: Edit, ChannelID: d.ChannelID, Posted: p.r.Posted, Content: content, Embeds: embeds})
 		}
 		return nil
 	})

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"reflect"
+	"slices"
 	"testing"
 
 	"sheetkeeper/storage"
@@ -16,7 +17,7 @@ func spendTag(n string) string {
 // posted records the bot's post of reply seq as "p<seq>", as a front end does.
 func (m *msgTable) posted(seq int64, id string) {
 	m.t.Helper()
-	if err := m.core.RecordPost(context.Background(), m.ch, seq, id); err != nil {
+	if err := m.core.RecordPost(context.Background(), m.ch, seq, []string{id}); err != nil {
 		m.t.Fatal(err)
 	}
 }
@@ -30,9 +31,10 @@ func wantStatus(t *testing.T, m *msgTable, seq int64, want string) {
 
 func oneEdit(t *testing.T, acts []Action, post string) Action {
 	t.Helper()
-	if len(acts) != 1 || acts[0].Kind != Edit || acts[0].MessageID != post || acts[0].ChannelID != "table" {
+	if len(acts) != 1 || acts[0].Kind != Edit || !slices.Equal(acts[0].Posted, []string{post}) || acts[0].ChannelID != "table" {
 		t.Fatalf("want one edit of %s, got %+v", post, acts)
 	}
+	wantOutcomesOfText(t, acts[0])
 	return acts[0]
 }
 
@@ -158,9 +160,9 @@ func TestDeleteCascade(t *testing.T) {
 	// Each undone post says what is left now, after the whole cascade.
 	undone := "↩ Undone: the GM's message was deleted, so its changes were reverted."
 	want := []Action{
-		{Kind: Edit, ChannelID: "table", MessageID: "p3", Content: undone,
+		{Kind: Edit, ChannelID: "table", Posted: []string{"p3"}, Content: undone,
 			Embeds: []Embed{{Title: "Mira", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Breath 7/8"}}}}},
-		{Kind: Edit, ChannelID: "table", MessageID: "p2", Content: undone,
+		{Kind: Edit, ChannelID: "table", Posted: []string{"p2"}, Content: undone,
 			Embeds: []Embed{
 				{Title: "Bram", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Spark charges 4/4"}}},
 				{Title: "Mira", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Breath 7/8"}}},

@@ -33,15 +33,12 @@ import (
 // the scheduler's goroutines. The Discord adapter posts them; the console collects them
 // in an Outbox and shows them under the `!clock` event whose Advance fired them.
 
-// initSchedule creates the core's scheduler (New calls it): on a manual clock when
-// opts.ScheduleClock is set, else on wall time. Nothing runs before Start.
+// initSchedule creates the core's scheduler (New calls it), on the core's clock: by hand
+// when it is a *schedule.ManualClock, else on robfig/cron's timers. Nothing runs before
+// Start.
 func (c *Core) initSchedule(opts Options) {
 	c.post = opts.Post
-	sopts := []schedule.Option{schedule.WithLogger(c.log)}
-	if opts.ScheduleClock != nil {
-		sopts = append(sopts, schedule.WithClock(opts.ScheduleClock))
-	}
-	c.sched = schedule.New(c.store, c, sopts...)
+	c.sched = schedule.New(c.store, c, schedule.WithLogger(c.log), schedule.WithClock(c.clock))
 }
 
 // Start starts the scheduled rests: every stored schedule is registered and fires from
@@ -54,7 +51,7 @@ func (c *Core) Start(ctx context.Context) error { return c.sched.Start(ctx) }
 // before closing the store. It may be called more than once, and without Start.
 func (c *Core) Close() { c.sched.Stop() }
 
-// Advance moves the manual schedule clock (Options.ScheduleClock) to `to`, firing on the
+// Advance moves the manual clock (Options.Clock) to `to`, firing on the
 // way every rest that comes due, in time order; when it returns, each is applied and its
 // post handed to Options.Post. The console's `!clock TIME` calls it. On wall time it is
 // an error.
@@ -108,12 +105,12 @@ func (c *Core) Fire(ctx context.Context, s storage.Schedule, at time.Time) error
 		if err := tx.PutReply(r); err != nil {
 			return err
 		}
-		content, embeds := render(t.rules.Ruleset, t.cards, done)
+		content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
 		head := firedHeader(s, restLabel(t.rules.Ruleset, s.Rest), at)
 		if gaps := skippedByGap(s, at); len(gaps) > 0 {
 			head += "\n" + gapNote(gaps)
 		}
-		post = Action{Kind: Post, ChannelID: s.ChannelID, Content: head + "\n" + content, Embeds: embeds, ReplySeq: seq}
+		post = Action{Kind: Post, ChannelID: s.ChannelID, Content: head + "\n" + content, Embeds: embeds, Outcomes: outs, ReplySeq: seq}
 		return nil
 	})
 	var sk *skipped

@@ -48,7 +48,7 @@ func (m *schedTable) open(now time.Time) {
 		m.t.Fatal(err)
 	}
 	m.store, m.clock, m.out = st, schedule.NewManualClock(now), &Outbox{}
-	m.core = New(st, Options{ScheduleClock: m.clock, Post: m.out.Post})
+	m.core = New(st, Options{Clock: m.clock, Post: m.out.Post})
 	if err := m.core.Start(context.Background()); err != nil {
 		m.t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func (m *schedTable) restart(now time.Time) {
 
 func (m *schedTable) cmd(u User, name string, opts ...string) Response {
 	m.t.Helper()
-	cmd := Command{Name: name, User: u, ChannelID: "table", Time: m.clock.Now()}
+	cmd := Command{Name: name, User: u, ChannelID: "table"}
 	for i := 0; i+1 < len(opts); i += 2 {
 		cmd.Options = append(cmd.Options, Option{Name: opts[i], Value: opts[i+1]})
 	}
@@ -94,7 +94,7 @@ func (m *schedTable) gmSays(text string) string {
 	m.t.Helper()
 	m.next++
 	id := fmt.Sprintf("m%d", m.next)
-	acts := m.core.OnMessage(context.Background(), Message{ChannelID: "table", ID: id, Author: gmUser, Content: text, Time: m.clock.Now()})
+	acts := m.core.OnMessage(context.Background(), Message{ChannelID: "table", ID: id, Author: gmUser, Content: text})
 	if len(acts) != 1 || strings.Contains(acts[0].Content, "refused") {
 		m.t.Fatalf("GM message %q: %+v", text, acts)
 	}
@@ -254,7 +254,7 @@ func TestDailyRestFiresAtLocalTime(t *testing.T) {
 		t.Errorf("last run %v, want %v", s.LastRun, at)
 	}
 	// The front end reports its post's id, as for a GM's reply.
-	if err := m.core.RecordPost(context.Background(), "table", acts[0].ReplySeq, "p1"); err != nil {
+	if err := m.core.RecordPost(context.Background(), "table", acts[0].ReplySeq, []string{"p1"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -365,7 +365,7 @@ func TestOverlappingFiringsRunOnce(t *testing.T) {
 
 	// A second core on the same store, started on its own clock.
 	clock2, out2 := schedule.NewManualClock(m.clock.Now()), &Outbox{}
-	core2 := New(m.store, Options{ScheduleClock: clock2, Post: out2.Post})
+	core2 := New(m.store, Options{Clock: clock2, Post: out2.Post})
 	if err := core2.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestPanickingFiringKeepsSchedule(t *testing.T) {
 	clock := schedule.NewManualClock(time.Date(2026, 4, 2, 19, 0, 0, 0, time.UTC))
 	var posts []string
 	var panicPost atomic.Bool
-	core := New(ps, Options{ScheduleClock: clock, Post: func(_ context.Context, a Action) {
+	core := New(ps, Options{Clock: clock, Post: func(_ context.Context, a Action) {
 		if panicPost.CompareAndSwap(true, false) {
 			panic("front end on fire")
 		}

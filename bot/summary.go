@@ -26,8 +26,22 @@ type applied struct {
 	res sheet.Result
 }
 
-// writeBack is the tag rewritten in canonical form with its outcome.
-func (a applied) writeBack() string { return a.tag.WriteBack(a.res.Outcome.WriteBack()) }
+// outcome is the tag rewritten in canonical form with its outcome, and that outcome's
+// parts as the write-back says them.
+func (a applied) outcome() Outcome {
+	o := a.res.Outcome.WriteBack()
+	out := Outcome{Tag: a.tag.WriteBack(o)}
+	if !a.tag.Malformed {
+		out.Op, out.Who = a.tag.Written(a.tag.Op, parser.MaxValue), a.tag.Written(a.tag.Who, parser.MaxValue)
+	}
+	switch o.Result {
+	case parser.ResultOK:
+		out.Result, out.Now = string(o.Result), a.tag.Written(o.Now, parser.MaxNow)
+	case parser.ResultRefused:
+		out.Result, out.Reason = string(o.Result), a.tag.Written(string(o.Reason), parser.MaxValue)
+	}
+	return out
+}
 
 // Embed colours: everything applied, some of it refused, all of it refused.
 const (
@@ -46,9 +60,20 @@ const unapplied = "Not applied"
 // render is a reply's post: the write-backs, one per line, and an embed per character.
 // rs and cards (as they are after the reply) tell what each touched pool has left.
 func render(rs *ruleset.Ruleset, cards []*sheet.Card, tags []applied) (string, []Embed) {
+	content, embeds, _ := renderReply(rs, cards, tags)
+	return content, embeds
+}
+
+// renderReply is render with each tag's outcome as data, for the post's Action.
+func renderReply(rs *ruleset.Ruleset, cards []*sheet.Card, tags []applied) (string, []Embed, []Outcome) {
+	var outs []Outcome
+	if len(tags) > 0 {
+		outs = make([]Outcome, len(tags))
+	}
 	lines := make([]string, len(tags))
 	for i, a := range tags {
-		lines[i] = a.writeBack()
+		outs[i] = a.outcome()
+		lines[i] = outs[i].Tag
 	}
 	b := newEmbeds()
 	for _, a := range tags {
@@ -66,7 +91,7 @@ func render(rs *ruleset.Ruleset, cards []*sheet.Card, tags []applied) (string, [
 			}
 		}
 	}
-	return strings.Join(lines, "\n"), b.embeds(rs, cards)
+	return strings.Join(lines, "\n"), b.embeds(rs, cards), outs
 }
 
 // nowWords is an applied outcome's now, with a use's raised level and targets.

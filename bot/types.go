@@ -1,9 +1,6 @@
 package bot
 
-import (
-	"io/fs"
-	"time"
-)
+import "io/fs"
 
 // User is whoever caused an event. For a message posted by a webhook or another bot,
 // WebhookID or Bot says so; a campaign's GM list may name such authors.
@@ -29,14 +26,12 @@ type Message struct {
 	// (Discord delivers the referenced message with a reply; the console knows event N's
 	// author). A GM tag without who= is for that player's card.
 	ReplyToAuthor string
-	Time          time.Time
 }
 
 // Deletion is a message deleted from a channel.
 type Deletion struct {
 	ChannelID string
 	ID        string
-	Time      time.Time
 }
 
 // Command is one slash command invocation. Name is the full path, sub-commands joined
@@ -47,7 +42,6 @@ type Command struct {
 	User      User
 	ChannelID string
 	GuildID   string
-	Time      time.Time
 }
 
 // Option is one named option of a command. Attachments arrive as bytes (Discord) or
@@ -73,7 +67,6 @@ type Component struct {
 	User      User
 	ChannelID string
 	MessageID string
-	Time      time.Time
 }
 
 // Autocomplete asks for choices for the focused option of a command being typed.
@@ -167,14 +160,36 @@ type SelectOption struct {
 type Action struct {
 	Kind      string // post, edit, delete
 	ChannelID string
-	// MessageID is the bot's own message to edit or delete; for a post, the message it
-	// answers (a reply reference), if any.
+	// MessageID is, for a post, the message it answers (a reply reference), if any.
 	MessageID string
-	Content   string
-	Embeds    []Embed
+	// Posted are the messages of the bot's own post to edit or delete: all of them, as
+	// the front end reported them with Core.RecordPost (a post longer than one message
+	// spans several).
+	Posted []string
+	// Content is the whole post: a front end splits it into as many messages as its
+	// limits need.
+	Content string
+	Embeds  []Embed
+	// Outcomes are, for the post or edit of a reply, what each of its tags did, in the
+	// order Content writes them back: a front end shows them (the console's --json tags)
+	// as data, without reading the post's text again.
+	Outcomes []Outcome
 	// ReplySeq names the reply a post or an edit answers, so the front end can report the
 	// posted message ids back with Core.RecordPost (an edit may need more messages).
 	ReplySeq int64
+}
+
+// Outcome is what one tag of a reply did, in the words of its write-back.
+type Outcome struct {
+	// Tag is the tag written back with its outcome, brackets included: one line of the
+	// post's content.
+	Tag string
+	// Op is the tag's op (an inventory tag's action) and Who the character it names, as
+	// written back; both are empty for a tag that could not be read.
+	Op, Who string
+	Result  string // ok or refused
+	Now     string // an applied tag's outcome summary
+	Reason  string // a refused tag's reason
 }
 
 // Action kinds.

@@ -128,6 +128,13 @@ func (t Tag) WriteBack(o Outcome) string {
 	return w.b.String()
 }
 
+// Written is value as WriteBack writes it in t: sanitised, and capped at limit (MaxValue,
+// or MaxNow for now=). A front end shows an outcome's values as the write-back says them
+// without reading the written tag again.
+func (t Tag) Written(value string, limit int) string {
+	return sanitize(value, limit, t.Kind == Inventory)
+}
+
 type tagWriter struct {
 	b         strings.Builder
 	inventory bool

@@ -35,10 +35,12 @@
 //   - A manual clock (WithClock(*ManualClock); tests and the console's `!clock TIME`):
 //     the Cron is never started, so its timers never run. Advance(to) computes, with
 //     the same robfig Schedule.Next, every registered schedule's firings in
-//     (now, to], and for each in time order sets the clock to the firing's time and
-//     runs the entry's WrappedJob taken from the Cron itself — the very job instance
-//     the timer loop would run, chain included — in a goroutine, as the timer loop
-//     does, waiting for it to finish before the next.
+//     (from, to] — from being where the last Advance left off (Start's now at first),
+//     so a running clock that moved on meanwhile loses no firing — and for each in
+//     time order sets the clock to the firing's time and runs the entry's WrappedJob
+//     taken from the Cron itself — the very job instance the timer loop would run,
+//     chain included — in a goroutine, as the timer loop does, waiting for it to
+//     finish before the next.
 //
 // In both modes the job reads the Clock when it starts and fires for the latest
 // scheduled time due by then; Advance waits for that read before it can move the clock

@@ -81,10 +81,13 @@ type Listing struct {
 // Option configures a Scheduler.
 type Option func(*Scheduler)
 
-// WithClock drives the scheduler by a manual clock: robfig/cron's timers never start
-// and only Advance fires schedules.
-func WithClock(c *ManualClock) Option {
-	return func(s *Scheduler) { s.clock, s.manual = c, c }
+// WithClock sets the clock the scheduler reads (default Wall). A *ManualClock drives it
+// by hand: robfig/cron's timers never start and only Advance fires schedules.
+func WithClock(c Clock) Option {
+	return func(s *Scheduler) {
+		s.clock = c
+		s.manual, _ = c.(*ManualClock)
+	}
 }
 
 // WithLogger sets the logger (default: none).
@@ -100,8 +103,12 @@ type Scheduler struct {
 	firer  Firer
 	clock  Clock
 	manual *ManualClock // nil: wall time and robfig's own timers
-	log    *slog.Logger
-	cron   *cron.Cron
+	// advanced is, on a manual clock, the time firings have been fired up to: Start's
+	// now, then each Advance's. A running clock moves on between Advances, and a rest
+	// due meanwhile still fires at the next.
+	advanced time.Time
+	log      *slog.Logger
+	cron     *cron.Cron
 
 	mu      sync.Mutex
 	ctx     context.Context // Start's, given to every firing
@@ -168,6 +175,7 @@ func (s *Scheduler) Start(ctx context.Context) error {
 	s.ctx = ctx
 	s.state = stateStarted
 	now := s.clock.Now()
+	s.advanced = now
 	type pending struct {
 		sc    *storage.Schedule
 		sched cron.Schedule
@@ -414,7 +422,8 @@ func (s *Scheduler) List(ctx context.Context, channelID string) ([]Listing, erro
 }
 
 // Advance moves a manual clock to `to`, firing on the way every registered schedule's
-// firings in (now, to], in time order (schedules due at the same instant by id). For
+// firings in (from, to] — from being where the last Advance left the clock, or Start's
+// now — in time order (schedules due at the same instant by id). For
 // each it sets the clock to the firing's time and runs the job through the Cron's own
 // chain, so SkipIfStillRunning and Recover apply as on wall time, and waits for it to
 // finish before the next: after Advance returns, every rest it fired is applied. If
@@ -439,7 +448,7 @@ func (s *Scheduler) Advance(ctx context.Context, to time.Time) error {
 		e  *entry
 	}
 	var due []firing
-	from := s.manual.Now()
+	from := s.advanced
 	for id, e := range s.entries {
 		for t := e.sched.Next(from); !t.IsZero() && !t.After(to); t = e.sched.Next(t) {
 			if len(due) == MaxAdvance {
@@ -458,13 +467,21 @@ func (s *Scheduler) Advance(ctx context.Context, to time.Time) error {
 		return due[i].id < due[j].id
 	})
 	for _, f := range due {
-		s.manual.Set(f.at)
+		s.setAdvanced(f.at)
 		if err := s.runOnce(ctx, f.e); err != nil {
 			return err
 		}
 	}
-	s.manual.Set(to)
+	s.setAdvanced(to)
 	return nil
+}
+
+// setAdvanced moves the manual clock, and the mark of what has fired, to t.
+func (s *Scheduler) setAdvanced(t time.Time) {
+	s.mu.Lock()
+	s.advanced = t
+	s.mu.Unlock()
+	s.manual.Set(t)
 }
 
 // runOnce runs e's wrapped job in a goroutine, as robfig's timer loop does, and waits

@@ -518,3 +518,42 @@ func TestWallClockSchedulerStartsAndStops(t *testing.T) {
 		t.Fatal("Start after Stop")
 	}
 }
+
+// TestRunningClockFiresOnlyWhenAdvanced: on a running manual clock (the console's on wall
+// time) time passes between Advances, yet nothing fires behind the caller's back, and a
+// rest that came due meanwhile fires at the next Advance, as the time it was due.
+func TestRunningClockFiresOnlyWhenAdvanced(t *testing.T) {
+	st, err := bolt.Open(dbPath(t), bolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var mu sync.Mutex
+	source := at(t, "2026-01-10T05:00:00Z")
+	clock := schedule.NewRunningClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return source })
+	f := &firer{store: st}
+	s := schedule.New(st, f, schedule.WithClock(clock))
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	if _, err := s.Add(context.Background(), storage.Schedule{
+		ChannelID: "table", Rest: "long", Cron: "0 6 * * *", TimeZone: "UTC", Who: "party", CreatedBy: "gm",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	source = at(t, "2026-01-10T07:00:00Z") // the clock runs past 06:00
+	mu.Unlock()
+	if got := clock.Now(); !got.Equal(at(t, "2026-01-10T07:00:00Z")) {
+		t.Fatalf("running clock reads %v", got)
+	}
+	wantFired(t, f)
+	if err := s.Advance(context.Background(), at(t, "2026-01-10T08:00:00Z")); err != nil {
+		t.Fatal(err)
+	}
+	wantFired(t, f, "2026-01-10T06:00:00Z")
+	if got := clock.Now(); !got.Equal(at(t, "2026-01-10T08:00:00Z")) {
+		t.Fatalf("after Advance the clock reads %v", got)
+	}
+}

@@ -13,7 +13,9 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"strings"
 	"time"
 
 	"sheetkeeper/sheet"
@@ -144,12 +146,37 @@ type Reply struct {
 	// Status is live, deleted or reverted (see the constants).
 	Status  string         `json:"status"`
 	Changes []sheet.Change `json:"changes,omitempty"`
-	// Posted is the id of the bot's post answering this reply, so an edit or delete can
-	// update or remove it.
-	Posted    string    `json:"posted,omitempty"`
+	// Posted are the ids of the messages of the bot's post answering this reply (a post
+	// too long for one message spans several), so an edit or delete reaches every one.
+	Posted    PostIDs   `json:"posted,omitempty"`
 	Source    string    `json:"source,omitempty"` // "" for a GM message, "schedule:<id>" for a fired rest
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// PostIDs are the message ids of one post of the bot, in order. They are stored as a
+// JSON array; a database written before a post could be a list holds one string there
+// (one id, or the Discord adapter's ids joined by commas), which still decodes.
+type PostIDs []string
+
+// UnmarshalJSON reads an array of ids, or the one string earlier versions stored.
+func (p *PostIDs) UnmarshalJSON(data []byte) error {
+	var one string
+	if err := json.Unmarshal(data, &one); err == nil {
+		*p = nil
+		for _, id := range strings.Split(one, ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				*p = append(*p, id)
+			}
+		}
+		return nil
+	}
+	var ids []string
+	if err := json.Unmarshal(data, &ids); err != nil {
+		return err
+	}
+	*p = ids
+	return nil
 }
 
 // Reply statuses.

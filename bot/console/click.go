@@ -45,7 +45,7 @@ func (c *Console) click(ctx context.Context, ev *Event, rec *record, rest string
 	if sh.resp.Ephemeral && user != sh.user {
 		return fmt.Errorf("event %s's answer is seen only by %s", words[0].value, sh.user)
 	}
-	comp := bot.Component{User: bot.User{ID: user, Name: user}, ChannelID: target.channel, MessageID: sh.id, Time: c.clock.Now()}
+	comp := bot.Component{User: bot.User{ID: user, Name: user}, ChannelID: target.channel, MessageID: sh.id}
 	if button != nil {
 		if len(values) > 0 {
 			return fmt.Errorf("a button takes no values: %s", strings.Join(values, " "))

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/schedule"
 )
 
 // DefaultChannel is the channel a console session starts in.
@@ -40,8 +41,9 @@ const DefaultChannel = "table"
 
 // Options configure a Console.
 type Options struct {
-	// Clock is the session's clock, the one the core was built with; nil is wall time.
-	Clock *Clock
+	// Clock is the session's clock, the one the core was built with (bot.Options.Clock):
+	// `!clock TIME` sets it. Nil is a clock running on wall time.
+	Clock *schedule.ManualClock
 	// Dir is the folder attachment paths are relative to: a script's folder, or the
 	// working directory.
 	Dir string
@@ -58,7 +60,7 @@ type Options struct {
 // for concurrent use: a session is one line after another.
 type Console struct {
 	core    *bot.Core
-	clock   *Clock
+	clock   *schedule.ManualClock
 	dir     string
 	session string
 	onClock func(ctx context.Context, before, now time.Time) ([]bot.Action, error)
@@ -93,10 +95,10 @@ type shown struct {
 }
 
 // New returns a console over core. The core should have been built with the same clock
-// (bot.Options{Clock: opts.Clock.Func()}).
+// (bot.Options{Clock: opts.Clock}).
 func New(core *bot.Core, opts Options) *Console {
 	if opts.Clock == nil {
-		opts.Clock = NewClock(nil)
+		opts.Clock = schedule.NewRunningClock(nil)
 	}
 	if opts.Dir == "" {
 		opts.Dir = "."
@@ -194,7 +196,6 @@ func (c *Console) speak(ctx context.Context, ev *Event, rec *record, line string
 		ID:        c.messageID(ev.N),
 		Author:    bot.User{ID: name, Name: name},
 		Content:   text,
-		Time:      c.clock.Now(),
 	}
 	if m[2] != "" {
 		to, err := c.event(m[2])
@@ -223,7 +224,6 @@ func (c *Console) command(ctx context.Context, ev *Event, rec *record, user, tex
 		Options:   opts,
 		User:      bot.User{ID: user, Name: user},
 		ChannelID: c.channel,
-		Time:      c.clock.Now(),
 	})
 	c.respond(ev, rec, user, resp)
 	return nil
@@ -294,9 +294,7 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 		}
 		ev.Author, ev.Channel, rec.channel = target.author, target.msg.ChannelID, target.msg.ChannelID
 		target.msg.Content = strings.TrimSpace(m[2])
-		edit := *target.msg
-		edit.Time = c.clock.Now()
-		c.actions(ctx, ev, c.core.OnEdit(ctx, edit))
+		c.actions(ctx, ev, c.core.OnEdit(ctx, *target.msg))
 	case "delete":
 		ev.Kind = KindDelete
 		if !numbered.MatchString(rest) || strings.Contains(rest, ":") {
@@ -309,7 +307,7 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 		// Deleting twice is allowed: Discord may deliver a deletion twice too.
 		target.deleted = true
 		ev.Author, ev.Channel, rec.channel = target.author, target.msg.ChannelID, target.msg.ChannelID
-		c.actions(ctx, ev, c.core.OnDelete(ctx, bot.Deletion{ChannelID: target.msg.ChannelID, ID: target.msg.ID, Time: c.clock.Now()}))
+		c.actions(ctx, ev, c.core.OnDelete(ctx, bot.Deletion{ChannelID: target.msg.ChannelID, ID: target.msg.ID}))
 	case "resend":
 		ev.Kind = KindResend
 		if !numbered.MatchString(rest) || strings.Contains(rest, ":") {
@@ -341,7 +339,8 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 		if err != nil {
 			return fmt.Errorf("write !clock 2026-12-01T06:00:00Z (RFC 3339, with a zone)")
 		}
-		before := c.clock.Set(t)
+		before := c.clock.Now()
+		c.clock.Set(t)
 		ev.Clock = t
 		if c.onClock != nil {
 			acts, err := c.onClock(ctx, before, t)
@@ -376,19 +375,22 @@ func (c *Console) actions(ctx context.Context, ev *Event, acts []bot.Action) {
 				if channel == "" {
 					channel = ev.Channel
 				}
-				if err := c.core.RecordPost(ctx, channel, a.ReplySeq, id); err != nil {
+				if err := c.core.RecordPost(ctx, channel, a.ReplySeq, []string{id}); err != nil {
 					ev.Error = "recording the bot's post: " + err.Error()
 				}
 			}
 		case bot.Edit, bot.Delete:
-			p.Of = c.posts[a.MessageID]
+			// The console posts each post as one message, so Posted holds one id.
+			if len(a.Posted) > 0 {
+				p.Of = c.posts[a.Posted[0]]
+			}
 			if p.Of == 0 {
-				p.Message = a.MessageID
+				p.Message = strings.Join(a.Posted, ",")
 			}
 		}
 		ev.Posts = append(ev.Posts, p)
 		if a.Kind == bot.Post || a.Kind == bot.Edit {
-			ev.Tags = append(ev.Tags, readTags(a.Content)...)
+			ev.Tags = append(ev.Tags, tagsOf(a.Outcomes)...)
 		}
 	}
 }

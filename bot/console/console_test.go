@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/schedule"
 	"sheetkeeper/storage/bolt"
 )
 
@@ -28,7 +29,7 @@ func play(t *testing.T, script string, opts RunOptions) string {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	clock := NewClock(func() time.Time { return start })
+	clock := schedule.NewRunningClock(func() time.Time { return start })
 	con, core, err := Start(context.Background(), store, Options{Clock: clock, Dir: filepath.Dir(script), Session: "s"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -124,8 +125,8 @@ func TestClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	clock := NewClock(func() time.Time { return start })
-	core := bot.New(store, bot.Options{Clock: clock.Func()})
+	clock := schedule.NewRunningClock(func() time.Time { return start })
+	core := bot.New(store, bot.Options{Clock: clock})
 	var moves [][2]time.Time
 	con := New(core, Options{Clock: clock, Session: "s", OnClock: func(_ context.Context, before, now time.Time) ([]bot.Action, error) {
 		moves = append(moves, [2]time.Time{before, now})
@@ -149,7 +150,7 @@ func TestClock(t *testing.T) {
 
 	// A clock on a moving source keeps moving from where it was set.
 	now := start
-	moving := NewClock(func() time.Time { return now })
+	moving := schedule.NewRunningClock(func() time.Time { return now })
 	moving.Set(want)
 	now = now.Add(time.Minute)
 	if got := moving.Now(); !got.Equal(want.Add(time.Minute)) {
@@ -190,7 +191,7 @@ func TestMissedAtStartup(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer store.Close()
-		con, core, err := Start(context.Background(), store, Options{Clock: NewClock(func() time.Time { return at }), Session: at.Format("150405")}, nil)
+		con, core, err := Start(context.Background(), store, Options{Clock: schedule.NewRunningClock(func() time.Time { return at }), Session: at.Format("150405")}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,12 +3,10 @@ package console
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"time"
 
 	"sheetkeeper/bot"
-	"sheetkeeper/parser"
 )
 
 // Event is one line's event and everything the bot answered, in the shape --json prints
@@ -17,8 +15,8 @@ type Event struct {
 	N      int    `json:"n"`
 	Kind   string `json:"kind"`
 	Author string `json:"author"`
-	// Tags are the write-back tags of the bot's posts for a message event, read back
-	// from the posts as a GM model would read them next turn.
+	// Tags are the write-back tags of the bot's posts for a message event, as a GM model
+	// reads them next turn: each with its outcome, as the core gave it (bot.Outcome).
 	Tags  []Tag  `json:"tags"`
 	Posts []Post `json:"posts"`
 	// Error is why the line said no event (a parse error), or an internal failure.
@@ -165,31 +163,11 @@ func components(rows []bot.Row) []string {
 	return out
 }
 
-var tagAttr = regexp.MustCompile(`(?i)\b(result|now|reason)="([^"]*)"`)
-
-// readTags reads the written-back tags of a bot post with parser.Read; the outcome
-// attributes, which the reader drops on purpose, are read from each tag's text.
-func readTags(content string) []Tag {
+// tagsOf is the outcomes the core gave with a post or an edit, as --json shows them.
+func tagsOf(outs []bot.Outcome) []Tag {
 	var out []Tag
-	last := -1
-	for _, t := range parser.Read(content).Tags {
-		if t.Start == last {
-			continue // an inventory tag naming several items is one tag in the text
-		}
-		last = t.Start
-		text := content[t.Start:t.End]
-		tag := Tag{Tag: text, Op: t.Op, Who: t.Who}
-		for _, m := range tagAttr.FindAllStringSubmatch(text, -1) {
-			switch strings.ToLower(m[1]) {
-			case "result":
-				tag.Result = m[2]
-			case "now":
-				tag.Now = m[2]
-			case "reason":
-				tag.Reason = m[2]
-			}
-		}
-		out = append(out, tag)
+	for _, o := range outs {
+		out = append(out, Tag{Tag: o.Tag, Op: o.Op, Who: o.Who, Result: o.Result, Now: o.Now, Reason: o.Reason})
 	}
 	return out
 }

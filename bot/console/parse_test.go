@@ -119,11 +119,14 @@ func TestParseCommand(t *testing.T) {
 	}
 }
 
-func TestReadTags(t *testing.T) {
-	post := "The acid hisses. [sheet: who=\"Mira\" op=\"damage\" pool=\"hp\" amount=\"7\" result=\"ok\" now=\"5/12\"]\n" +
-		"[sheet: who=\"Bram\" op=\"spend\" pool=\"slots_3\" amount=\"1\" result=\"refused\" reason=\"insufficient\"]\n" +
-		"[sheet: raw=\"op=frob\" result=\"refused\" reason=\"malformed\"]"
-	got := readTags(post)
+// TestTagsOf: the --json tags are the core's outcomes, field for field.
+func TestTagsOf(t *testing.T) {
+	outs := []bot.Outcome{
+		{Tag: `[sheet: who="Mira" op="damage" pool="hp" amount="7" result="ok" now="5/12"]`, Op: "damage", Who: "Mira", Result: "ok", Now: "5/12"},
+		{Tag: `[sheet: who="Bram" op="spend" pool="slots_3" amount="1" result="refused" reason="insufficient"]`, Op: "spend", Who: "Bram", Result: "refused", Reason: "insufficient"},
+		{Tag: `[sheet: raw="op=frob" result="refused" reason="malformed"]`, Result: "refused", Reason: "malformed"},
+	}
+	got := tagsOf(outs)
 	want := []Tag{
 		{Tag: `[sheet: who="Mira" op="damage" pool="hp" amount="7" result="ok" now="5/12"]`, Op: "damage", Who: "Mira", Result: "ok", Now: "5/12"},
 		{Tag: `[sheet: who="Bram" op="spend" pool="slots_3" amount="1" result="refused" reason="insufficient"]`, Op: "spend", Who: "Bram", Result: "refused", Reason: "insufficient"},

@@ -14,9 +14,9 @@ import (
 // own when the session started: scheduled rests missed while nothing ran.
 const KindStartup = "startup"
 
-// Start opens a console session over store: a core reading the session's clock, whose
-// scheduled rests (SPEC 9) run on a manual clock that only `!clock` moves — so a rest
-// fires when a line says the time has come, never behind the typist's back — and whose
+// Start opens a console session over store: a core on the session's clock, a manual
+// one, so its scheduled rests (SPEC 9) fire only when `!clock` moves it — when a line
+// says the time has come, never behind the typist's back — and whose
 // own posts are shown under the `!clock` event that fired them. The scheduler starts at
 // once, so a firing missed while no bot ran is reported (never applied) before the first
 // line; Run shows that report as event 0.
@@ -24,15 +24,10 @@ const KindStartup = "startup"
 // Close the core (core.Close) before the store.
 func Start(ctx context.Context, store storage.Store, opts Options, log *slog.Logger) (*Console, *bot.Core, error) {
 	if opts.Clock == nil {
-		opts.Clock = NewClock(nil)
+		opts.Clock = schedule.NewRunningClock(nil)
 	}
 	outbox := &bot.Outbox{}
-	core := bot.New(store, bot.Options{
-		Clock:         opts.Clock.Func(),
-		Log:           log,
-		Post:          outbox.Post,
-		ScheduleClock: schedule.NewManualClock(opts.Clock.Now()),
-	})
+	core := bot.New(store, bot.Options{Clock: opts.Clock, Log: log, Post: outbox.Post})
 	opts.OnClock = func(ctx context.Context, _, now time.Time) ([]bot.Action, error) {
 		err := core.Advance(ctx, now)
 		return outbox.Take(), err

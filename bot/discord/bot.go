@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -244,7 +245,7 @@ func (b *Bot) onMessageDelete(_ *discordgo.Session, e *discordgo.MessageDelete) 
 		b.log.Warn("discord: MESSAGE_DELETE without a channel or id ignored")
 		return
 	}
-	d := bot.Deletion{ChannelID: e.ChannelID, ID: e.ID, Time: time.Now()}
+	d := bot.Deletion{ChannelID: e.ChannelID, ID: e.ID}
 	b.enqueue(d.ChannelID, "delete", func(ctx context.Context) {
 		b.perform(ctx, b.core.OnDelete(ctx, d))
 	})
@@ -253,7 +254,7 @@ func (b *Bot) onMessageDelete(_ *discordgo.Session, e *discordgo.MessageDelete) 
 func (b *Bot) onMessageDeleteBulk(_ *discordgo.Session, e *discordgo.MessageDeleteBulk) {
 	// Newest first, as a person deleting them one by one from the bottom would.
 	for i := len(e.Messages) - 1; i >= 0; i-- {
-		d := bot.Deletion{ChannelID: e.ChannelID, ID: e.Messages[i], Time: time.Now()}
+		d := bot.Deletion{ChannelID: e.ChannelID, ID: e.Messages[i]}
 		b.enqueue(d.ChannelID, "delete", func(ctx context.Context) {
 			b.perform(ctx, b.core.OnDelete(ctx, d))
 		})
@@ -262,13 +263,7 @@ func (b *Bot) onMessageDeleteBulk(_ *discordgo.Session, e *discordgo.MessageDele
 
 // messageOf is a Discord message as the core reads it.
 func messageOf(m *discordgo.Message) bot.Message {
-	out := bot.Message{ChannelID: m.ChannelID, GuildID: m.GuildID, ID: m.ID, Content: m.Content, Time: m.Timestamp}
-	if m.EditedTimestamp != nil {
-		out.Time = *m.EditedTimestamp
-	}
-	if out.Time.IsZero() {
-		out.Time = time.Now()
-	}
+	out := bot.Message{ChannelID: m.ChannelID, GuildID: m.GuildID, ID: m.ID, Content: m.Content}
 	if m.Author != nil {
 		out.Author = bot.User{ID: m.Author.ID, Name: displayName(m.Author), Bot: m.Author.Bot, WebhookID: m.WebhookID}
 	}
@@ -364,29 +359,30 @@ func (b *Bot) Post(ctx context.Context, a bot.Action) {
 	b.perform(ctx, []bot.Action{a})
 }
 
-// perform carries out the core's actions in order. A post's message ids are reported
-// back with RecordPost (several, comma-separated, when the post took more than one
-// message), so a later edit or delete of the GM's message reaches every piece.
+// perform carries out the core's actions in order. A post's content is whole: it is
+// split here into as many messages as Discord's limits need (split), and every one's id
+// is reported back with RecordPost, so a later edit or delete of the GM's message
+// reaches every piece.
 func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 	for _, a := range acts {
 		switch a.Kind {
 		case bot.Post:
 			ids := b.post(ctx, a.ChannelID, a.MessageID, split(a.Content, a.Embeds))
 			if a.ReplySeq != 0 && len(ids) > 0 {
-				if err := b.core.RecordPost(ctx, a.ChannelID, a.ReplySeq, strings.Join(ids, ",")); err != nil {
+				if err := b.core.RecordPost(ctx, a.ChannelID, a.ReplySeq, ids); err != nil {
 					b.log.Error("discord: recording a post", "channel", a.ChannelID, "reply", a.ReplySeq, "err", err)
 				}
 			}
 		case bot.Edit:
 			// An edit may need more or fewer messages than the post had: record the ids the
 			// post now has, so the next edit or delete reaches every piece.
-			if ids := b.edit(ctx, a); a.ReplySeq != 0 && strings.Join(ids, ",") != a.MessageID {
-				if err := b.core.RecordPost(ctx, a.ChannelID, a.ReplySeq, strings.Join(ids, ",")); err != nil {
+			if ids := b.edit(ctx, a); a.ReplySeq != 0 && !slices.Equal(ids, a.Posted) {
+				if err := b.core.RecordPost(ctx, a.ChannelID, a.ReplySeq, ids); err != nil {
 					b.log.Error("discord: recording a post", "channel", a.ChannelID, "reply", a.ReplySeq, "err", err)
 				}
 			}
 		case bot.Delete:
-			for _, id := range postedIDs(a.MessageID) {
+			for _, id := range a.Posted {
 				if err := b.sess.ChannelMessageDelete(a.ChannelID, id, discordgo.WithContext(ctx)); err != nil {
 					b.log.Warn("discord: deleting a post", "channel", a.ChannelID, "message", id, "err", err)
 				}
@@ -395,16 +391,6 @@ func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 			b.log.Error("discord: unknown action", "kind", a.Kind)
 		}
 	}
-}
-
-func postedIDs(s string) []string {
-	var out []string
-	for _, id := range strings.Split(s, ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 // post sends msgs to the channel, the first as a reply to replyTo (if any), and returns
@@ -430,9 +416,9 @@ func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []messag
 // edit rewrites the bot's post (every message of it). A new text needing more messages
 // than the post has continues in new ones; one needing fewer deletes the extra ones.
 func (b *Bot) edit(ctx context.Context, a bot.Action) []string {
-	ids := postedIDs(a.MessageID)
+	ids := a.Posted
 	msgs := split(a.Content, a.Embeds)
-	now := ids[:min(len(ids), len(msgs))]
+	now := slices.Clone(ids[:min(len(ids), len(msgs))])
 	for i, m := range msgs {
 		if i >= len(ids) {
 			now = append(now, b.post(ctx, a.ChannelID, "", msgs[i:])...)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"sheetkeeper/bot"
 	"sheetkeeper/internal/fakediscord"
 	"sheetkeeper/schedule"
+	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
 )
 
@@ -40,6 +42,7 @@ type harness struct {
 	player  fakediscord.User
 	logs    *logBuffer
 	core    *bot.Core
+	store   storage.Store
 	clock   *schedule.ManualClock
 }
 
@@ -77,10 +80,11 @@ func newHarness(t *testing.T, tweak ...func(*Options)) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
+	h.store = store
 	log := slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	h.clock = schedule.NewManualClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	post := func(ctx context.Context, a bot.Action) { h.bot.Post(ctx, a) }
-	h.core = bot.New(store, bot.Options{Log: log, Post: post, ScheduleClock: h.clock})
+	h.core = bot.New(store, bot.Options{Log: log, Post: post, Clock: h.clock})
 	core := h.core
 	opts := Options{Token: token, API: h.fake.URL(), Guild: h.guild, Log: log}
 	for _, f := range tweak {
@@ -634,5 +638,63 @@ func TestLongReplyIsSplitAndEditedWhole(t *testing.T) {
 		return !ok && strings.Contains(first.Content, `now="9/10"`)
 	}, wait) {
 		t.Fatal("the edit did not rewrite the post and drop its extra piece")
+	}
+}
+
+// TestLongPostRecordsEveryPiece: the core hands the adapter a reply's post whole; the
+// adapter splits it into messages within Discord's 2,000 characters and records every
+// message's id in the reply, so deleting the GM's message reaches every piece: the first
+// says the reply was undone and the rest are gone.
+func TestLongPostRecordsEveryPiece(t *testing.T) {
+	h := newHarness(t)
+	h.demo()
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "Line %d. [sheet: who=\"Mira\" op=\"restore\" pool=\"breath\" amount=\"1\"]\n", i)
+	}
+	id := h.say(h.gm, b.String())
+	var pieces []string
+	if !h.fake.WaitFor(func() bool {
+		pieces = nil
+		for _, m := range h.fake.Messages(h.channel) {
+			if m.ByBot && m.InteractionID == "" {
+				pieces = append(pieces, m.ID)
+			}
+		}
+		return len(pieces) >= 2
+	}, wait) {
+		t.Fatalf("a post over 2,000 characters took %d messages", len(pieces))
+	}
+	var posted []string
+	if !h.fake.WaitFor(func() bool {
+		err := h.store.View(context.Background(), func(tx storage.Tx) error {
+			r, err := tx.ReplyByMessage(h.channel, id)
+			if err == nil {
+				posted = r.Posted
+			}
+			return err
+		})
+		return err == nil && len(posted) == len(pieces)
+	}, wait) {
+		t.Fatalf("the reply recorded %q, want every piece %q", posted, pieces)
+	}
+	if !slices.Equal(posted, pieces) {
+		t.Errorf("the reply recorded %q, want %q", posted, pieces)
+	}
+
+	h.fake.MessageDelete(h.channel, id)
+	if !h.fake.WaitFor(func() bool {
+		first, ok := h.fake.Message(h.channel, pieces[0])
+		if !ok || !strings.Contains(first.Content, "Undone") {
+			return false
+		}
+		for _, p := range pieces[1:] {
+			if _, ok := h.fake.Message(h.channel, p); ok {
+				return false
+			}
+		}
+		return true
+	}, wait) {
+		t.Fatal("the delete did not reach every piece of the post")
 	}
 }

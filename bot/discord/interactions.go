@@ -69,7 +69,7 @@ func (b *Bot) command(i *discordgo.Interaction) {
 	}
 	b.answer(i, false, func(ctx context.Context) bot.Response {
 		path, opts := invocation(data)
-		cmd := bot.Command{Name: b.cmds.coreName(path), User: userOf(i), ChannelID: i.ChannelID, GuildID: i.GuildID, Time: time.Now()}
+		cmd := bot.Command{Name: b.cmds.coreName(path), User: userOf(i), ChannelID: i.ChannelID, GuildID: i.GuildID}
 		for _, o := range opts {
 			if o == nil {
 				continue
@@ -138,7 +138,7 @@ func (b *Bot) component(i *discordgo.Interaction) {
 		b.log.Warn("discord: a component interaction without component data ignored", "id", i.ID)
 		return
 	}
-	comp := bot.Component{CustomID: data.CustomID, Values: data.Values, User: userOf(i), ChannelID: i.ChannelID, Time: time.Now()}
+	comp := bot.Component{CustomID: data.CustomID, Values: data.Values, User: userOf(i), ChannelID: i.ChannelID}
 	if i.Message != nil {
 		comp.MessageID = i.Message.ID
 	}

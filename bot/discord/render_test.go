@@ -222,3 +222,15 @@ func TestResponseMessages(t *testing.T) {
 		t.Errorf("an empty update clears the message: %+v", msgs)
 	}
 }
+
+// TestLongFooterCut: the core hands a footer whole (a picker's list of filters); the
+// adapter cuts it to Discord's limit, marking the cut.
+func TestLongFooterCut(t *testing.T) {
+	got := embedsOf(bot.Embed{Title: "Workings", Footer: strings.Repeat("Filters: tier, guild. ", 200)})
+	if len(got) != 1 || got[0].Footer == nil {
+		t.Fatalf("%+v", got)
+	}
+	if f := got[0].Footer.Text; utf8.RuneCountInString(f) != maxFooter || !strings.HasSuffix(f, "…") {
+		t.Errorf("footer of %d characters: %q", utf8.RuneCountInString(f), f)
+	}
+}

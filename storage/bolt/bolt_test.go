@@ -1,12 +1,15 @@
 package bolt
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -457,5 +460,79 @@ func TestRoundTripIsDecoding(t *testing.T) {
 		if roundTrip(r) != nil {
 			t.Errorf("record %d would not read back as itself, yet is kept", i)
 		}
+	}
+}
+
+// TestPostedWrittenAsOneString: a database written when a reply's post was one string
+// (one id, or the Discord adapter's ids joined by commas) still reads, as a list of ids.
+func TestPostedWrittenAsOneString(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sheetkeeper.db")
+	s, err := Open(path, Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	posted := [][]string{{"p1"}, {"p2", "p3"}, nil}
+	err = s.Update(context.Background(), func(tx storage.Tx) error {
+		for i, ids := range posted {
+			r := &storage.Reply{ChannelID: "ch", Seq: int64(i + 1), MessageID: fmt.Sprint("m", i+1), AuthorID: "gm",
+				Status: storage.ReplyLive, Posted: ids, CreatedAt: storagetest.When, UpdatedAt: storagetest.When}
+			if err := tx.PutReply(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	old := map[string]string{`"posted":["p1"]`: `"posted":"p1"`, `"posted":["p2","p3"]`: `"posted":"p2,p3"`}
+	rewritten := 0
+	rawWrite(t, path, func(btx *bolt.Tx) error {
+		b := btx.Bucket(bucketReplyLog)
+		var keys, vals [][]byte
+		if err := b.ForEach(func(k, v []byte) error {
+			for now, was := range old {
+				if bytes.Contains(v, []byte(now)) {
+					keys = append(keys, bytes.Clone(k))
+					vals = append(vals, bytes.Replace(v, []byte(now), []byte(was), 1))
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		for i, k := range keys {
+			if err := b.Put(k, vals[i]); err != nil {
+				return err
+			}
+			rewritten++
+		}
+		return nil
+	})
+	if rewritten != len(old) {
+		t.Fatalf("rewrote %d replies, want %d", rewritten, len(old))
+	}
+	s, err = Open(path, Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.View(context.Background(), func(tx storage.Tx) error {
+		for i, want := range posted {
+			r, err := tx.Reply("ch", int64(i+1))
+			if err != nil {
+				return err
+			}
+			if !slices.Equal(r.Posted, want) {
+				t.Errorf("reply %d: posted %q, want %q", i+1, r.Posted, want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -86,8 +86,15 @@ func appendReply(dst []byte, r *storage.Reply) ([]byte, error) {
 		}
 		out = append(out, ']')
 	}
-	if r.Posted != "" {
-		out = jsonappend.String(append(out, `,"posted":`...), r.Posted)
+	if len(r.Posted) > 0 {
+		out = append(out, `,"posted":[`...)
+		for i, id := range r.Posted {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = jsonappend.String(out, id)
+		}
+		out = append(out, ']')
 	}
 	if r.Source != "" {
 		out = jsonappend.String(append(out, `,"source":`...), r.Source)

@@ -92,8 +92,11 @@ func TestEncodeMatches(t *testing.T) {
 		check(t, "card record", got, err, c)
 
 		r := &storage.Reply{ChannelID: drawText(t, "channel"), Seq: rapid.Int64().Draw(t, "seq"), MessageID: drawText(t, "message"),
-			AuthorID: drawText(t, "author"), Text: drawText(t, "text"), Status: drawText(t, "status"), Posted: drawText(t, "posted"),
+			AuthorID: drawText(t, "author"), Text: drawText(t, "text"), Status: drawText(t, "status"),
 			Source: drawText(t, "source"), CreatedAt: drawTime(t, "created"), UpdatedAt: drawTime(t, "updated")}
+		for range rapid.IntRange(0, 3).Draw(t, "posts") {
+			r.Posted = append(r.Posted, drawText(t, "posted"))
+		}
 		switch n := rapid.IntRange(-1, 3).Draw(t, "changes"); n {
 		case -1:
 			r.Changes = []sheet.Change{}

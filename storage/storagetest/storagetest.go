@@ -362,7 +362,7 @@ func testReplies(t *testing.T, s storage.Store) {
 		r, err := tx.Reply("ch", 2)
 		must(err)
 		r.Status = storage.ReplyReverted
-		r.Posted = "post2"
+		r.Posted = storage.PostIDs{"post2", "post2b"}
 		must(tx.PutReply(r))
 		seq, err = tx.NextReplySeq("ch")
 		must(err)
@@ -371,7 +371,7 @@ func testReplies(t *testing.T, s storage.Store) {
 		}
 		got, err := tx.Reply("ch", 2)
 		must(err)
-		if got.Status != storage.ReplyReverted || got.Posted != "post2" {
+		if got.Status != storage.ReplyReverted || !slices.Equal(got.Posted, []string{"post2", "post2b"}) {
 			t.Fatalf("updated reply: %+v", got)
 		}
 		if tx.PutReply(&storage.Reply{ChannelID: "ch", Seq: 0, Status: storage.ReplyLive}) == nil {
