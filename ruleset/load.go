@@ -18,15 +18,12 @@ import (
 	"sheetkeeper/strictjson"
 )
 
-// EngineAPI is the Capability API this engine implements: 1.340.
-var EngineAPI = bundle.Engine
-
 // Loaded is a ruleset ready to play: its definition and its catalogs, inline or read
 // from its package the first time they are asked for.
 type Loaded struct {
 	*Ruleset
 	// Digest identifies the content: the same id and version must always have the same
-	// digest, or the registry refuses it ("raise version").
+	// digest, or importing it is refused ("raise version").
 	Digest string
 	// Package is the package's manifest; nil for a single file.
 	Package *bundle.Manifest

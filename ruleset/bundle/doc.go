@@ -12,8 +12,8 @@
 // The package knows nothing of what a ruleset means: another package
 // validates the JSON. This one deals with the manifest, the files, their
 // sizes, hashes and paths, and Capability API versions. The engine
-// implements Capability API Engine (1.340) and refuses a package declaring a
-// newer one; a package declaring APIRaisedLimits or newer gets the raised
+// implements Capability API 1.340 (EngineMajor.EngineMinor) and refuses a package declaring a
+// newer one; a package declaring 1.340 or newer gets the raised
 // size limits.
 //
 // Open and Read check the manifest, the presence of every listed file, and

@@ -22,11 +22,11 @@ const (
 	// (a real one nests four deep).
 	MaxManifestDepth = 16
 	// MaxRulesetBytes is the ruleset.json limit in a package declaring a
-	// Capability API older than APIRaisedLimits; MaxRulesetBytesRaised from it on.
+	// Capability API older than 1.340; MaxRulesetBytesRaised from it on.
 	MaxRulesetBytes       = 256 << 10
 	MaxRulesetBytesRaised = 512 << 10
 	// MaxCatalogBytes is the limit of one catalogs/<id>.json in a package
-	// declaring a Capability API older than APIRaisedLimits;
+	// declaring a Capability API older than 1.340;
 	// MaxCatalogBytesRaised from it on.
 	MaxCatalogBytes       = 1 << 20
 	MaxCatalogBytesRaised = 2 << 20
@@ -177,7 +177,7 @@ func (m *Manifest) CatalogIDs() []string {
 // manifest's declared Capability API (0 for a path that is neither ruleset.json
 // nor a catalog file).
 func (m *Manifest) LimitFor(p string) int64 {
-	raised := m.CapabilityAPI.AtLeast(APIRaisedLimits)
+	raised := m.CapabilityAPI.AtLeast(release(apiRaisedLimits))
 	switch {
 	case p == RulesetPath && raised:
 		return MaxRulesetBytesRaised
@@ -370,8 +370,8 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 		case api.Minor < 0:
 			apiOK = false
 			ps.add(Malformed, "capabilityApi.minor", "must be at least 0")
-		case !Engine.Supports(api):
-			ps.add(TooNew, "capabilityApi", "the package requires Capability API "+api.String()+"; this engine implements "+Engine.String())
+		case !Engine().Supports(api):
+			ps.add(TooNew, "capabilityApi", "the package requires Capability API "+api.String()+"; this engine implements "+Engine().String())
 		}
 	}
 
@@ -465,8 +465,8 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 			limit := m.LimitFor(f.Path)
 			if f.Bytes > limit {
 				msg := strconv.Quote(f.Path) + " declares " + bytesText(f.Bytes) + " bytes, over the " + bytesText(limit) + "-byte limit"
-				if !api.AtLeast(APIRaisedLimits) {
-					msg += "; Capability API " + APIRaisedLimits.String() + " raises it to " + bytesText(m.raisedLimit(f.Path))
+				if !api.AtLeast(release(apiRaisedLimits)) {
+					msg += "; Capability API " + release(apiRaisedLimits).String() + " raises it to " + bytesText(m.raisedLimit(f.Path))
 				}
 				ps.add(Limit, ip+".bytes", msg)
 			}
@@ -535,12 +535,12 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 				ps.add(Malformed, ap, what+" Capability API "+need.String()+"; the package declares "+api.String())
 			}
 		}
-		gate("contributions.assets needs", APIAssets)
+		gate("contributions.assets needs", release(apiAssets))
 		if _, ok := listed[RulesetPath]; ok {
-			gate("ruleset.json needs", APIRuleset)
+			gate("ruleset.json needs", release(apiRuleset))
 		}
 		if catalogs > 0 {
-			gate("catalog files (catalogs/<id>.json) need", APICatalogFiles)
+			gate("catalog files (catalogs/<id>.json) need", release(apiCatalogFiles))
 		}
 	}
 }

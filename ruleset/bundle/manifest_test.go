@@ -39,15 +39,15 @@ func TestVersion(t *testing.T) {
 			t.Errorf("ParseVersion(%q) = %v, want error", bad, v)
 		}
 	}
-	if Engine.String() != "1.340" {
-		t.Errorf("Engine = %s", Engine)
+	if Engine().String() != "1.340" {
+		t.Errorf("Engine = %s", Engine())
 	}
 	for _, c := range []struct {
 		v    string
 		want bool
 	}{{"1.0", true}, {"1.92", true}, {"1.340", true}, {"1.341", false}, {"2.0", false}, {"0.5", false}} {
 		v, _ := ParseVersion(c.v)
-		if got := Engine.Supports(v); got != c.want {
+		if got := Engine().Supports(v); got != c.want {
 			t.Errorf("Engine.Supports(%s) = %v", c.v, got)
 		}
 	}
