@@ -17,11 +17,11 @@ const sneakAttackProblem = `entries[159] (features/rogue-sneak-attack).mechanics
 
 func TestLoadCorpus(t *testing.T) {
 	for _, name := range []string{"ember-roads.json", "gravewatch.json", "ruleset-5e-2014.example.json"} {
-		if _, err := Load(corpus + name); err != nil {
+		if _, err := loadPath(t, corpus+name); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	l, err := Load(corpus + "5e-2014")
+	l, err := loadPath(t, corpus+"5e-2014")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func emberAsPackage(t *testing.T) map[string][]byte {
 
 func TestPackageCapabilityDeclaration(t *testing.T) {
 	files := emberAsPackage(t)
-	l, err := Load(writePackage(t, 340, files))
+	l, err := loadPath(t, writePackage(t, 340, files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestPackageCapabilityDeclaration(t *testing.T) {
 	}
 
 	// Layers need 1.25; a package declaring 1.21 is refused, naming the feature.
-	_, err = Load(writePackage(t, 21, files))
+	_, err = loadPath(t, writePackage(t, 21, files))
 	if err == nil || !strings.Contains(err.Error(), "layers: layers needs Capability API 1.25; the package declares 1.21") {
 		t.Fatalf("1.21: %v", err)
 	}
@@ -136,7 +136,7 @@ func TestPackageCapabilityDeclaration(t *testing.T) {
 	entry := file["entries"].([]any)[0].(map[string]any)
 	entry["mechanics"] = map[string]any{"kind": "buff", "targetCount": 1, "targetsPerCostStep": 1}
 	files["catalogs/knacks.json"], _ = json.Marshal(file)
-	l, err = Load(writePackage(t, need, files))
+	l, err = loadPath(t, writePackage(t, need, files))
 	if err != nil {
 		t.Fatalf("ruleset.json alone needs 1.%d: %v", need, err)
 	}
@@ -150,7 +150,7 @@ func TestPackageCapabilityDeclaration(t *testing.T) {
 func TestPackageCatalogFilesMustMatchTheRuleset(t *testing.T) {
 	files := emberAsPackage(t)
 	files["catalogs/extra.json"] = []byte(`{"schemaVersion":1,"catalog":"extra","entries":[]}`)
-	_, err := Load(writePackage(t, 340, files))
+	_, err := loadPath(t, writePackage(t, 340, files))
 	if err == nil || !strings.Contains(err.Error(), `catalogs/extra.json: no catalog of the ruleset is "extra"`) {
 		t.Fatalf("extra file: %v", err)
 	}
@@ -160,14 +160,14 @@ func TestSingleFileLimits(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.json")
 	os.WriteFile(big, []byte(`{"pad":"`+strings.Repeat("x", MaxSingleFileBytes)+`"}`), 0o644)
-	_, err := Load(big)
+	_, err := loadPath(t, big)
 	if err == nil || !strings.Contains(err.Error(), "a single-file ruleset is at most 512 KB") {
 		t.Fatalf("big: %v", err)
 	}
 	files := emberAsPackage(t)
 	single := filepath.Join(dir, "asset.json")
 	os.WriteFile(single, files["ruleset.json"], 0o644)
-	_, err = Load(single)
+	_, err = loadPath(t, single)
 	if err == nil || !strings.Contains(err.Error(), "catalogs[0].asset: a single-file ruleset carries its catalogs inline") {
 		t.Fatalf("asset in a single file: %v", err)
 	}
@@ -244,7 +244,7 @@ func TestUnknownKeysDoNotHideOtherProblems(t *testing.T) {
 // A standalone catalog is checked while the engine reads the same ruleset: the check
 // must only read it (go test -race finds a write).
 func TestCatalogCheckOnlyReadsTheRuleset(t *testing.T) {
-	l, err := Load(corpus + "5e-2014")
+	l, err := loadPath(t, corpus+"5e-2014")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,4 +272,27 @@ func TestCatalogCheckOnlyReadsTheRuleset(t *testing.T) {
 	}
 	close(stop)
 	<-done
+}
+
+// loadPath reads a ruleset from disk the way a front end does: a folder through an
+// os.Root (which refuses links leading outside it), a file read whole.
+func loadPath(t *testing.T, path string) (*Loaded, error) {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.IsDir() {
+		root, err := os.OpenRoot(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { root.Close() })
+		return LoadFS(root.FS())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return LoadFile(data)
 }

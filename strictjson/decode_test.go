@@ -108,7 +108,7 @@ func TestDecodeMapDuplicateAndGiven(t *testing.T) {
 }
 
 func TestAnnotateAndSort(t *testing.T) {
-	ps := Problems{{"catalogs[0].entries[10].id", "b"}, {"catalogs[0].entries[9]", "a"}, {"catalogs[0].entriesX", "c"}}
+	ps := Problems{{Path: "catalogs[0].entries[10].id", Msg: "b"}, {Path: "catalogs[0].entries[9]", Msg: "a"}, {Path: "catalogs[0].entriesX", Msg: "c"}}
 	ps.Sort()
 	ps.Annotate("catalogs[0].entries[9]", "knacks/last-ember")
 	got := ps.Error()
