@@ -739,11 +739,7 @@ func (c *checker) itemCharges(path string, item *Item) {
 		rp := at("charges.recharge.rests")
 		c.count(rp, len(r.Rests), 1, 12)
 		for i, id := range r.Rests {
-			found := false
-			for _, rest := range c.rs.Rests {
-				found = found || rest.ID == id
-			}
-			c.known(strictjson.Join(rp, i), "rest", id, found)
+			c.known(strictjson.Join(rp, i), "rest", id, c.rs.Rest(id) != nil)
 		}
 		ap := at("charges.recharge.amount")
 		switch rawKind(r.RawAmount) {
