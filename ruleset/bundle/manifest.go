@@ -234,6 +234,16 @@ func (m *Manifest) Validate() error {
 	return ps.err()
 }
 
+// checker returns check(p, ok, msg): a Malformed problem at p unless ok, or unless p
+// failed to decode (which was reported already).
+func (ps *problems) checker(d decoded) func(p string, ok bool, msg string) {
+	return func(p string, ok bool, msg string) {
+		if !d.skip(p) && !ok {
+			ps.add(strictjson.Malformed, p, msg)
+		}
+	}
+}
+
 // decoded is what validation knows of the decoding: the paths whose value
 // failed to decode, so they are not reported twice, and the keys given.
 type decoded struct {
@@ -351,17 +361,25 @@ func checkPackagePath(ps *problems, at, p string) bool {
 func bytesText(n int64) string { return strconv.FormatInt(n, 10) }
 
 // validate applies every rule beyond types.
+// validate checks every manifest rule, in the order an author reads the manifest, and
+// skips what failed to decode (d). Each part is its own function; the findings of one a
+// later one needs are passed on: whether the Capability API is usable, and which paths
+// files declares.
 func (m *Manifest) validate(ps *problems, d decoded) {
-	skip := d.skip
-	check := func(p string, ok bool, msg string) {
-		if !skip(p) && !ok {
-			ps.add(strictjson.Malformed, p, msg)
-		}
-	}
+	apiOK := m.validateHead(ps, d)
+	declared, filesOK := m.validateFiles(ps, d, apiOK)
+	m.validateAssets(ps, d, apiOK, declared, filesOK)
+}
+
+// validateHead checks everything above files: the schema, the Capability API (false
+// when it cannot be used to gate on), the package's names and what a ruleset package
+// must leave empty.
+func (m *Manifest) validateHead(ps *problems, d decoded) (apiOK bool) {
+	skip, check := d.skip, ps.checker(d)
 	check("schemaVersion", m.SchemaVersion == 2, "must be 2")
 
 	api := m.CapabilityAPI
-	apiOK := !skip("capabilityApi") && !skip("capabilityApi.major") && !skip("capabilityApi.minor")
+	apiOK = !skip("capabilityApi") && !skip("capabilityApi.major") && !skip("capabilityApi.minor")
 	if apiOK {
 		switch {
 		case api.Major < 1:
@@ -425,10 +443,17 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 	}
 	check("restartRequired", !m.RestartRequired, "must be false: a ruleset package ships only data")
 
-	// files: each path safe and of a ruleset package's two shapes, once; a
-	// well-formed sha256; bytes within the limit of its kind.
-	filesOK := !skip("files")
-	declared := map[string]int{}
+	return apiOK
+}
+
+// validateFiles checks files: each path safe and of a ruleset package's two shapes,
+// once; a well-formed sha256; bytes within the limit of its kind. It returns each
+// declared path's index, and whether files decoded at all.
+func (m *Manifest) validateFiles(ps *problems, d decoded, apiOK bool) (declared map[string]int, filesOK bool) {
+	skip, check := d.skip, ps.checker(d)
+	api := m.CapabilityAPI
+	filesOK = !skip("files")
+	declared = map[string]int{}
 	if filesOK && len(m.Files) == 0 {
 		ps.add(strictjson.Malformed, "files", "must list at least one file")
 	}
@@ -473,8 +498,15 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 		}
 	}
 
-	// contributions.assets.paths: the files the engine reads. ruleset.json and
-	// every catalog file, each pinned in files, and files holds nothing else.
+	return declared, filesOK
+}
+
+// validateAssets checks contributions.assets.paths: the files the engine reads.
+// ruleset.json and every catalog file, each pinned in files, and files holds nothing
+// else; each kind of asset gated on the Capability API that introduced it.
+func (m *Manifest) validateAssets(ps *problems, d decoded, apiOK bool, declared map[string]int, filesOK bool) {
+	skip := d.skip
+	api := m.CapabilityAPI
 	const ap = "contributions.assets.paths"
 	switch {
 	case skip("contributions") || skip("contributions.assets") || skip(ap):
