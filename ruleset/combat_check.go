@@ -70,10 +70,17 @@ func (c *checker) checkInitiative(cb *Combat, path string) {
 		c.usesOnce("initiative thrown again each round", 47, at("each"))
 		c.oneOf(at("each"), in.Each, "fight", "round")
 	}
-	r := in.Resource
-	if r == nil {
-		return
+	if in.Resource != nil {
+		c.checkInitiativeResource(cb, path)
 	}
+}
+
+// checkInitiativeResource checks initiative as a number attacks move (API 1.48): a
+// dice-pool fight's, opened with a thrown pool, its styles and its crash line.
+func (c *checker) checkInitiativeResource(cb *Combat, path string) {
+	in := &cb.Initiative
+	at := func(k string) string { return strictjson.Join(path, k) }
+	r := in.Resource
 	rp := at("resource")
 	c.usesOnce("initiative that attacks move", 48, rp)
 	if !cb.pooled() {

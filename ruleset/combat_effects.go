@@ -296,37 +296,43 @@ func (c *checker) checkContests(cb *Combat, at func(...any) string) {
 		if k.From != nil {
 			c.knownCondition(pk("from", "holding"), k.From.Holding)
 		}
-		w := &k.OnWin
-		if w.Applies == nil && w.Ends == nil && w.Push == nil {
-			c.add(pk("onWin"), "winning a contest applies, ends or pushes something")
+		c.contestWin(cb, k, pk)
+	}
+}
+
+// contestWin checks what winning contest k does: applies or ends conditions, or pushes
+// the loser, each well-formed; pk makes a path inside the contest.
+func (c *checker) contestWin(cb *Combat, k *Contest, pk func(...any) string) {
+	w := &k.OnWin
+	if w.Applies == nil && w.Ends == nil && w.Push == nil {
+		c.add(pk("onWin"), "winning a contest applies, ends or pushes something")
+	}
+	if w.Applies != nil {
+		c.count(pk("onWin", "applies"), len(w.Applies), 1, 4)
+	}
+	for j, a := range w.Applies {
+		ap := pk("onWin", "applies", j)
+		if c.knownCondition(strictjson.Join(ap, "condition"), a.Condition) && k.From != nil && a.Condition == k.From.Holding {
+			c.add(strictjson.Join(ap, "condition"), "a contest that breaks free of %q cannot also apply it", a.Condition)
 		}
-		if w.Applies != nil {
-			c.count(pk("onWin", "applies"), len(w.Applies), 1, 4)
+		if a.Rounds != nil {
+			c.between(strictjson.Join(ap, "rounds"), float64(*a.Rounds), 1, 100)
 		}
-		for j, a := range w.Applies {
-			ap := pk("onWin", "applies", j)
-			if c.knownCondition(strictjson.Join(ap, "condition"), a.Condition) && k.From != nil && a.Condition == k.From.Holding {
-				c.add(strictjson.Join(ap, "condition"), "a contest that breaks free of %q cannot also apply it", a.Condition)
-			}
-			if a.Rounds != nil {
-				c.between(strictjson.Join(ap, "rounds"), float64(*a.Rounds), 1, 100)
-			}
+	}
+	if w.Ends != nil {
+		c.count(pk("onWin", "ends"), len(w.Ends), 1, 4)
+	}
+	for j, e := range w.Ends {
+		ep := pk("onWin", "ends", j)
+		c.knownCondition(strictjson.Join(ep, "condition"), e.Condition)
+		c.oneOf(strictjson.Join(ep, "on"), e.On, "actor", "target")
+	}
+	if w.Push != nil {
+		if *w.Push <= 0 || *w.Push > combatMaxDistance {
+			c.add(pk("onWin", "push"), "%s is out of range: above 0 and at most %s", num(*w.Push), num(combatMaxDistance))
 		}
-		if w.Ends != nil {
-			c.count(pk("onWin", "ends"), len(w.Ends), 1, 4)
-		}
-		for j, e := range w.Ends {
-			ep := pk("onWin", "ends", j)
-			c.knownCondition(strictjson.Join(ep, "condition"), e.Condition)
-			c.oneOf(strictjson.Join(ep, "on"), e.On, "actor", "target")
-		}
-		if w.Push != nil {
-			if *w.Push <= 0 || *w.Push > combatMaxDistance {
-				c.add(pk("onWin", "push"), "%s is out of range: above 0 and at most %s", num(*w.Push), num(combatMaxDistance))
-			}
-			if cb.Distance == nil {
-				c.add(pk("onWin", "push"), "push is measured in cells, so the combat block needs distance too")
-			}
+		if cb.Distance == nil {
+			c.add(pk("onWin", "push"), "push is measured in cells, so the combat block needs distance too")
 		}
 	}
 }
