@@ -189,23 +189,8 @@ func (c *checker) creatureAction(a *CreatureAction, path string) {
 	if a.ToHit != nil {
 		c.between(at("toHit"), float64(*a.ToHit), -50, 100)
 	}
-	if d := a.Damage; d != nil {
-		if d.Dice != "" {
-			c.dice(at("damage", "dice"), d.Dice)
-		}
-		if d.Flat != nil {
-			c.between(at("damage", "flat"), float64(*d.Flat), -1000, 10000)
-		}
-		if d.Dice == "" && d.Flat == nil {
-			c.add(at("damage"), "damage names dice, a flat amount, or both")
-		}
-		if d.Type != "" {
-			c.promptText(at("damage", "type"), d.Type, maxTypeText)
-		}
-		if d.Plus != nil {
-			c.usesOnce("damage clauses", 29, at("damage", "plus"))
-		}
-		c.clauseShapes(at("damage", "plus"), d.Plus)
+	if a.Damage != nil {
+		c.creatureDamage(a.Damage, at)
 	}
 	if s := a.Save; s != nil {
 		c.between(at("save", "difficulty"), float64(s.Difficulty), 0, 1000)
@@ -238,19 +223,7 @@ func (c *checker) creatureAction(a *CreatureAction, path string) {
 		}
 	}
 	if a.Sequence != nil {
-		c.count(at("sequence"), len(a.Sequence), 1, 6)
-		for i, s := range a.Sequence {
-			c.sheetID(at("sequence", i, "action"), s.Action)
-			if s.Times != nil {
-				c.between(at("sequence", i, "times"), float64(*s.Times), 1, 10)
-			}
-		}
-		set := a.present()
-		for _, k := range sequenceRefuses {
-			if set[k] {
-				c.add(at(k), "a sequence resolves the actions it names, so it carries nothing of its own")
-			}
-		}
+		c.creatureSequence(a, at)
 	}
 	if a.Signature != nil {
 		c.between(at("signature", "cost"), float64(a.Signature.Cost), 1, 20)
@@ -277,6 +250,45 @@ func (c *checker) creatureAction(a *CreatureAction, path string) {
 	}
 	if a.Save == nil && a.SaveDifficulty == nil && anySaveEnds(a.Applies) {
 		c.add(at("saveDifficulty"), "a condition that ends on a save needs a difficulty for that save to be rolled against")
+	}
+}
+
+// creatureDamage checks an action's damage: dice, a flat amount or both, and the clauses
+// it adds; at makes a path inside the action.
+func (c *checker) creatureDamage(d *CreatureDamage, at func(...any) string) {
+	if d.Dice != "" {
+		c.dice(at("damage", "dice"), d.Dice)
+	}
+	if d.Flat != nil {
+		c.between(at("damage", "flat"), float64(*d.Flat), -1000, 10000)
+	}
+	if d.Dice == "" && d.Flat == nil {
+		c.add(at("damage"), "damage names dice, a flat amount, or both")
+	}
+	if d.Type != "" {
+		c.promptText(at("damage", "type"), d.Type, maxTypeText)
+	}
+	if d.Plus != nil {
+		c.usesOnce("damage clauses", 29, at("damage", "plus"))
+	}
+	c.clauseShapes(at("damage", "plus"), d.Plus)
+}
+
+// creatureSequence checks a sequence action: the actions it resolves, and nothing of its
+// own beside them; at makes a path inside the action.
+func (c *checker) creatureSequence(a *CreatureAction, at func(...any) string) {
+	c.count(at("sequence"), len(a.Sequence), 1, 6)
+	for i, s := range a.Sequence {
+		c.sheetID(at("sequence", i, "action"), s.Action)
+		if s.Times != nil {
+			c.between(at("sequence", i, "times"), float64(*s.Times), 1, 10)
+		}
+	}
+	set := a.present()
+	for _, k := range sequenceRefuses {
+		if set[k] {
+			c.add(at(k), "a sequence resolves the actions it names, so it carries nothing of its own")
+		}
 	}
 }
 
@@ -437,24 +449,30 @@ func (c *checker) creatureActionNames(cr *Creature, cb *Combat, at func(...any) 
 		if mo := a.Reaction; mo != nil {
 			c.creatureReaction(mo, p("reaction"), catalogs)
 		}
-		for j, s := range a.Sequence {
-			sp := p("sequence", j, "action")
-			named := byID[s.Action]
-			switch {
-			case !isSheetID(s.Action):
-			case named == nil:
-				c.add(sp, "unknown action %q", s.Action)
-			case named == a:
-				c.add(sp, "a sequence cannot name itself")
-			case named.Reaction != nil:
-				c.add(sp, "%q is a reaction, so no sequence can make it", s.Action)
-			default:
-				if named.Sequence != nil {
-					c.add(sp, "%q is a sequence, and a sequence cannot name another", s.Action)
-				}
-				if named.Signature != nil {
-					c.add(sp, "%q is bought with points, so a sequence cannot name it", s.Action)
-				}
+		c.sequenceNames(a, byID, p)
+	}
+}
+
+// sequenceNames checks the actions sequence action a names: each one of the creature's
+// own (byID), neither itself, a reaction, another sequence nor one bought with points.
+func (c *checker) sequenceNames(a *CreatureAction, byID map[string]*CreatureAction, p func(...any) string) {
+	for j, s := range a.Sequence {
+		sp := p("sequence", j, "action")
+		named := byID[s.Action]
+		switch {
+		case !isSheetID(s.Action):
+		case named == nil:
+			c.add(sp, "unknown action %q", s.Action)
+		case named == a:
+			c.add(sp, "a sequence cannot name itself")
+		case named.Reaction != nil:
+			c.add(sp, "%q is a reaction, so no sequence can make it", s.Action)
+		default:
+			if named.Sequence != nil {
+				c.add(sp, "%q is a sequence, and a sequence cannot name another", s.Action)
+			}
+			if named.Signature != nil {
+				c.add(sp, "%q is bought with points, so a sequence cannot name it", s.Action)
 			}
 		}
 	}
