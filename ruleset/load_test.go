@@ -4,11 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sheetkeeper/strictjson"
 )
 
 // features.json in the reference package names an attack-list column no list has
@@ -161,7 +164,7 @@ func TestSingleFileLimits(t *testing.T) {
 	big := filepath.Join(dir, "big.json")
 	os.WriteFile(big, []byte(`{"pad":"`+strings.Repeat("x", MaxSingleFileBytes)+`"}`), 0o644)
 	_, err := loadPath(t, big)
-	if err == nil || !strings.Contains(err.Error(), "a single-file ruleset is at most 512 KB") {
+	if !errors.Is(err, strictjson.Limit) || !strings.Contains(err.Error(), "a single-file ruleset is at most 512 KB") {
 		t.Fatalf("big: %v", err)
 	}
 	files := emberAsPackage(t)

@@ -44,6 +44,7 @@ func checkReference(t *testing.T, b *Bundle) {
 	}
 	_, err := b.Catalog("items")
 	wantProblems(t, err, "catalogs/items.json: the package has no such catalog file")
+	wantKind(t, err, strictjson.Malformed)
 }
 
 func TestOpenReferenceFolder(t *testing.T) {
@@ -141,6 +142,7 @@ func TestCatalogConcurrentAndClosed(t *testing.T) {
 	}
 	_, err = b.Catalog("creatures")
 	wantProblems(t, err, "catalogs/creatures.json: cannot be read: the package is closed")
+	wantKind(t, err, strictjson.Archive)
 }
 
 // TestBrokenPackages breaks one file at a time and opens the package both as
@@ -253,6 +255,7 @@ func TestFolderLinks(t *testing.T) {
 		wantProblems(t, err,
 			"catalogs/spells.json: is a link leading outside the package",
 			"catalogs/knacks.json: is a link leading outside the package")
+		wantKind(t, err, strictjson.Unsafe)
 	})
 	t.Run("link inside the package is followed", func(t *testing.T) {
 		all := p.all(t)
@@ -277,12 +280,14 @@ func TestFolderLinks(t *testing.T) {
 		all["catalogs/knacks.json/x"] = []byte("x")
 		_, err := openDir(t, writeDir(t, all))
 		wantProblems(t, err, "catalogs/knacks.json: is not a plain file")
+		wantKind(t, err, strictjson.Unsafe)
 	})
 	t.Run("no manifest", func(t *testing.T) {
 		all := p.all(t)
 		delete(all, "manifest.json")
 		_, err := openDir(t, writeDir(t, all))
 		wantProblems(t, err, "manifest.json: not found at the top of the package")
+		wantKind(t, err, strictjson.Malformed)
 	})
 }
 

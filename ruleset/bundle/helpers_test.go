@@ -188,3 +188,11 @@ func wantProblems(t *testing.T, err error, want ...string) {
 		t.Fatalf("problems:\n  got  %q\n  want %q", got, want)
 	}
 }
+
+// wantKind fails the test unless some problem of err is of kind k.
+func wantKind(t *testing.T, err error, k strictjson.Kind) {
+	t.Helper()
+	if !errors.Is(err, k) {
+		t.Fatalf("no %s problem in:\n%v", k, err)
+	}
+}
