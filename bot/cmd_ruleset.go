@@ -60,8 +60,8 @@ const maxShownText = 1800
 
 // readUpload reads an attachment as a ruleset: the record it would be stored as (id
 // local/<id>) and the ruleset loaded from that record by the loader campaigns use. A
-// problem with the upload is returned as the error (strictjson.Problems or
-// *bundle.Error): the author's to fix, shown in full.
+// problem with the upload is returned as the error (strictjson.Problems, each of a
+// kind): the author's to fix, shown in full.
 func readUpload(att *Attachment) (*storage.RulesetRecord, *ruleset.Loaded, error) {
 	rec := &storage.RulesetRecord{}
 	switch {
