@@ -6,6 +6,11 @@
 // A struct field is required unless its json tag says omitempty. Decoding is one pass
 // over the bytes with no intermediate tree, nesting is bounded, and a syntax error stops
 // the document (nothing after it can be located reliably).
+//
+// Problems is also the one problem type of the whole validation family: the ruleset
+// checks and the package reader (ruleset/bundle) report in it too, each Problem with a
+// Kind (Malformed, TooNew, Limit, Integrity, Unsafe, Archive) that errors.Is and KindOf
+// answer, so every front end prints and tells apart problems alike.
 package strictjson
 
 import (
