@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"testing/fstest"
 
 	"sheetkeeper/content"
 	"sheetkeeper/refusal"
@@ -103,11 +102,11 @@ func loadRecord(rec *storage.RulesetRecord) (*ruleset.Loaded, error) {
 	if rec.Files == nil {
 		return ruleset.LoadFile(rec.File)
 	}
-	fsys := make(fstest.MapFS, len(rec.Files))
+	files := make(map[string][]byte, len(rec.Files))
 	for name, data := range rec.Files {
-		fsys[strings.TrimPrefix(name, "/")] = &fstest.MapFile{Data: data, Mode: 0o444}
+		files[strings.TrimPrefix(name, "/")] = data
 	}
-	return ruleset.LoadFS(fsys)
+	return ruleset.LoadFiles(files)
 }
 
 // isGM reports whether u is on the campaign's GM list: a user by id, a role the user

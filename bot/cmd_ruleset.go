@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,8 +62,8 @@ const maxShownText = 1800
 
 // readUpload reads an attachment as a ruleset: the record it would be stored as (id
 // local/<id>) and the ruleset loaded from that record by the loader campaigns use. A
-// problem with the upload is returned as the error (strictjson.Problems or
-// *bundle.Error): the author's to fix, shown in full.
+// problem with the upload is returned as the error (strictjson.Problems, each of a
+// kind): the author's to fix, shown in full.
 func readUpload(att *Attachment) (*storage.RulesetRecord, *ruleset.Loaded, error) {
 	rec := &storage.RulesetRecord{}
 	switch {
@@ -75,11 +73,11 @@ func readUpload(att *Attachment) (*storage.RulesetRecord, *ruleset.Loaded, error
 			return nil, nil, err
 		}
 		rec.Files = files
-	case isZipData(att.Name, att.Data):
+	case bundle.IsZip(att.Name, att.Data):
 		if _, err := bundle.Read(bytes.NewReader(att.Data), int64(len(att.Data))); err != nil {
 			return nil, nil, err
 		}
-		fsys, err := zipRoot(att.Data)
+		fsys, err := bundle.ZipFS(bytes.NewReader(att.Data), int64(len(att.Data)))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -97,29 +95,6 @@ func readUpload(att *Attachment) (*storage.RulesetRecord, *ruleset.Loaded, error
 	}
 	rec.ID, rec.Version, rec.Name, rec.Digest = "local/"+l.ID, l.Version, l.Name, l.Digest
 	return rec, l, nil
-}
-
-func isZipData(name string, data []byte) bool {
-	return bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06")) ||
-		strings.EqualFold(path.Ext(name), ".zip")
-}
-
-// zipRoot opens a package archive (already vetted by bundle.Read) as a file system
-// rooted where its manifest.json is: the top, or its one top-level folder.
-func zipRoot(data []byte) (fs.FS, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return nil, err
-	}
-	if _, err := fs.Stat(zr, "manifest.json"); err == nil {
-		return zr, nil
-	}
-	for _, f := range zr.File {
-		if dir, ok := strings.CutSuffix(f.Name, "/manifest.json"); ok && !strings.Contains(dir, "/") {
-			return fs.Sub(zr, dir)
-		}
-	}
-	return nil, errors.New("manifest.json: not found at the top of the archive or of its one top-level folder")
 }
 
 // packageFiles reads a package's manifest.json and every file it lists, each bounded by
@@ -155,7 +130,7 @@ func readBounded(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	return bundle.ReadLimited(f, limit)
 }
 
 // builtinRecord is a built-in ruleset as a store record, and the ruleset loaded from it.

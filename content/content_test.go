@@ -137,7 +137,7 @@ func packageOf(t *testing.T, single []byte, id string) fstest.MapFS {
 	}
 	tree["rulesets/"+id+"/manifest.json"] = &fstest.MapFile{Data: marshal(map[string]any{
 		"schemaVersion":   2,
-		"capabilityApi":   map[string]any{"major": bundle.Engine.Major, "minor": bundle.Engine.Minor},
+		"capabilityApi":   map[string]any{"major": bundle.EngineMajor, "minor": bundle.EngineMinor},
 		"builtAgainst":    map[string]any{"engineVersion": "2.4.6", "engineCommit": strings.Repeat("0", 40)},
 		"id":              "ruleset-" + id,
 		"name":            doc["name"],

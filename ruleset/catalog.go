@@ -89,25 +89,6 @@ func (cat *Catalog) feeds(list string) bool {
 	return false
 }
 
-func (cat *Catalog) filter(id string) *CatalogFilter {
-	for i := range cat.Filters {
-		if cat.Filters[i].ID == id {
-			return &cat.Filters[i]
-		}
-	}
-	return nil
-}
-
-// Catalog returns the catalog id, or nil.
-func (rs *Ruleset) Catalog(id string) *Catalog {
-	for i := range rs.Catalogs {
-		if rs.Catalogs[i].ID == id {
-			return &rs.Catalogs[i]
-		}
-	}
-	return nil
-}
-
 // checkCatalogs checks every catalog header and its inline entries. Every problem inside
 // an entry carries `catalog/entry` after the entry's path, so an author finds it among
 // 2,000 others.

@@ -173,7 +173,7 @@ func TestCatalogRulesReportExactProblems(t *testing.T) {
 		}, le + `.rows[1].scaled.uses.table[1][0]: thresholds must be strictly ascending`},
 		{"scaled reads no live pool", func(d doc) {
 			obj(d, append(lastEmber, "rows", 1, "scaled", "uses")...)["from"] = doc{"livePool": "grit"}
-		}, ""},
+		}, le + `.rows[1].scaled.uses.from.livePool: this value is worked out without the live state, so it cannot read a live pool`},
 		{"scaled single row without a name column", func(d doc) {
 			rows := at(d, append(lastEmber, "rows")...).([]any)
 			extra := doc{"list": "tricks", "values": doc{"uses": 1, "recharge": "camp"}}

@@ -152,7 +152,7 @@ func (c *checker) entryFilters(cat *Catalog, e *Entry, path string) {
 	for _, id := range sortedKeys(e.Filters) {
 		v := e.Filters[id]
 		p := strictjson.Join(path, id)
-		f := cat.filter(id)
+		f := cat.Filter(id)
 		if f == nil {
 			c.add(p, "catalog %q has no filter %q", cat.ID, id)
 			continue

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"sheetkeeper/strictjson"
 )
 
 // FuzzParse feeds arbitrary bytes to the loader: it must never panic, and whatever it
@@ -29,6 +31,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if err.Error() == "" {
 			t.Fatal("refused without a reason")
+		}
+		if _, ok := strictjson.KindOf(err); !ok {
+			t.Fatalf("refused with %T, not problems of a kind: %v", err, err)
 		}
 	})
 }

@@ -265,63 +265,11 @@ func (c *checker) checkItem(item *Item, path string, ctx *entryContext) {
 		c.known(strictjson.Join(at("tags"), i), "item tag", t, hasWordID(it.Tags, t))
 	}
 	c.uniqueStrings(at("tags"), "item tag", item.Tags)
-	for _, id := range sortedKeys(item.Stats) {
-		p := strictjson.Join(at("stats"), id)
-		s := it.stat(id)
-		if s == nil {
-			c.add(p, "unknown item stat %q", id)
-			continue
-		}
-		if msg := cellRefuses(s.Column(), item.Stats[id]); msg != "" {
-			c.add(p, "item stat %q %s", id, msg)
-		}
-	}
-	for _, id := range sortedKeys(item.Slots) {
-		p := strictjson.Join(at("slots"), id)
-		n := item.Slots[id]
-		c.between(p, float64(n), 1, maxItemSlotCount)
-		var slot *ItemSlot
-		for i := range it.Slots {
-			if it.Slots[i].ID == id {
-				slot = &it.Slots[i]
-			}
-		}
-		switch {
-		case slot == nil:
-			c.add(p, "unknown slot %q", id)
-		case n > slot.Count:
-			c.add(p, "a character has %d of slot %q", slot.Count, id)
-		}
-	}
+	c.itemStatsAndSlots(item, it, at)
 	if item.Stack != nil {
 		c.between(at("stack"), float64(*item.Stack), 1, maxInventoryQty)
 	}
-	if item.Cost != nil {
-		c.between(at("cost.amount"), float64(item.Cost.Amount), 0, maxItemCost)
-		up := at("cost.unit")
-		if c.sheetID(up, item.Cost.Unit) && !it.hasUnit(item.Cost.Unit) {
-			if len(it.Currencies) == 0 {
-				c.add(up, "this ruleset declares no currencies")
-			} else {
-				c.add(up, "unknown currency unit %q", item.Cost.Unit)
-			}
-		}
-	}
-	if item.Sold != nil {
-		if it.Market == nil {
-			c.add(at("sold"), "this ruleset declares no market, so nothing is sold anywhere")
-		} else {
-			c.known(at("sold.place"), "place", item.Sold.Place, hasWordID(it.Market.Places, item.Sold.Place))
-		}
-	}
-	if item.Binds != nil {
-		if item.Binds.Restriction != nil {
-			c.catalogText(at("binds.restriction"), *item.Binds.Restriction, 200)
-		}
-		if it.Binding == nil {
-			c.add(at("binds"), "this ruleset declares no binding, so nothing is bound")
-		}
-	}
+	c.itemTrade(item, it, at)
 	c.service(item, path)
 	for _, w := range []struct {
 		key string
@@ -350,6 +298,70 @@ func (c *checker) checkItem(item *Item, path string, ctx *entryContext) {
 		c.itemUse(at("use"), item, ctx)
 	}
 	c.itemCharges(path, item)
+}
+
+// itemStatsAndSlots checks an item's stats and slots against the ones the items block
+// declares; at makes a path inside the item.
+func (c *checker) itemStatsAndSlots(item *Item, it *Items, at func(string) string) {
+	for _, id := range sortedKeys(item.Stats) {
+		p := strictjson.Join(at("stats"), id)
+		s := it.stat(id)
+		if s == nil {
+			c.add(p, "unknown item stat %q", id)
+			continue
+		}
+		if msg := cellRefuses(s.Column(), item.Stats[id]); msg != "" {
+			c.add(p, "item stat %q %s", id, msg)
+		}
+	}
+	for _, id := range sortedKeys(item.Slots) {
+		p := strictjson.Join(at("slots"), id)
+		n := item.Slots[id]
+		c.between(p, float64(n), 1, maxItemSlotCount)
+		var slot *ItemSlot
+		for i := range it.Slots {
+			if it.Slots[i].ID == id {
+				slot = &it.Slots[i]
+			}
+		}
+		switch {
+		case slot == nil:
+			c.add(p, "unknown slot %q", id)
+		case n > slot.Count:
+			c.add(p, "a character has %d of slot %q", slot.Count, id)
+		}
+	}
+}
+
+// itemTrade checks what an item costs, where it is sold and how it binds, against the
+// currencies, market and binding the items block declares.
+func (c *checker) itemTrade(item *Item, it *Items, at func(string) string) {
+	if item.Cost != nil {
+		c.between(at("cost.amount"), float64(item.Cost.Amount), 0, maxItemCost)
+		up := at("cost.unit")
+		if c.sheetID(up, item.Cost.Unit) && !it.hasUnit(item.Cost.Unit) {
+			if len(it.Currencies) == 0 {
+				c.add(up, "this ruleset declares no currencies")
+			} else {
+				c.add(up, "unknown currency unit %q", item.Cost.Unit)
+			}
+		}
+	}
+	if item.Sold != nil {
+		if it.Market == nil {
+			c.add(at("sold"), "this ruleset declares no market, so nothing is sold anywhere")
+		} else {
+			c.known(at("sold.place"), "place", item.Sold.Place, hasWordID(it.Market.Places, item.Sold.Place))
+		}
+	}
+	if item.Binds != nil {
+		if item.Binds.Restriction != nil {
+			c.catalogText(at("binds.restriction"), *item.Binds.Restriction, 200)
+		}
+		if it.Binding == nil {
+			c.add(at("binds"), "this ruleset declares no binding, so nothing is bound")
+		}
+	}
 }
 
 // service: a service is bought, never carried, so it has a cost and nothing of carrying.
@@ -739,11 +751,7 @@ func (c *checker) itemCharges(path string, item *Item) {
 		rp := at("charges.recharge.rests")
 		c.count(rp, len(r.Rests), 1, 12)
 		for i, id := range r.Rests {
-			found := false
-			for _, rest := range c.rs.Rests {
-				found = found || rest.ID == id
-			}
-			c.known(strictjson.Join(rp, i), "rest", id, found)
+			c.known(strictjson.Join(rp, i), "rest", id, c.rs.Rest(id) != nil)
 		}
 		ap := at("charges.recharge.amount")
 		switch rawKind(r.RawAmount) {

@@ -73,7 +73,8 @@ func TestItemsRulesReportExactProblems(t *testing.T) {
 			`items.lootTables[0].entries[0]: a loot line names an item, a filter or coins, one of them`},
 		{"stat longtext", func(d doc) { obj(d, "items", "stats", 0)["type"] = "longtext" },
 			`items.stats[0].type: an item stat is number, text, boolean, enum or dice`},
-		{"binding reads no live value", func(d doc) { obj(d, "items")["binding"] = doc{"label": "Bound", "max": doc{"livePool": "grit"}} }, "*"},
+		{"binding reads no live value", func(d doc) { obj(d, "items")["binding"] = doc{"label": "Bound", "max": doc{"livePool": "grit"}} },
+			`items.binding.max.livePool: this value is worked out without the live state, so it cannot read a live pool`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

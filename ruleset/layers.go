@@ -276,24 +276,12 @@ func (c *checker) layerCatalog(e *LayerCatalog, path string) {
 	if !c.sheetID(hp+".filter", h.Filter) || !idOK {
 		return
 	}
-	var cat *Catalog
-	for i := range c.rs.Catalogs {
-		if c.rs.Catalogs[i].ID == e.ID {
-			cat = &c.rs.Catalogs[i]
-			break
-		}
-	}
+	cat := c.rs.Catalog(e.ID)
 	if cat == nil {
 		c.add(path+".id", "unknown catalog %q", e.ID)
 		return
 	}
-	var filter *CatalogFilter
-	for i := range cat.Filters {
-		if cat.Filters[i].ID == h.Filter {
-			filter = &cat.Filters[i]
-			break
-		}
-	}
+	filter := cat.Filter(h.Filter)
 	if filter == nil {
 		c.add(hp+".filter", "catalog %q declares no filter %q", e.ID, h.Filter)
 		return

@@ -1,15 +1,11 @@
 package ruleset
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -18,15 +14,12 @@ import (
 	"sheetkeeper/strictjson"
 )
 
-// EngineAPI is the Capability API this engine implements: 1.340.
-var EngineAPI = bundle.Engine
-
 // Loaded is a ruleset ready to play: its definition and its catalogs, inline or read
 // from its package the first time they are asked for.
 type Loaded struct {
 	*Ruleset
 	// Digest identifies the content: the same id and version must always have the same
-	// digest, or the registry refuses it ("raise version").
+	// digest, or importing it is refused ("raise version").
 	Digest string
 	// Package is the package's manifest; nil for a single file.
 	Package *bundle.Manifest
@@ -47,7 +40,7 @@ type externalCatalog struct {
 // API declaration needed (the engine that reads it validates it).
 func LoadFile(data []byte) (*Loaded, error) {
 	if len(data) > MaxSingleFileBytes {
-		return nil, strictjson.Problems{{Msg: fmt.Sprintf("a single-file ruleset is at most %d KB; this one is %d KB (ship a package with standalone catalog files)", MaxSingleFileBytes/1024, (len(data)+1023)/1024)}}
+		return nil, strictjson.Problems{{Kind: strictjson.Limit, Msg: fmt.Sprintf("a single-file ruleset is at most %d KB; this one is %d KB (ship a package with standalone catalog files)", MaxSingleFileBytes/1024, (len(data)+1023)/1024)}}
 	}
 	rs, ps := Parse(data)
 	for i, c := range rs.Catalogs {
@@ -117,31 +110,22 @@ func packageDigest(m *bundle.Manifest) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Load reads path as a package (a folder or a .zip) or as a single-file ruleset.
-func Load(path string) (*Loaded, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() || strings.EqualFold(filepath.Ext(path), ".zip") || isZip(path) {
-		b, err := bundle.Open(path)
-		if err != nil {
-			return nil, fromBundle(err)
-		}
-		return LoadPackage(b)
-	}
-	data, err := readBounded(path, MaxSingleFileBytes)
-	if err != nil {
-		return nil, err
-	}
-	return LoadFile(data)
-}
-
-// LoadFS reads a package rooted at fsys (an embedded built-in).
+// LoadFS reads a package rooted at fsys: an embedded built-in, or a folder opened by a
+// front end (see bundle.FromFS), kept open as long as the Loaded is used.
 func LoadFS(fsys fs.FS) (*Loaded, error) {
 	b, err := bundle.FromFS(fsys)
 	if err != nil {
-		return nil, fromBundle(err)
+		return nil, err
+	}
+	return LoadPackage(b)
+}
+
+// LoadFiles reads a package from its files in memory, keyed by their path below the
+// package root: a package as the bot stores it.
+func LoadFiles(files map[string][]byte) (*Loaded, error) {
+	b, err := bundle.FromFiles(files)
+	if err != nil {
+		return nil, err
 	}
 	return LoadPackage(b)
 }
@@ -167,7 +151,9 @@ func (l *Loaded) Entries(catalogID string) ([]Entry, error) {
 	}
 	e := &externalCatalog{}
 	if data, err := l.bundle.Catalog(catalogID); err != nil {
-		e.problems = fromBundle(err)
+		if !errors.As(err, &e.problems) {
+			e.problems = strictjson.Problems{{Msg: err.Error()}}
+		}
 	} else {
 		var features []Feature
 		e.entries, e.problems, features = checkCatalogFile(l.Ruleset, catalogID, data)
@@ -180,40 +166,4 @@ func (l *Loaded) Entries(catalogID string) ([]Entry, error) {
 	}
 	l.external[catalogID] = e
 	return e.entries, e.problems.Err()
-}
-
-// fromBundle turns a package refusal into problems with paths, so every front end
-// prints package and ruleset problems alike.
-func fromBundle(err error) strictjson.Problems {
-	var be *bundle.Error
-	if errors.As(err, &be) {
-		ps := make(strictjson.Problems, 0, len(be.Problems))
-		for _, p := range be.Problems {
-			ps = append(ps, strictjson.Problem{Path: p.Path, Msg: p.Message})
-		}
-		return ps
-	}
-	return strictjson.Problems{{Msg: err.Error()}}
-}
-
-func isZip(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 4)
-	n, _ := f.Read(head)
-	return bytes.Equal(head[:n], []byte("PK\x03\x04"))
-}
-
-// readBounded reads at most limit+1 bytes, so a huge file costs no more than that and
-// the size check after it still sees that it was too big.
-func readBounded(path string, limit int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, int64(limit)+1))
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sheetkeeper/strictjson"
 )
 
 // features.json in the reference package names an attack-list column no list has
@@ -18,11 +20,11 @@ const sneakAttackProblem = `entries[159] (features/rogue-sneak-attack).mechanics
 
 func TestLoadCorpus(t *testing.T) {
 	for _, name := range []string{"ember-roads.json", "gravewatch.json", "ruleset-5e-2014.example.json"} {
-		if _, err := Load(corpus + name); err != nil {
+		if _, err := loadPath(t, corpus+name); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	l, err := Load(corpus + "5e-2014")
+	l, err := loadPath(t, corpus+"5e-2014")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +96,7 @@ func emberAsPackage(t *testing.T) map[string][]byte {
 
 func TestPackageCapabilityDeclaration(t *testing.T) {
 	files := emberAsPackage(t)
-	l, err := Load(writePackage(t, 340, files))
+	l, err := loadPath(t, writePackage(t, 340, files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +105,7 @@ func TestPackageCapabilityDeclaration(t *testing.T) {
 	}
 
 	// Layers need 1.25; a package declaring 1.21 is refused, naming the feature.
-	_, err = Load(writePackage(t, 21, files))
+	_, err = loadPath(t, writePackage(t, 21, files))
 	if err == nil || !strings.Contains(err.Error(), "layers: layers needs Capability API 1.25; the package declares 1.21") {
 		t.Fatalf("1.21: %v", err)
 	}
@@ -122,7 +124,7 @@ func TestPackageCapabilityDeclaration(t *testing.T) {
 	entry := file["entries"].([]any)[0].(map[string]any)
 	entry["mechanics"] = map[string]any{"kind": "buff", "targetCount": 1, "targetsPerCostStep": 1}
 	files["catalogs/knacks.json"], _ = json.Marshal(file)
-	l, err = Load(writePackage(t, need, files))
+	l, err = loadPath(t, writePackage(t, need, files))
 	if err != nil {
 		t.Fatalf("ruleset.json alone needs 1.%d: %v", need, err)
 	}
@@ -136,7 +138,7 @@ func TestPackageCapabilityDeclaration(t *testing.T) {
 func TestPackageCatalogFilesMustMatchTheRuleset(t *testing.T) {
 	files := emberAsPackage(t)
 	files["catalogs/extra.json"] = []byte(`{"schemaVersion":1,"catalog":"extra","entries":[]}`)
-	_, err := Load(writePackage(t, 340, files))
+	_, err := loadPath(t, writePackage(t, 340, files))
 	if err == nil || !strings.Contains(err.Error(), `catalogs/extra.json: no catalog of the ruleset is "extra"`) {
 		t.Fatalf("extra file: %v", err)
 	}
@@ -146,31 +148,34 @@ func TestSingleFileLimits(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.json")
 	os.WriteFile(big, []byte(`{"pad":"`+strings.Repeat("x", MaxSingleFileBytes)+`"}`), 0o644)
-	_, err := Load(big)
-	if err == nil || !strings.Contains(err.Error(), "a single-file ruleset is at most 512 KB") {
+	_, err := loadPath(t, big)
+	if !errors.Is(err, strictjson.Limit) || !strings.Contains(err.Error(), "a single-file ruleset is at most 512 KB") {
 		t.Fatalf("big: %v", err)
 	}
 	files := emberAsPackage(t)
 	single := filepath.Join(dir, "asset.json")
 	os.WriteFile(single, files["ruleset.json"], 0o644)
-	_, err = Load(single)
+	_, err = loadPath(t, single)
 	if err == nil || !strings.Contains(err.Error(), "catalogs[0].asset: a single-file ruleset carries its catalogs inline") {
 		t.Fatalf("asset in a single file: %v", err)
 	}
 }
 
-func TestRegistryVersions(t *testing.T) {
+// The digest is what the import command compares to refuse changed content under an
+// installed version ("raise version"): the same bytes give the same digest, any change
+// another one, and the version a file declares is read as it stands.
+func TestDigestTellsContentApart(t *testing.T) {
 	raw, _ := os.ReadFile(corpus + "ember-roads.json")
 	v1, err := LoadFile(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewRegistry()
-	if err := r.Install("local/ember-roads", v1); err != nil {
+	again, err := LoadFile(append([]byte(nil), raw...))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Install("local/ember-roads", v1); err != nil {
-		t.Fatalf("same content again: %v", err)
+	if again.Digest != v1.Digest {
+		t.Fatal("same content, other digest")
 	}
 	changed := strings.Replace(string(raw), `"name": "Ember Roads"`, `"name": "Ember Roads, revised"`, 1)
 	if changed == string(raw) {
@@ -180,24 +185,12 @@ func TestRegistryVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Install("local/ember-roads", v1b); !errors.Is(err, ErrRaiseVersion) {
-		t.Fatalf("changed content, same version: %v", err)
+	if v1b.Digest == v1.Digest || v1b.Ruleset.Version != v1.Ruleset.Version {
+		t.Fatalf("changed content, same version: digest %s, version %d", v1b.Digest, v1b.Ruleset.Version)
 	}
 	v2, _ := LoadFile([]byte(strings.Replace(changed, `"version": 1,`, `"version": 2,`, 1)))
 	if v2 == nil || v2.Ruleset.Version != 2 {
 		t.Fatal("fixture: version not raised")
-	}
-	if err := r.Install("local/ember-roads", v2); err != nil {
-		t.Fatal(err)
-	}
-	if got := r.Versions("local/ember-roads"); len(got) != 2 || got[0] != 1 || got[1] != 2 {
-		t.Fatalf("versions %v", got)
-	}
-	if l, _ := r.Latest("local/ember-roads"); l != v2 {
-		t.Fatal("latest is not v2")
-	}
-	if l, _ := r.Get("local/ember-roads", 1); l != v1 {
-		t.Fatal("old version gone")
 	}
 }
 
@@ -239,7 +232,7 @@ func TestUnknownKeysDoNotHideOtherProblems(t *testing.T) {
 // A standalone catalog is checked while the engine reads the same ruleset: the check
 // must only read it (go test -race finds a write).
 func TestCatalogCheckOnlyReadsTheRuleset(t *testing.T) {
-	l, err := Load(corpus + "5e-2014")
+	l, err := loadPath(t, corpus+"5e-2014")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,4 +260,27 @@ func TestCatalogCheckOnlyReadsTheRuleset(t *testing.T) {
 	}
 	close(stop)
 	<-done
+}
+
+// loadPath reads a ruleset from disk the way a front end does: a folder through an
+// os.Root (which refuses links leading outside it), a file read whole.
+func loadPath(t *testing.T, path string) (*Loaded, error) {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.IsDir() {
+		root, err := os.OpenRoot(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { root.Close() })
+		return LoadFS(root.FS())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return LoadFile(data)
 }

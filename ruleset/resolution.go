@@ -414,6 +414,34 @@ func (c *checker) checkDicePool() {
 			c.add("resolution.target.default", "default %d is outside %d..%d", t.Default, t.Min, t.Max)
 		}
 	}
+	c.diceFaceRules(r, face)
+	if b := r.Botch; b != nil && b.Rule != "" {
+		c.oneOf("resolution.botch.rule", b.Rule, "noSuccesses", "halfOrMore")
+	}
+	if e := r.Exceptional; e != nil {
+		c.between("resolution.exceptional.successes", float64(e.Successes), 1, poolMaxDice)
+		if most := r.MaxSuccesses(); e.Successes > most {
+			c.add("resolution.exceptional.successes", "the largest pool can count %d at most", most)
+		}
+	}
+	if r.Reroll != nil {
+		c.count("resolution.reroll", len(r.Reroll), 1, 6)
+		c.unique("resolution.reroll", "re-throw", len(r.Reroll), func(i int) string { return r.Reroll[i].ID })
+		for i, rr := range r.Reroll {
+			path := fmt.Sprintf("resolution.reroll[%d]", i)
+			c.sheetID(path+".id", rr.ID)
+			c.reroll(path, rr.UpTo, rr.Mode)
+		}
+	}
+	if s := r.SituationalDice; s != nil {
+		c.between("resolution.situationalDice.min", float64(s.Min), -20, 0)
+		c.between("resolution.situationalDice.max", float64(s.Max), 0, 20)
+	}
+}
+
+// diceFaceRules checks the faces that double, explode, cancel or botch, each a face the
+// die has (face reports one it has not) and cancel and botch below the lowest target.
+func (c *checker) diceFaceRules(r *Resolution, face func(path string, v int)) {
 	for _, k := range []struct {
 		key  string
 		rule *FaceRule
@@ -447,28 +475,6 @@ func (c *checker) checkDicePool() {
 		if r.Target != nil && *k.upTo >= r.Target.Min {
 			c.add(path, "a %s face must be below the lowest target (%d)", k.key, r.Target.Min)
 		}
-	}
-	if b := r.Botch; b != nil && b.Rule != "" {
-		c.oneOf("resolution.botch.rule", b.Rule, "noSuccesses", "halfOrMore")
-	}
-	if e := r.Exceptional; e != nil {
-		c.between("resolution.exceptional.successes", float64(e.Successes), 1, poolMaxDice)
-		if most := r.MaxSuccesses(); e.Successes > most {
-			c.add("resolution.exceptional.successes", "the largest pool can count %d at most", most)
-		}
-	}
-	if r.Reroll != nil {
-		c.count("resolution.reroll", len(r.Reroll), 1, 6)
-		c.unique("resolution.reroll", "re-throw", len(r.Reroll), func(i int) string { return r.Reroll[i].ID })
-		for i, rr := range r.Reroll {
-			path := fmt.Sprintf("resolution.reroll[%d]", i)
-			c.sheetID(path+".id", rr.ID)
-			c.reroll(path, rr.UpTo, rr.Mode)
-		}
-	}
-	if s := r.SituationalDice; s != nil {
-		c.between("resolution.situationalDice.min", float64(s.Min), -20, 0)
-		c.between("resolution.situationalDice.max", float64(s.Max), 0, 20)
 	}
 }
 

@@ -176,16 +176,6 @@ type ListPools struct {
 	RechargeColumn string `json:"rechargeColumn,omitempty"`
 }
 
-// Column returns the list's column id, or nil.
-func (l *List) Column(id string) *Column {
-	for i := range l.Columns {
-		if l.Columns[i].ID == id {
-			return &l.Columns[i]
-		}
-	}
-	return nil
-}
-
 // NameColumn returns the column that names a row: the pools' name column, else the
 // first text column, else "".
 func (l *List) NameColumn() string {

@@ -363,28 +363,7 @@ func (c *checker) checkValue(f *Field, path string, column bool) {
 	case "boolean":
 		defaultOf(c, f, at("default"), false)
 	case "enum":
-		if f.Values != nil {
-			c.count(at("values"), len(f.Values), 1, 40)
-			for i, v := range f.Values {
-				if v == "" {
-					c.add(strictjson.Join(at("values"), i), "must not be empty")
-				}
-				c.maxLen(strictjson.Join(at("values"), i), v, 80)
-			}
-			c.uniqueStrings(at("values"), "value", f.Values)
-		}
-		for k, v := range f.ValueLabels {
-			c.label(strictjson.Join(at("valueLabels"), k), v)
-			if !contains(f.Values, k) {
-				c.add(strictjson.Join(at("valueLabels"), k), "%q is not one of the values", clip(k))
-			}
-		}
-		if d, ok := defaultOf(c, f, at("default"), ""); ok {
-			c.maxLen(at("default"), d, 80)
-			if !contains(f.Values, d) {
-				c.add(at("default"), "default %q is not one of the values", clip(d))
-			}
-		}
+		c.enumValues(f, at)
 	case "dice":
 		if d, ok := defaultOf(c, f, at("default"), ""); ok {
 			c.maxLen(at("default"), d, 40)
@@ -396,6 +375,33 @@ func (c *checker) checkValue(f *Field, path string, column bool) {
 	if !column {
 		c.section(path, f.Section)
 		c.hideWhen(at("hideWhen"), f.HideWhen)
+	}
+}
+
+// enumValues checks an enum field's values, their labels and its default: values
+// non-empty and distinct, and every label and the default one of them.
+func (c *checker) enumValues(f *Field, at func(string) string) {
+	if f.Values != nil {
+		c.count(at("values"), len(f.Values), 1, 40)
+		for i, v := range f.Values {
+			if v == "" {
+				c.add(strictjson.Join(at("values"), i), "must not be empty")
+			}
+			c.maxLen(strictjson.Join(at("values"), i), v, 80)
+		}
+		c.uniqueStrings(at("values"), "value", f.Values)
+	}
+	for k, v := range f.ValueLabels {
+		c.label(strictjson.Join(at("valueLabels"), k), v)
+		if !contains(f.Values, k) {
+			c.add(strictjson.Join(at("valueLabels"), k), "%q is not one of the values", clip(k))
+		}
+	}
+	if d, ok := defaultOf(c, f, at("default"), ""); ok {
+		c.maxLen(at("default"), d, 80)
+		if !contains(f.Values, d) {
+			c.add(at("default"), "default %q is not one of the values", clip(d))
+		}
 	}
 }
 

@@ -110,43 +110,7 @@ func (c *checker) valueRef(ref *ValueRef, path string, opt refRules) refReads {
 	}
 	n := c.names
 	const noLive = "is worked out without the live state, so it cannot read"
-	if ref.Field != "" && c.sheetID(at("field"), ref.Field) {
-		switch f := n.field(ref.Field); {
-		case f == nil:
-			c.add(at("field"), "unknown field %q", ref.Field)
-		case f.Type != "number":
-			c.add(at("field"), "field %q is a %s field, not a number", f.ID, f.Type)
-		}
-	}
-	if ref.Derived != "" && c.sheetID(at("derived"), ref.Derived) {
-		i, ok := n.derivedIndex[ref.Derived]
-		switch {
-		case !ok:
-			c.add(at("derived"), "unknown derived value %q", ref.Derived)
-		case !opt.allDerived && i >= opt.derivedAbove:
-			c.add(at("derived"), "derived value %q must be declared above the value that reads it", ref.Derived)
-		}
-	}
-	if ref.AbilityScore != "" {
-		c.known(at("abilityScore"), "ability", ref.AbilityScore, n.ability(ref.AbilityScore) != nil)
-	}
-	if ref.AbilityMod != "" {
-		c.known(at("abilityMod"), "ability", ref.AbilityMod, n.ability(ref.AbilityMod) != nil)
-	}
-	if ref.AbilityModFromField != "" && c.sheetID(at("abilityModFromField"), ref.AbilityModFromField) {
-		switch f := n.field(ref.AbilityModFromField); {
-		case f == nil:
-			c.add(at("abilityModFromField"), "unknown field %q", ref.AbilityModFromField)
-		case f.Type != "enum":
-			c.add(at("abilityModFromField"), "field %q must be an enum field whose values are ability ids", f.ID)
-		}
-	}
-	if ref.SkillMod != "" {
-		c.known(at("skillMod"), "skill", ref.SkillMod, n.skill(ref.SkillMod) != nil)
-	}
-	if ref.SaveMod != "" {
-		c.known(at("saveMod"), "save", ref.SaveMod, n.save(ref.SaveMod) != nil)
-	}
+	c.valueRefBuild(ref, opt, at)
 	if ref.LiveTrack != "" && c.known(at("liveTrack"), "track", ref.LiveTrack, n.track(ref.LiveTrack) != nil) {
 		switch {
 		case opt.noLive:
@@ -184,6 +148,50 @@ func (c *checker) valueRef(ref *ValueRef, path string, opt refRules) refReads {
 		c.add(path, "this value cannot add up a list, and what it reads does")
 	}
 	return reads
+}
+
+// valueRefBuild checks the names a value reference reads from the build: a number
+// field, a derived value declared above the reader (unless opt allows any), an ability,
+// an enum field of ability ids, a skill or a save.
+func (c *checker) valueRefBuild(ref *ValueRef, opt refRules, at func(string) string) {
+	n := c.names
+	if ref.Field != "" && c.sheetID(at("field"), ref.Field) {
+		switch f := n.field(ref.Field); {
+		case f == nil:
+			c.add(at("field"), "unknown field %q", ref.Field)
+		case f.Type != "number":
+			c.add(at("field"), "field %q is a %s field, not a number", f.ID, f.Type)
+		}
+	}
+	if ref.Derived != "" && c.sheetID(at("derived"), ref.Derived) {
+		i, ok := n.derivedIndex[ref.Derived]
+		switch {
+		case !ok:
+			c.add(at("derived"), "unknown derived value %q", ref.Derived)
+		case !opt.allDerived && i >= opt.derivedAbove:
+			c.add(at("derived"), "derived value %q must be declared above the value that reads it", ref.Derived)
+		}
+	}
+	if ref.AbilityScore != "" {
+		c.known(at("abilityScore"), "ability", ref.AbilityScore, n.ability(ref.AbilityScore) != nil)
+	}
+	if ref.AbilityMod != "" {
+		c.known(at("abilityMod"), "ability", ref.AbilityMod, n.ability(ref.AbilityMod) != nil)
+	}
+	if ref.AbilityModFromField != "" && c.sheetID(at("abilityModFromField"), ref.AbilityModFromField) {
+		switch f := n.field(ref.AbilityModFromField); {
+		case f == nil:
+			c.add(at("abilityModFromField"), "unknown field %q", ref.AbilityModFromField)
+		case f.Type != "enum":
+			c.add(at("abilityModFromField"), "field %q must be an enum field whose values are ability ids", f.ID)
+		}
+	}
+	if ref.SkillMod != "" {
+		c.known(at("skillMod"), "skill", ref.SkillMod, n.skill(ref.SkillMod) != nil)
+	}
+	if ref.SaveMod != "" {
+		c.known(at("saveMod"), "save", ref.SaveMod, n.save(ref.SaveMod) != nil)
+	}
 }
 
 // reads says what a reference depends on, following derived values, skill and save

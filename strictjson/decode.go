@@ -6,6 +6,11 @@
 // A struct field is required unless its json tag says omitempty. Decoding is one pass
 // over the bytes with no intermediate tree, nesting is bounded, and a syntax error stops
 // the document (nothing after it can be located reliably).
+//
+// Problems is also the one problem type of the whole validation family: the ruleset
+// checks and the package reader (ruleset/bundle) report in it too, each Problem with a
+// Kind (Malformed, TooNew, Limit, Integrity, Unsafe, Archive) that errors.Is and KindOf
+// answer, so every front end prints and tells apart problems alike.
 package strictjson
 
 import (
@@ -139,35 +144,8 @@ func (d *decoder) value(target reflect.Value, depth int) {
 		d.syntax("unexpected end of input")
 		return
 	}
-	if target.IsValid() {
-		if target.Type() == rawType {
-			start := d.pos
-			d.value(reflect.Value{}, depth)
-			if !d.failed {
-				target.SetBytes(append([]byte(nil), d.data[start:d.pos]...))
-			}
-			return
-		}
-		switch target.Kind() {
-		case reflect.Pointer:
-			if d.data[d.pos] == 'n' {
-				break // null into a pointer is a type error below
-			}
-			if target.IsNil() {
-				target.Set(reflect.New(target.Type().Elem()))
-			}
-			d.value(target.Elem(), depth)
-			return
-		case reflect.Interface:
-			if target.NumMethod() == 0 {
-				if g := d.generic(depth); g != nil {
-					target.Set(reflect.ValueOf(g))
-				} else {
-					target.Set(reflect.Zero(target.Type()))
-				}
-				return
-			}
-		}
+	if d.indirect(target, depth) {
+		return
 	}
 	switch c := d.data[d.pos]; {
 	case c == '{':
@@ -211,6 +189,44 @@ func (d *decoder) value(target reflect.Value, depth int) {
 	default:
 		d.syntax(fmt.Sprintf("unexpected character %q", rune(c)))
 	}
+}
+
+// indirect decodes into what target stands for: raw JSON kept as its bytes, a pointer
+// allocated and followed, an empty interface given the generic value. It reports
+// whether it decoded the value; false leaves it to value's switch on the input.
+func (d *decoder) indirect(target reflect.Value, depth int) bool {
+	if !target.IsValid() {
+		return false
+	}
+	if target.Type() == rawType {
+		start := d.pos
+		d.value(reflect.Value{}, depth)
+		if !d.failed {
+			target.SetBytes(append([]byte(nil), d.data[start:d.pos]...))
+		}
+		return true
+	}
+	switch target.Kind() {
+	case reflect.Pointer:
+		if d.data[d.pos] == 'n' {
+			break // null into a pointer is a type error, reported by value
+		}
+		if target.IsNil() {
+			target.Set(reflect.New(target.Type().Elem()))
+		}
+		d.value(target.Elem(), depth)
+		return true
+	case reflect.Interface:
+		if target.NumMethod() == 0 {
+			if g := d.generic(depth); g != nil {
+				target.Set(reflect.ValueOf(g))
+			} else {
+				target.Set(reflect.Zero(target.Type()))
+			}
+			return true
+		}
+	}
+	return false
 }
 
 func (d *decoder) setNumber(target reflect.Value, f float64) {

@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"reflect"
 	"strings"
@@ -108,7 +109,7 @@ func TestDecodeMapDuplicateAndGiven(t *testing.T) {
 }
 
 func TestAnnotateAndSort(t *testing.T) {
-	ps := Problems{{"catalogs[0].entries[10].id", "b"}, {"catalogs[0].entries[9]", "a"}, {"catalogs[0].entriesX", "c"}}
+	ps := Problems{{Path: "catalogs[0].entries[10].id", Msg: "b"}, {Path: "catalogs[0].entries[9]", Msg: "a"}, {Path: "catalogs[0].entriesX", Msg: "c"}}
 	ps.Sort()
 	ps.Annotate("catalogs[0].entries[9]", "knacks/last-ember")
 	got := ps.Error()
@@ -150,8 +151,8 @@ func FuzzDecode(f *testing.F) {
 			if ps := Decode(data, &v, "", Options{MaxDepth: 1000}); len(ps) != 0 && !strings.Contains(ps.Error(), "out of range") {
 				t.Fatalf("valid JSON refused: %v", ps)
 			}
-		} else if len(ps) == 0 {
-			t.Fatalf("invalid JSON accepted")
+		} else if !errors.Is(ps, Malformed) {
+			t.Fatalf("invalid JSON not refused as malformed: %v", ps)
 		}
 	})
 }

@@ -1,16 +1,21 @@
 package strictjson
 
 import (
+	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
-// Problem is one thing wrong with a document, located by its JSON path
-// (`catalogs[0].entries[3].rows[1].values.usess`).
+// Problem is one thing wrong with a document or a package, located by its JSON path
+// (`catalogs[0].entries[3].rows[1].values.usess`) or a package file's name
+// (`catalogs/spells.json`), or "" for the whole.
 type Problem struct {
 	Path string
 	Msg  string
+	// Kind says what sort of mistake it is; most are Malformed, the zero Kind.
+	Kind Kind
 }
 
 func (p Problem) String() string {
@@ -18,6 +23,62 @@ func (p Problem) String() string {
 		return p.Msg
 	}
 	return p.Path + ": " + p.Msg
+}
+
+// Kind classifies a Problem, so a front end or a test can tell a document saying what
+// its format does not allow from a package over a limit or a hostile archive. A Kind is
+// itself an error: errors.Is(err, strictjson.Unsafe) asks whether any problem of err is
+// of that kind.
+type Kind int
+
+// The kinds of problem. The zero Kind is Malformed, what a document decoded or checked
+// against its rules has.
+const (
+	// Malformed: not JSON, an unknown key, a value of the wrong type or out of its
+	// bounds, or a rule of the format broken (a dangling reference, a manifest rule).
+	Malformed Kind = iota
+	// TooNew: a package declares a Capability API newer than the engine implements.
+	TooNew
+	// Limit: something is over a size or count limit (a file, the number of catalogs,
+	// the manifest, an archive or its entries).
+	Limit
+	// Integrity: a file is missing, or its size or sha256 is not the one its manifest
+	// declares.
+	Integrity
+	// Unsafe: hostile input: a path escaping the package, a link, a duplicate archive
+	// entry, an entry inflating past what it claims.
+	Unsafe
+	// Archive: the input is not a readable zip or folder (corrupt data, I/O).
+	Archive
+)
+
+var kindNames = [...]string{
+	Malformed: "malformed",
+	TooNew:    "too-new",
+	Limit:     "limit",
+	Integrity: "integrity",
+	Unsafe:    "unsafe",
+	Archive:   "archive",
+}
+
+// String returns the kind's short name ("malformed", "too-new", …).
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Error makes a Kind usable as a target of errors.Is.
+func (k Kind) Error() string { return k.String() + " problem" }
+
+// KindOf returns the kind of err's first problem; false when err holds no Problems.
+func KindOf(err error) (Kind, bool) {
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps) == 0 {
+		return 0, false
+	}
+	return ps[0].Kind, true
 }
 
 // Problems collects every problem of a document, so an author sees all of them at once
@@ -43,9 +104,28 @@ func (ps Problems) Complete() bool {
 	return true
 }
 
-// Add records a problem at path.
+// Add records a Malformed problem at path.
 func (ps *Problems) Add(path, format string, args ...any) {
 	*ps = append(*ps, Problem{Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// AddKind records a problem of kind k at path, its message as given.
+func (ps *Problems) AddKind(k Kind, path, msg string) {
+	*ps = append(*ps, Problem{Path: path, Msg: msg, Kind: k})
+}
+
+// Is reports whether any problem is of the target Kind.
+func (ps Problems) Is(target error) bool {
+	k, ok := target.(Kind)
+	if !ok {
+		return false
+	}
+	for _, p := range ps {
+		if p.Kind == k {
+			return true
+		}
+	}
+	return false
 }
 
 // Err returns ps as an error, or nil when there is no problem.

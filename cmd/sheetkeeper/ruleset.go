@@ -59,7 +59,7 @@ func cmdRulesetCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, path := range fs.Args() {
-		results = append(results, checkLoaded(path, func() (*ruleset.Loaded, error) { return ruleset.Load(path) }))
+		results = append(results, checkLoaded(path, func() (*ruleset.Loaded, func(), error) { return loadPath(path) }))
 	}
 	status := 0
 	for _, r := range results {
@@ -86,21 +86,28 @@ func cmdRulesetCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
-// loadBuiltin loads an embedded ruleset, a single file or a package.
-func loadBuiltin(b content.Builtin) func() (*ruleset.Loaded, error) {
-	return func() (*ruleset.Loaded, error) {
+// loadBuiltin loads an embedded ruleset, a single file or a package; there is nothing to
+// release.
+func loadBuiltin(b content.Builtin) func() (*ruleset.Loaded, func(), error) {
+	return func() (*ruleset.Loaded, func(), error) {
+		var l *ruleset.Loaded
+		var err error
 		if b.IsPackage() {
-			return ruleset.LoadFS(b.Package)
+			l, err = ruleset.LoadFS(b.Package)
+		} else {
+			l, err = ruleset.LoadFile(b.File)
 		}
-		return ruleset.LoadFile(b.File)
+		return l, func() {}, err
 	}
 }
 
 // checkLoaded loads one ruleset and, unlike play, reads every standalone catalog at
-// once: an author checking a file wants every mistake now.
-func checkLoaded(path string, load func() (*ruleset.Loaded, error)) checkResult {
+// once: an author checking a file wants every mistake now. Then it releases what load
+// opened.
+func checkLoaded(path string, load func() (*ruleset.Loaded, func(), error)) checkResult {
 	r := checkResult{Path: path}
-	l, err := load()
+	l, release, err := load()
+	defer release()
 	if err != nil {
 		r.Problems = problemsOf(err, "")
 		return r

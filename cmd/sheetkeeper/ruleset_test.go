@@ -1,7 +1,10 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +65,45 @@ func TestRulesetCheckUsage(t *testing.T) {
 	code, out, _ := runCLI(t, "", "ruleset", "check", "/nonexistent.json")
 	if code != 1 || !strings.Contains(out, "/nonexistent.json: ") {
 		t.Fatalf("exit %d %q", code, out)
+	}
+}
+
+// A package given as a .zip is read like its folder, told by its content whatever its
+// name; a path that is not there says so in the system's words.
+func TestRulesetCheckZipAndMissing(t *testing.T) {
+	dir := corpus + "5e-2014"
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		w, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if err != nil || zw.Close() != nil {
+		t.Fatal(err)
+	}
+	upload := filepath.Join(t.TempDir(), "upload.bin")
+	os.WriteFile(upload, buf.Bytes(), 0o644)
+	_, folder, _ := runCLI(t, "", "ruleset", "check", "--json", dir)
+	code, out, _ := runCLI(t, "", "ruleset", "check", "--json", upload)
+	if code != 1 || strings.Replace(out, upload, dir, 1) != folder {
+		t.Fatalf("exit %d: the zip says\n%s\nthe folder\n%s", code, out, folder)
+	}
+
+	missing := filepath.Join(t.TempDir(), "nothing.json")
+	code, out, _ = runCLI(t, "", "ruleset", "check", missing)
+	if code != 1 || out != missing+": stat "+missing+": no such file or directory\n" {
+		t.Fatalf("exit %d: %q", code, out)
 	}
 }

@@ -7,31 +7,32 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+
+	"sheetkeeper/strictjson"
 )
 
-// source is where a package's files come from: a folder or a zip archive.
+// source is where a package's files come from: a folder, a zip archive or
+// files in memory.
 // Paths are relative to the package root and already vetted by checkPath.
 type source interface {
 	// stat reports the size of the file at p as the container knows it
 	// (an archive entry's header may lie; reading finds out), or a Problem
 	// when it is missing or unsafe.
-	stat(p string) (int64, *Problem)
-	open(p string) (io.ReadCloser, *Problem)
+	stat(p string) (int64, *strictjson.Problem)
+	open(p string) (io.ReadCloser, *strictjson.Problem)
 	// readError classifies an error met while reading an opened file.
-	readError(p string, err error) *Problem
-	close() error
+	readError(p string, err error) *strictjson.Problem
 }
 
 // Bundle is an opened, verified ruleset package. The manifest and ruleset.json
 // are verified when it is opened; each catalog file is read and verified the
-// first time it is asked for. A Bundle is safe for concurrent use. Close it
-// when done: it may hold the archive or folder open for the catalog files.
+// first time it is asked for. A Bundle is safe for concurrent use. It reads
+// from what it was given (a file system, an archive's bytes) and never opens
+// or closes anything itself.
 type Bundle struct {
 	manifest *Manifest
 	ruleset  []byte
@@ -50,60 +51,6 @@ type catalogFile struct {
 	err  error
 }
 
-// Open reads the package at name: a folder holding manifest.json, the
-// manifest.json inside such a folder, or a .zip archive (recognised by its
-// content or, failing that, its extension).
-func Open(name string) (*Bundle, error) {
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, fail(Archive, "", "cannot open "+strconv.Quote(name)+": "+errText(err))
-	}
-	if !st.IsDir() && filepath.Base(name) == "manifest.json" {
-		name = filepath.Dir(name)
-		if st, err = os.Stat(name); err != nil {
-			return nil, fail(Archive, "", "cannot open "+strconv.Quote(name)+": "+errText(err))
-		}
-	}
-	if st.IsDir() {
-		root, err := os.OpenRoot(name)
-		if err != nil {
-			return nil, fail(Archive, "", "cannot open "+strconv.Quote(name)+": "+errText(err))
-		}
-		b, err := load(&folderSource{fsys: root.FS(), root: root})
-		if err != nil {
-			root.Close()
-			return nil, err
-		}
-		return b, nil
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fail(Archive, "", strconv.Quote(name)+" is neither a folder nor a .zip file")
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fail(Archive, "", "cannot open "+strconv.Quote(name)+": "+errText(err))
-	}
-	var magic [4]byte
-	n, _ := f.ReadAt(magic[:], 0)
-	isZip := n == 4 && (string(magic[:]) == "PK\x03\x04" || string(magic[:]) == "PK\x05\x06")
-	if !isZip && !strings.EqualFold(filepath.Ext(name), ".zip") {
-		f.Close()
-		return nil, fail(Archive, "", strconv.Quote(name)+" is neither a folder nor a .zip file")
-	}
-	src, e := newZipSource(f, st.Size())
-	if e != nil {
-		f.Close()
-		return nil, e
-	}
-	src.closer = f
-	b, err := load(src)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return b, nil
-}
-
 // Read reads a package from the bytes of a .zip archive (an upload, a Discord
 // attachment). r must stay readable until the Bundle is closed, since catalog
 // files are read from it when first asked for; a *bytes.Reader is the usual r.
@@ -116,9 +63,34 @@ func Read(r io.ReaderAt, size int64) (*Bundle, error) {
 }
 
 // FromFS reads a package from the root of a file system laid out like a
-// folder package (an embed.FS of built-in content, an fstest.MapFS).
+// folder package: an embed.FS of built-in content or, for a folder on disk,
+// an os.Root's FS, which refuses any path or link leading outside the folder
+// (an os.DirFS would follow it). The caller keeps fsys open until the Bundle
+// is closed, and closes it after.
 func FromFS(fsys fs.FS) (*Bundle, error) {
 	return load(&folderSource{fsys: fsys})
+}
+
+// FromFiles reads a package from its files held in memory, keyed by their
+// path below the package root ("manifest.json", "catalogs/spells.json"): a
+// package as the bot stores it.
+func FromFiles(files map[string][]byte) (*Bundle, error) {
+	return load(memSource(files))
+}
+
+// IsZip reports whether a file is a .zip archive, by its first bytes (a local
+// file header, or the end record of an empty archive) or, failing that, by
+// its name. head may be shorter than four bytes.
+func IsZip(name string, head []byte) bool {
+	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")) ||
+		strings.EqualFold(path.Ext(name), ".zip")
+}
+
+// ReadLimited reads r to its end but at most limit+1 bytes, so a huge input
+// costs no more than that and a size check after it still sees that it was
+// too big.
+func ReadLimited(r io.Reader, limit int64) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, limit+1))
 }
 
 func errText(err error) string {
@@ -134,10 +106,10 @@ func errText(err error) string {
 func load(src source) (*Bundle, error) {
 	data, p := readAll(src, "manifest.json", -1, MaxManifestBytes)
 	if p != nil {
-		if p.Kind == Integrity {
-			p = &Problem{Kind: Malformed, Path: "manifest.json", Message: "not found at the top of the package"}
+		if p.Kind == strictjson.Integrity {
+			p = &strictjson.Problem{Kind: strictjson.Malformed, Path: "manifest.json", Msg: "not found at the top of the package"}
 		}
-		return nil, &Error{Problems: []Problem{*p}}
+		return nil, strictjson.Problems{*p}
 	}
 	m, err := ParseManifest(data)
 	if err != nil {
@@ -146,7 +118,7 @@ func load(src source) (*Bundle, error) {
 	var ps problems
 	for _, f := range m.Files {
 		if _, p := src.stat(f.Path); p != nil {
-			ps.add(p.Kind, p.Path, p.Message)
+			ps.add(p.Kind, p.Path, p.Msg)
 		}
 	}
 	if err := ps.err(); err != nil {
@@ -155,7 +127,7 @@ func load(src source) (*Bundle, error) {
 	rf, _ := m.File(RulesetPath)
 	ruleset, perr := readVerified(src, rf)
 	if perr != nil {
-		return nil, &Error{Problems: []Problem{*perr}}
+		return nil, strictjson.Problems{*perr}
 	}
 	b := &Bundle{manifest: m, ruleset: ruleset, src: src, catalogs: map[string]*catalogFile{}}
 	for _, id := range m.CatalogIDs() {
@@ -170,16 +142,16 @@ func load(src source) (*Bundle, error) {
 // limit bytes. want is the size it must have, or -1 when any size up to limit
 // will do. Sizes are checked before reading, from what the container says,
 // and again while reading, since that may lie.
-func readAll(src source, p string, want, limit int64) ([]byte, *Problem) {
+func readAll(src source, p string, want, limit int64) ([]byte, *strictjson.Problem) {
 	size, prob := src.stat(p)
 	if prob != nil {
 		return nil, prob
 	}
 	if want >= 0 && size != want {
-		return nil, &Problem{Kind: Integrity, Path: p, Message: "is " + strconv.FormatInt(size, 10) + " bytes; the manifest declares " + strconv.FormatInt(want, 10)}
+		return nil, &strictjson.Problem{Kind: strictjson.Integrity, Path: p, Msg: "is " + strconv.FormatInt(size, 10) + " bytes; the manifest declares " + strconv.FormatInt(want, 10)}
 	}
 	if size > limit {
-		return nil, &Problem{Kind: Limit, Path: p, Message: "is " + strconv.FormatInt(size, 10) + " bytes, over the " + strconv.FormatInt(limit, 10) + "-byte limit"}
+		return nil, &strictjson.Problem{Kind: strictjson.Limit, Path: p, Msg: "is " + strconv.FormatInt(size, 10) + " bytes, over the " + strconv.FormatInt(limit, 10) + "-byte limit"}
 	}
 	rc, prob := src.open(p)
 	if prob != nil {
@@ -194,25 +166,25 @@ func readAll(src source, p string, want, limit int64) ([]byte, *Problem) {
 	n := int64(buf.Len())
 	switch {
 	case n > limit && want >= 0:
-		return nil, &Problem{Kind: Unsafe, Path: p, Message: "holds more than the " + strconv.FormatInt(want, 10) + " bytes the manifest declares"}
+		return nil, &strictjson.Problem{Kind: strictjson.Unsafe, Path: p, Msg: "holds more than the " + strconv.FormatInt(want, 10) + " bytes the manifest declares"}
 	case n > limit:
-		return nil, &Problem{Kind: Limit, Path: p, Message: "holds more than " + strconv.FormatInt(limit, 10) + " bytes, the limit"}
+		return nil, &strictjson.Problem{Kind: strictjson.Limit, Path: p, Msg: "holds more than " + strconv.FormatInt(limit, 10) + " bytes, the limit"}
 	case want >= 0 && n != want:
-		return nil, &Problem{Kind: Integrity, Path: p, Message: "is " + strconv.FormatInt(n, 10) + " bytes; the manifest declares " + strconv.FormatInt(want, 10)}
+		return nil, &strictjson.Problem{Kind: strictjson.Integrity, Path: p, Msg: "is " + strconv.FormatInt(n, 10) + " bytes; the manifest declares " + strconv.FormatInt(want, 10)}
 	}
 	return buf.Bytes(), nil
 }
 
 // readVerified reads a file the manifest pins and checks its size and sha256.
 // The manifest has already held f.Bytes to the file's limit.
-func readVerified(src source, f File) ([]byte, *Problem) {
+func readVerified(src source, f File) ([]byte, *strictjson.Problem) {
 	data, p := readAll(src, f.Path, f.Bytes, f.Bytes)
 	if p != nil {
 		return nil, p
 	}
 	sum := sha256.Sum256(data)
 	if got := hex.EncodeToString(sum[:]); got != f.SHA256 {
-		return nil, &Problem{Kind: Integrity, Path: f.Path, Message: "sha256 is " + got + "; the manifest declares " + f.SHA256}
+		return nil, &strictjson.Problem{Kind: strictjson.Integrity, Path: f.Path, Msg: "sha256 is " + got + "; the manifest declares " + f.SHA256}
 	}
 	return data, nil
 }
@@ -232,7 +204,7 @@ func (b *Bundle) CatalogIDs() []string { return append([]string(nil), b.ids...) 
 
 // Catalog returns the verified bytes of catalogs/<id>.json, reading and
 // checking the file on the first request and remembering the outcome. A
-// catalog that fails to verify returns an *Error and leaves the rest of the
+// catalog that fails to verify returns an strictjson.Problems and leaves the rest of the
 // package usable.
 func (b *Bundle) Catalog(id string) ([]byte, error) {
 	b.mu.Lock()
@@ -240,16 +212,16 @@ func (b *Bundle) Catalog(id string) ([]byte, error) {
 	closed := b.closed
 	b.mu.Unlock()
 	if !ok {
-		return nil, fail(Malformed, CatalogPath(id), "the package has no such catalog file")
+		return nil, fail(strictjson.Malformed, CatalogPath(id), "the package has no such catalog file")
 	}
 	c.once.Do(func() {
 		if closed {
-			c.err = fail(Archive, CatalogPath(id), "cannot be read: the package is closed")
+			c.err = fail(strictjson.Archive, CatalogPath(id), "cannot be read: the package is closed")
 			return
 		}
 		data, p := readVerified(b.src, c.file)
 		if p != nil {
-			c.err = &Error{Problems: []Problem{*p}}
+			c.err = strictjson.Problems{*p}
 			return
 		}
 		c.data = data
@@ -257,7 +229,9 @@ func (b *Bundle) Catalog(id string) ([]byte, error) {
 	return c.data, c.err
 }
 
-// Close releases the folder or archive. Catalogs already read stay readable.
+// Close ends the Bundle's reading: a catalog not read yet is refused from now
+// on ("the package is closed") rather than read from a file system or archive
+// its owner is about to close. Catalogs already read stay readable.
 func (b *Bundle) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -265,43 +239,38 @@ func (b *Bundle) Close() error {
 		return nil
 	}
 	b.closed = true
-	return b.src.close()
+	return nil
 }
 
 // folderSource is a package in a folder, or in any fs.FS laid out like one.
-// Opened from a path, the fs.FS is an os.Root's, which refuses any path or
-// link leading outside the folder.
 type folderSource struct {
 	fsys fs.FS
-	root *os.Root
 }
 
-func (s *folderSource) stat(p string) (int64, *Problem) {
+func (s *folderSource) stat(p string) (int64, *strictjson.Problem) {
 	st, err := fs.Stat(s.fsys, p)
 	if err != nil {
 		if s.leadsOutside(p) {
-			return 0, &Problem{Kind: Unsafe, Path: p, Message: "is a link leading outside the package"}
+			return 0, &strictjson.Problem{Kind: strictjson.Unsafe, Path: p, Msg: "is a link leading outside the package"}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return 0, &Problem{Kind: Integrity, Path: p, Message: "listed in the manifest but missing from the package"}
+			return 0, &strictjson.Problem{Kind: strictjson.Integrity, Path: p, Msg: "listed in the manifest but missing from the package"}
 		}
-		return 0, &Problem{Kind: Archive, Path: p, Message: "cannot be read: " + errText(err)}
+		return 0, &strictjson.Problem{Kind: strictjson.Archive, Path: p, Msg: "cannot be read: " + errText(err)}
 	}
 	if !st.Mode().IsRegular() {
-		return 0, &Problem{Kind: Unsafe, Path: p, Message: "is not a plain file"}
+		return 0, &strictjson.Problem{Kind: strictjson.Unsafe, Path: p, Msg: "is not a plain file"}
 	}
 	return st.Size(), nil
 }
 
-// leadsOutside reports whether some element of p is a link the root refuses
-// to follow because it leads out of the folder.
+// leadsOutside reports whether some element of p is a link the file system
+// refuses to follow, as an os.Root's refuses a link leading out of its folder.
+// A file system that knows no links (an embed.FS) has none.
 func (s *folderSource) leadsOutside(p string) bool {
-	if s.root == nil {
-		return false
-	}
 	for q := p; q != "." && q != "/" && q != ""; q = path.Dir(q) {
-		if st, err := s.root.Lstat(q); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-			if _, err := s.root.Stat(q); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if st, err := fs.Lstat(s.fsys, q); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			if _, err := fs.Stat(s.fsys, q); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return true
 			}
 		}
@@ -309,28 +278,43 @@ func (s *folderSource) leadsOutside(p string) bool {
 	return false
 }
 
-func (s *folderSource) open(p string) (io.ReadCloser, *Problem) {
+func (s *folderSource) open(p string) (io.ReadCloser, *strictjson.Problem) {
 	f, err := s.fsys.Open(p)
 	if err != nil {
 		if s.leadsOutside(p) {
-			return nil, &Problem{Kind: Unsafe, Path: p, Message: "is a link leading outside the package"}
+			return nil, &strictjson.Problem{Kind: strictjson.Unsafe, Path: p, Msg: "is a link leading outside the package"}
 		}
-		return nil, &Problem{Kind: Archive, Path: p, Message: "cannot be read: " + errText(err)}
+		return nil, &strictjson.Problem{Kind: strictjson.Archive, Path: p, Msg: "cannot be read: " + errText(err)}
 	}
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		f.Close()
-		return nil, &Problem{Kind: Unsafe, Path: p, Message: "is not a plain file"}
+		return nil, &strictjson.Problem{Kind: strictjson.Unsafe, Path: p, Msg: "is not a plain file"}
 	}
 	return f, nil
 }
 
-func (s *folderSource) readError(p string, err error) *Problem {
-	return &Problem{Kind: Archive, Path: p, Message: "cannot be read: " + errText(err)}
+func (s *folderSource) readError(p string, err error) *strictjson.Problem {
+	return &strictjson.Problem{Kind: strictjson.Archive, Path: p, Msg: "cannot be read: " + errText(err)}
 }
 
-func (s *folderSource) close() error {
-	if s.root != nil {
-		return s.root.Close()
+// memSource is a package's files held in memory.
+type memSource map[string][]byte
+
+func (m memSource) stat(p string) (int64, *strictjson.Problem) {
+	data, ok := m[p]
+	if !ok {
+		return 0, &strictjson.Problem{Kind: strictjson.Integrity, Path: p, Msg: "listed in the manifest but missing from the package"}
 	}
-	return nil
+	return int64(len(data)), nil
+}
+
+func (m memSource) open(p string) (io.ReadCloser, *strictjson.Problem) {
+	if _, ok := m[p]; !ok {
+		return nil, &strictjson.Problem{Kind: strictjson.Integrity, Path: p, Msg: "listed in the manifest but missing from the package"}
+	}
+	return io.NopCloser(bytes.NewReader(m[p])), nil
+}
+
+func (m memSource) readError(p string, err error) *strictjson.Problem {
+	return &strictjson.Problem{Kind: strictjson.Archive, Path: p, Msg: "cannot be read: " + err.Error()}
 }

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"sheetkeeper/strictjson"
 )
 
 // checkReference asserts b is the real 5e package, every catalog verified.
@@ -42,21 +44,16 @@ func checkReference(t *testing.T, b *Bundle) {
 	}
 	_, err := b.Catalog("items")
 	wantProblems(t, err, "catalogs/items.json: the package has no such catalog file")
+	wantKind(t, err, strictjson.Malformed)
 }
 
 func TestOpenReferenceFolder(t *testing.T) {
-	b, err := Open(refDir)
+	b, err := openDir(t, refDir)
 	if err != nil {
 		t.Fatalf("the real 5e package is refused:\n%v", err)
 	}
 	defer b.Close()
 	checkReference(t, b)
-
-	b2, err := Open(filepath.Join(refDir, "manifest.json"))
-	if err != nil {
-		t.Fatalf("Open(manifest.json): %v", err)
-	}
-	b2.Close()
 }
 
 func TestOpenReferenceZip(t *testing.T) {
@@ -64,37 +61,48 @@ func TestOpenReferenceZip(t *testing.T) {
 	for _, prefix := range []string{"", "5e-2014/"} {
 		t.Run("prefix "+prefix, func(t *testing.T) {
 			data := zipBytes(t, prefix, files)
-			name := filepath.Join(t.TempDir(), "5e.zip")
-			if err := os.WriteFile(name, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			b, err := Open(name)
-			if err != nil {
-				t.Fatalf("zip refused:\n%v", err)
-			}
-			checkReference(t, b)
-			if err := b.Close(); err != nil {
-				t.Fatal(err)
-			}
-
-			b, err = Read(bytes.NewReader(data), int64(len(data)))
+			b, err := Read(bytes.NewReader(data), int64(len(data)))
 			if err != nil {
 				t.Fatalf("Read refused:\n%v", err)
 			}
 			checkReference(t, b)
+
+			fsys, err := ZipFS(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatalf("ZipFS refused:\n%v", err)
+			}
+			b, err = FromFS(fsys)
+			if err != nil {
+				t.Fatalf("the archive's package root refused:\n%v", err)
+			}
+			checkReference(t, b)
 		})
 	}
-	// Detected by content, whatever the name.
+	// Detected by content, whatever the name; by name, whatever the content.
 	data := zipBytes(t, "", files)
-	name := filepath.Join(t.TempDir(), "upload.bin")
-	if err := os.WriteFile(name, data, 0o644); err != nil {
-		t.Fatal(err)
+	if !IsZip("upload.bin", data[:4]) || !IsZip("5e.ZIP", nil) || !IsZip("empty", []byte("PK\x05\x06")) {
+		t.Error("a zip archive not told")
 	}
-	b, err := Open(name)
+	if IsZip("notes.txt", []byte("hello")) || IsZip("ruleset.json", []byte("PK")) {
+		t.Error("a plain file taken for a zip archive")
+	}
+}
+
+func TestFromFiles(t *testing.T) {
+	all := smallPkg().all(t)
+	b, err := FromFiles(all)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Close()
+	if _, err := b.Catalog("knacks"); err != nil {
+		t.Fatal(err)
+	}
+	delete(all, "catalogs/knacks.json")
+	_, err = FromFiles(all)
+	wantProblems(t, err, "catalogs/knacks.json: listed in the manifest but missing from the package")
+	if !errors.Is(err, strictjson.Integrity) {
+		t.Error("not Integrity")
+	}
 }
 
 func TestFromFS(t *testing.T) {
@@ -113,7 +121,7 @@ func TestFromFS(t *testing.T) {
 }
 
 func TestCatalogConcurrentAndClosed(t *testing.T) {
-	b, err := Open(refDir)
+	b, err := openDir(t, refDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,6 +142,7 @@ func TestCatalogConcurrentAndClosed(t *testing.T) {
 	}
 	_, err = b.Catalog("creatures")
 	wantProblems(t, err, "catalogs/creatures.json: cannot be read: the package is closed")
+	wantKind(t, err, strictjson.Archive)
 }
 
 // TestBrokenPackages breaks one file at a time and opens the package both as
@@ -144,28 +153,28 @@ func TestBrokenPackages(t *testing.T) {
 		edit func(p *pkg)
 		open []string // problems from Open
 		cat  []string // problems from Catalog("spells"), when Open succeeds
-		kind Kind
+		kind strictjson.Kind
 	}{
 		{name: "ruleset sha256 mismatch", edit: func(p *pkg) { p.files["ruleset.json"] = []byte(`{"id":"tinx"}`) },
 			open: []string{"ruleset.json: sha256 is " + sum([]byte(`{"id":"tinx"}`)) + "; the manifest declares " + sum([]byte(`{"id":"tiny"}`))},
-			kind: Integrity},
+			kind: strictjson.Integrity},
 		{name: "ruleset size mismatch", edit: func(p *pkg) { p.files["ruleset.json"] = []byte(`{"id":"tiny" }`) },
-			open: []string{"ruleset.json: is 14 bytes; the manifest declares 13"}, kind: Integrity},
+			open: []string{"ruleset.json: is 14 bytes; the manifest declares 13"}, kind: strictjson.Integrity},
 		{name: "ruleset missing", edit: func(p *pkg) { delete(p.files, "ruleset.json") },
-			open: []string{"ruleset.json: listed in the manifest but missing from the package"}, kind: Integrity},
+			open: []string{"ruleset.json: listed in the manifest but missing from the package"}, kind: strictjson.Integrity},
 		{name: "catalogs missing", edit: func(p *pkg) { delete(p.files, "catalogs/spells.json"); delete(p.files, "catalogs/knacks.json") },
 			open: []string{"catalogs/spells.json: listed in the manifest but missing from the package",
-				"catalogs/knacks.json: listed in the manifest but missing from the package"}, kind: Integrity},
+				"catalogs/knacks.json: listed in the manifest but missing from the package"}, kind: strictjson.Integrity},
 		{name: "catalog sha256 mismatch", edit: func(p *pkg) {
 			p.files["catalogs/spells.json"] = []byte(`{"schemaVersion":1,"catalog":"spells","entries":{}}`)
 		}, cat: []string{"catalogs/spells.json: sha256 is " + sum([]byte(`{"schemaVersion":1,"catalog":"spells","entries":{}}`)) +
-			"; the manifest declares " + sum([]byte(`{"schemaVersion":1,"catalog":"spells","entries":[]}`))}, kind: Integrity},
+			"; the manifest declares " + sum([]byte(`{"schemaVersion":1,"catalog":"spells","entries":[]}`))}, kind: strictjson.Integrity},
 		{name: "catalog size mismatch", edit: func(p *pkg) { p.files["catalogs/spells.json"] = []byte(`{}`) },
-			cat: []string{"catalogs/spells.json: is 2 bytes; the manifest declares 51"}, kind: Integrity},
+			cat: []string{"catalogs/spells.json: is 2 bytes; the manifest declares 51"}, kind: strictjson.Integrity},
 		{name: "extra listed path", edit: func(p *pkg) { p.setAssetPaths(append(p.assetPaths(), "catalogs/extra.json")) },
-			open: []string{`contributions.assets.paths[3]: "catalogs/extra.json" is not listed in files with its sha256 and bytes`}, kind: Malformed},
+			open: []string{`contributions.assets.paths[3]: "catalogs/extra.json" is not listed in files with its sha256 and bytes`}, kind: strictjson.Malformed},
 		{name: "too new", edit: func(p *pkg) { p.manifest["capabilityApi"] = map[string]any{"major": 1, "minor": 341} },
-			open: []string{"capabilityApi: the package requires Capability API 1.341; this engine implements 1.340"}, kind: TooNew},
+			open: []string{"capabilityApi: the package requires Capability API 1.341; this engine implements 1.340"}, kind: strictjson.TooNew},
 		{name: "unlisted extra file is ignored", edit: func(p *pkg) { p.files["README.md"] = []byte("hi") }},
 	}
 	for _, c := range cases {
@@ -176,7 +185,7 @@ func TestBrokenPackages(t *testing.T) {
 				var b *Bundle
 				var err error
 				if form == "folder" {
-					b, err = Open(writeDir(t, p.all(t)))
+					b, err = openDir(t, writeDir(t, p.all(t)))
 				} else {
 					data := zipBytes(t, "", p.all(t))
 					b, err = Read(bytes.NewReader(data), int64(len(data)))
@@ -227,10 +236,10 @@ func TestFolderLinks(t *testing.T) {
 		if err := os.Symlink(outside, filepath.Join(dir, "ruleset.json")); err != nil {
 			t.Skip("no symlinks:", err)
 		}
-		_, err := Open(dir)
+		_, err := openDir(t, dir)
 		wantProblems(t, err, "ruleset.json: is a link leading outside the package")
-		if !errors.Is(err, Unsafe) {
-			t.Error("not Unsafe")
+		if !errors.Is(err, strictjson.Unsafe) {
+			t.Error("not strictjson.Unsafe")
 		}
 	})
 	t.Run("catalogs folder links outside", func(t *testing.T) {
@@ -242,10 +251,11 @@ func TestFolderLinks(t *testing.T) {
 		if err := os.Symlink(elsewhere, filepath.Join(dir, "catalogs")); err != nil {
 			t.Skip("no symlinks:", err)
 		}
-		_, err := Open(dir)
+		_, err := openDir(t, dir)
 		wantProblems(t, err,
 			"catalogs/spells.json: is a link leading outside the package",
 			"catalogs/knacks.json: is a link leading outside the package")
+		wantKind(t, err, strictjson.Unsafe)
 	})
 	t.Run("link inside the package is followed", func(t *testing.T) {
 		all := p.all(t)
@@ -255,7 +265,7 @@ func TestFolderLinks(t *testing.T) {
 		if err := os.Symlink("../spare/spells.json", filepath.Join(dir, "catalogs", "spells.json")); err != nil {
 			t.Skip("no symlinks:", err)
 		}
-		b, err := Open(dir)
+		b, err := openDir(t, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,24 +278,16 @@ func TestFolderLinks(t *testing.T) {
 		all := p.all(t)
 		delete(all, "catalogs/knacks.json")
 		all["catalogs/knacks.json/x"] = []byte("x")
-		_, err := Open(writeDir(t, all))
+		_, err := openDir(t, writeDir(t, all))
 		wantProblems(t, err, "catalogs/knacks.json: is not a plain file")
+		wantKind(t, err, strictjson.Unsafe)
 	})
 	t.Run("no manifest", func(t *testing.T) {
 		all := p.all(t)
 		delete(all, "manifest.json")
-		_, err := Open(writeDir(t, all))
+		_, err := openDir(t, writeDir(t, all))
 		wantProblems(t, err, "manifest.json: not found at the top of the package")
-	})
-	t.Run("not a package", func(t *testing.T) {
-		name := filepath.Join(t.TempDir(), "notes.txt")
-		os.WriteFile(name, []byte("hello"), 0o644)
-		_, err := Open(name)
-		wantProblems(t, err, fmt.Sprintf("%q is neither a folder nor a .zip file", name))
-		_, err = Open(filepath.Join(t.TempDir(), "nothing"))
-		if !errors.Is(err, Archive) {
-			t.Errorf("missing path: %v", err)
-		}
+		wantKind(t, err, strictjson.Malformed)
 	})
 }
 
@@ -374,26 +376,26 @@ func TestHostileZips(t *testing.T) {
 		name string
 		zip  func() []byte
 		want []string
-		kind Kind
+		kind strictjson.Kind
 	}{
 		{"bomb under an honest-looking header", func() []byte {
 			e := good[1]
 			e.hdr = zip.FileHeader{Name: "ruleset.json", Method: zip.Deflate, CompressedSize64: uint64(len(bomb(t))), UncompressedSize64: rulesetLen}
 			e.data = bomb(t)
 			return buildRawZip(t, []rawEntry{good[0], e, good[2], good[3]})
-		}, []string{"ruleset.json: inflates past the size its archive entry claims"}, Unsafe},
+		}, []string{"ruleset.json: inflates past the size its archive entry claims"}, strictjson.Unsafe},
 		{"bomb whose header admits it", func() []byte {
 			e := rawEntry{hdr: zip.FileHeader{Name: "ruleset.json", Method: zip.Deflate, CompressedSize64: uint64(len(bomb(t))), UncompressedSize64: 64 << 20}, data: bomb(t)}
 			return buildRawZip(t, []rawEntry{good[0], e, good[2], good[3]})
-		}, []string{"ruleset.json: is 67108864 bytes; the manifest declares 13"}, Integrity},
+		}, []string{"ruleset.json: is 67108864 bytes; the manifest declares 13"}, strictjson.Integrity},
 		{"manifest bomb", func() []byte {
 			e := rawEntry{hdr: zip.FileHeader{Name: "manifest.json", Method: zip.Deflate, CompressedSize64: uint64(len(bomb(t))), UncompressedSize64: 1000}, data: bomb(t)}
 			return buildRawZip(t, append([]rawEntry{e}, good[1:]...))
-		}, []string{"manifest.json: inflates past the size its archive entry claims"}, Unsafe},
+		}, []string{"manifest.json: inflates past the size its archive entry claims"}, strictjson.Unsafe},
 		{"manifest too big", func() []byte {
 			e := rawEntry{hdr: zip.FileHeader{Name: "manifest.json", Method: zip.Deflate, CompressedSize64: uint64(len(bomb(t))), UncompressedSize64: 64 << 20}, data: bomb(t)}
 			return buildRawZip(t, append([]rawEntry{e}, good[1:]...))
-		}, []string{"manifest.json: is 67108864 bytes, over the 65536-byte limit"}, Limit},
+		}, []string{"manifest.json: is 67108864 bytes, over the 65536-byte limit"}, strictjson.Limit},
 		{"catalog bomb is caught when asked for", nil, nil, 0},
 		{"too many entries", func() []byte {
 			entries := append([]rawEntry{}, good...)
@@ -401,7 +403,7 @@ func TestHostileZips(t *testing.T) {
 				entries = append(entries, stored(fmt.Sprintf("junk/%d.txt", i), nil))
 			}
 			return buildRawZip(t, entries)
-		}, []string{"archive: holds 304 entries, more than the 256 allowed"}, Limit},
+		}, []string{"archive: holds 304 entries, more than the 256 allowed"}, strictjson.Limit},
 		{"too many entries behind a lying count", func() []byte {
 			entries := append([]rawEntry{}, good...)
 			for i := 0; i < 5000; i++ {
@@ -412,34 +414,34 @@ func TestHostileZips(t *testing.T) {
 			binary.LittleEndian.PutUint16(data[eocd+8:], 4)
 			binary.LittleEndian.PutUint16(data[eocd+10:], 4)
 			return data
-		}, []string{"archive: holds more than the 256 entries allowed"}, Limit},
+		}, []string{"archive: holds more than the 256 entries allowed"}, strictjson.Limit},
 		{"escaping entry", func() []byte { return buildRawZip(t, append(good, stored("../evil.json", []byte("x")))) },
-			[]string{`zip entry "../evil.json": escapes the package`}, Unsafe},
+			[]string{`zip entry "../evil.json": escapes the package`}, strictjson.Unsafe},
 		{"absolute entry", func() []byte { return buildRawZip(t, append(good, stored("/etc/cron.d/x", []byte("x")))) },
-			[]string{`zip entry "/etc/cron.d/x": is absolute`}, Unsafe},
+			[]string{`zip entry "/etc/cron.d/x": is absolute`}, strictjson.Unsafe},
 		{"backslash entry", func() []byte { return buildRawZip(t, append(good, stored(`..\evil.json`, []byte("x")))) },
-			[]string{`zip entry "..\\evil.json": uses a backslash; package paths use /`}, Unsafe},
+			[]string{`zip entry "..\\evil.json": uses a backslash; package paths use /`}, strictjson.Unsafe},
 		{"duplicate entry", func() []byte {
 			return buildRawZip(t, append(good, stored("ruleset.json", []byte(`{"id":"evil"}`))))
-		}, []string{`zip entry "ruleset.json": appears more than once`}, Unsafe},
+		}, []string{`zip entry "ruleset.json": appears more than once`}, strictjson.Unsafe},
 		{"symlink entry", func() []byte {
 			e := stored("link", []byte("/etc/passwd"))
 			e.hdr.SetMode(fs.ModeSymlink | 0o777)
 			return buildRawZip(t, append(good, e))
-		}, []string{`zip entry "link": is a link or special file; a package holds only plain files`}, Unsafe},
+		}, []string{`zip entry "link": is a link or special file; a package holds only plain files`}, strictjson.Unsafe},
 		{"no manifest", func() []byte { return buildRawZip(t, good[1:]) },
-			[]string{"manifest.json: not found at the top of the archive or of its one top-level folder"}, Malformed},
+			[]string{"manifest.json: not found at the top of the archive or of its one top-level folder"}, strictjson.Malformed},
 		{"two packages", func() []byte {
 			a, b := good[0], good[0]
 			a.hdr.Name, b.hdr.Name = "a/manifest.json", "b/manifest.json"
 			return buildRawZip(t, []rawEntry{a, b})
-		}, []string{"manifest.json: found in 2 top-level folders; which package is meant is unclear"}, Malformed},
+		}, []string{"manifest.json: found in 2 top-level folders; which package is meant is unclear"}, strictjson.Malformed},
 		{"not a zip", func() []byte { return []byte("this is plainly not a zip archive, just some text") },
-			[]string{"archive: is not a zip archive"}, Archive},
+			[]string{"archive: is not a zip archive"}, strictjson.Archive},
 		{"truncated zip", func() []byte {
 			data := buildRawZip(t, good)
 			return data[:len(data)-30]
-		}, []string{"archive: is not a zip archive"}, Archive},
+		}, []string{"archive: is not a zip archive"}, strictjson.Archive},
 	}
 	for _, c := range cases {
 		if c.zip == nil {
@@ -482,10 +484,15 @@ func TestHostileZips(t *testing.T) {
 func BenchmarkOpen5e(b *testing.B) {
 	files := refPkg(b)
 	data := zipBytes(b, "", files)
+	root, err := os.OpenRoot(refDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
 	b.Run("folder", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			bd, err := Open(refDir)
+			bd, err := FromFS(root.FS())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -495,7 +502,7 @@ func BenchmarkOpen5e(b *testing.B) {
 	b.Run("folder+catalogs", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			bd, err := Open(refDir)
+			bd, err := FromFS(root.FS())
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -12,17 +12,20 @@
 // The package knows nothing of what a ruleset means: another package
 // validates the JSON. This one deals with the manifest, the files, their
 // sizes, hashes and paths, and Capability API versions. The engine
-// implements Capability API Engine (1.340) and refuses a package declaring a
-// newer one; a package declaring APIRaisedLimits or newer gets the raised
+// implements Capability API 1.340 (EngineMajor.EngineMinor) and refuses a package declaring a
+// newer one; a package declaring 1.340 or newer gets the raised
 // size limits.
 //
-// Open and Read check the manifest, the presence of every listed file, and
-// the size and sha256 of ruleset.json. A catalog file is read and verified
+// The package does no I/O of its own: it reads an fs.FS (FromFS), files in
+// memory (FromFiles) or an archive's bytes (Read); opening a path is the
+// caller's, which IsZip and ReadLimited help with. Each checks the manifest,
+// the presence of every listed file, and the size and sha256 of ruleset.json. A catalog file is read and verified
 // the first time Bundle.Catalog asks for it, so one broken catalog does not
 // refuse the whole package. Sizes are checked against the declared bytes
 // before anything is read and enforced again while reading.
 //
-// Every refusal is an *Error listing every Problem found, each with a path
-// (a JSON path into manifest.json such as "files[2].sha256", or a package
-// file such as "catalogs/spells.json") and a Kind usable with errors.Is.
+// Every refusal is a strictjson.Problems listing every problem found, each
+// with a path (a JSON path into manifest.json such as "files[2].sha256", or a
+// package file such as "catalogs/spells.json") and a strictjson.Kind usable
+// with errors.Is: the same problems, and kinds, the ruleset checks report.
 package bundle

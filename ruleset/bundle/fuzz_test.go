@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"sheetkeeper/strictjson"
 )
 
-// FuzzParseManifest: any input is refused with an *Error or accepted; an
+// FuzzParseManifest: any input is refused with a strictjson.Problems or accepted; an
 // accepted manifest passes Validate and survives a round trip.
 func FuzzParseManifest(f *testing.F) {
 	p := smallPkg()
@@ -23,8 +25,8 @@ func FuzzParseManifest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseManifest(data)
 		if err != nil {
-			var perr *Error
-			if !errors.As(err, &perr) || len(perr.Problems) == 0 || len(perr.Problems) > maxProblems+1 {
+			var perr strictjson.Problems
+			if !errors.As(err, &perr) || len(perr) == 0 || len(perr) > maxProblems+1 {
 				t.Fatalf("error %T %v", err, err)
 			}
 			if m != nil {
@@ -45,7 +47,7 @@ func FuzzParseManifest(f *testing.F) {
 	})
 }
 
-// FuzzRead: any bytes are refused with an *Error or read; catalogs of a read
+// FuzzRead: any bytes are refused with a strictjson.Problems or read; catalogs of a read
 // package can be asked for without a panic.
 func FuzzRead(f *testing.F) {
 	p := smallPkg()
@@ -57,8 +59,8 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := Read(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
-			var perr *Error
-			if !errors.As(err, &perr) || len(perr.Problems) == 0 {
+			var perr strictjson.Problems
+			if !errors.As(err, &perr) || len(perr) == 0 {
 				t.Fatalf("error %T %v", err, err)
 			}
 			return
@@ -68,7 +70,7 @@ func FuzzRead(f *testing.F) {
 		}
 		for _, id := range b.CatalogIDs() {
 			if _, err := b.Catalog(id); err != nil {
-				var perr *Error
+				var perr strictjson.Problems
 				if !errors.As(err, &perr) {
 					t.Fatalf("catalog error %T %v", err, err)
 				}

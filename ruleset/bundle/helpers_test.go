@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"sheetkeeper/strictjson"
 )
 
 // refDir is the official 5e package, read in place.
@@ -124,6 +126,18 @@ func writeDir(t testing.TB, files map[string][]byte) string {
 	return dir
 }
 
+// openDir reads the package in dir the way a front end opens a folder: through
+// an os.Root, which refuses links leading outside it.
+func openDir(t testing.TB, dir string) (*Bundle, error) {
+	t.Helper()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	return FromFS(root.FS())
+}
+
 // zipBytes builds a deflated zip of files, each under prefix, in name order.
 func zipBytes(t testing.TB, prefix string, files map[string][]byte) []byte {
 	t.Helper()
@@ -150,15 +164,15 @@ func zipBytes(t testing.TB, prefix string, files map[string][]byte) []byte {
 }
 
 // problemsOf returns err's problems as lines, failing the test when err is
-// not an *Error.
+// not a strictjson.Problems.
 func problemsOf(t *testing.T, err error) []string {
 	t.Helper()
-	var perr *Error
+	var perr strictjson.Problems
 	if !errors.As(err, &perr) {
-		t.Fatalf("error %v (%T) is not a *bundle.Error", err, err)
+		t.Fatalf("error %v (%T) is not a strictjson.Problems", err, err)
 	}
-	out := make([]string, len(perr.Problems))
-	for i, p := range perr.Problems {
+	out := make([]string, len(perr))
+	for i, p := range perr {
 		out[i] = p.String()
 	}
 	return out
@@ -172,5 +186,13 @@ func wantProblems(t *testing.T, err error, want ...string) {
 	got := problemsOf(t, err)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems:\n  got  %q\n  want %q", got, want)
+	}
+}
+
+// wantKind fails the test unless some problem of err is of kind k.
+func wantKind(t *testing.T, err error, k strictjson.Kind) {
+	t.Helper()
+	if !errors.Is(err, k) {
+		t.Fatalf("no %s problem in:\n%v", k, err)
 	}
 }

@@ -22,11 +22,11 @@ const (
 	// (a real one nests four deep).
 	MaxManifestDepth = 16
 	// MaxRulesetBytes is the ruleset.json limit in a package declaring a
-	// Capability API older than APIRaisedLimits; MaxRulesetBytesRaised from it on.
+	// Capability API older than 1.340; MaxRulesetBytesRaised from it on.
 	MaxRulesetBytes       = 256 << 10
 	MaxRulesetBytesRaised = 512 << 10
 	// MaxCatalogBytes is the limit of one catalogs/<id>.json in a package
-	// declaring a Capability API older than APIRaisedLimits;
+	// declaring a Capability API older than 1.340;
 	// MaxCatalogBytesRaised from it on.
 	MaxCatalogBytes       = 1 << 20
 	MaxCatalogBytesRaised = 2 << 20
@@ -177,7 +177,7 @@ func (m *Manifest) CatalogIDs() []string {
 // manifest's declared Capability API (0 for a path that is neither ruleset.json
 // nor a catalog file).
 func (m *Manifest) LimitFor(p string) int64 {
-	raised := m.CapabilityAPI.AtLeast(APIRaisedLimits)
+	raised := m.CapabilityAPI.AtLeast(release(apiRaisedLimits))
 	switch {
 	case p == RulesetPath && raised:
 		return MaxRulesetBytesRaised
@@ -194,10 +194,10 @@ func (m *Manifest) LimitFor(p string) int64 {
 }
 
 // ParseManifest decodes manifest.json strictly and validates it. On failure
-// the error is an *Error listing every problem found.
+// the error is an strictjson.Problems listing every problem found.
 func ParseManifest(data []byte) (*Manifest, error) {
 	if len(data) > MaxManifestBytes {
-		return nil, fail(Limit, "manifest.json", "is "+strconv.Itoa(len(data))+" bytes, over the "+strconv.Itoa(MaxManifestBytes)+"-byte limit")
+		return nil, fail(strictjson.Limit, "manifest.json", "is "+strconv.Itoa(len(data))+" bytes, over the "+strconv.Itoa(MaxManifestBytes)+"-byte limit")
 	}
 	m := &Manifest{}
 	d := decoded{bad: map[string]bool{}, given: map[string]bool{}}
@@ -209,7 +209,7 @@ func ParseManifest(data []byte) (*Manifest, error) {
 	// A document that is not JSON or not an object is refused for that alone.
 	for _, p := range found {
 		if p.Path == "" {
-			ps.add(Malformed, "manifest.json", p.Msg)
+			ps.add(strictjson.Malformed, "manifest.json", p.Msg)
 		}
 	}
 	if !ps.empty() {
@@ -217,7 +217,7 @@ func ParseManifest(data []byte) (*Manifest, error) {
 	}
 	for _, p := range found {
 		d.bad[p.Path] = true
-		ps.add(Malformed, p.Path, explain(p))
+		ps.add(strictjson.Malformed, p.Path, explain(p))
 	}
 	m.validate(&ps, d)
 	if err := ps.err(); err != nil {
@@ -232,6 +232,16 @@ func (m *Manifest) Validate() error {
 	var ps problems
 	m.validate(&ps, decoded{})
 	return ps.err()
+}
+
+// checker returns check(p, ok, msg): a Malformed problem at p unless ok, or unless p
+// failed to decode (which was reported already).
+func (ps *problems) checker(d decoded) func(p string, ok bool, msg string) {
+	return func(p string, ok bool, msg string) {
+		if !d.skip(p) && !ok {
+			ps.add(strictjson.Malformed, p, msg)
+		}
+	}
 }
 
 // decoded is what validation knows of the decoding: the paths whose value
@@ -327,11 +337,11 @@ func checkPath(p string) string {
 // the two shapes a ruleset package ships.
 func checkPackagePath(ps *problems, at, p string) bool {
 	if msg := checkPath(p); msg != "" {
-		ps.add(Unsafe, at, msg)
+		ps.add(strictjson.Unsafe, at, msg)
 		return false
 	}
 	if jsLen(p) > MaxPathLength {
-		ps.add(Malformed, at, "is longer than "+strconv.Itoa(MaxPathLength)+" characters")
+		ps.add(strictjson.Malformed, at, "is longer than "+strconv.Itoa(MaxPathLength)+" characters")
 		return false
 	}
 	if p == RulesetPath {
@@ -341,37 +351,45 @@ func checkPackagePath(ps *problems, at, p string) bool {
 		return true
 	}
 	if strings.HasPrefix(p, "catalogs/") {
-		ps.add(Malformed, at, strconv.Quote(p)+" is not catalogs/<id>.json with an id of a lowercase letter then up to 39 lowercase letters, digits or underscores")
+		ps.add(strictjson.Malformed, at, strconv.Quote(p)+" is not catalogs/<id>.json with an id of a lowercase letter then up to 39 lowercase letters, digits or underscores")
 		return false
 	}
-	ps.add(Malformed, at, strconv.Quote(p)+" is neither ruleset.json nor catalogs/<id>.json")
+	ps.add(strictjson.Malformed, at, strconv.Quote(p)+" is neither ruleset.json nor catalogs/<id>.json")
 	return false
 }
 
 func bytesText(n int64) string { return strconv.FormatInt(n, 10) }
 
 // validate applies every rule beyond types.
+// validate checks every manifest rule, in the order an author reads the manifest, and
+// skips what failed to decode (d). Each part is its own function; the findings of one a
+// later one needs are passed on: whether the Capability API is usable, and which paths
+// files declares.
 func (m *Manifest) validate(ps *problems, d decoded) {
-	skip := d.skip
-	check := func(p string, ok bool, msg string) {
-		if !skip(p) && !ok {
-			ps.add(Malformed, p, msg)
-		}
-	}
+	apiOK := m.validateHead(ps, d)
+	declared, filesOK := m.validateFiles(ps, d, apiOK)
+	m.validateAssets(ps, d, apiOK, declared, filesOK)
+}
+
+// validateHead checks everything above files: the schema, the Capability API (false
+// when it cannot be used to gate on), the package's names and what a ruleset package
+// must leave empty.
+func (m *Manifest) validateHead(ps *problems, d decoded) (apiOK bool) {
+	skip, check := d.skip, ps.checker(d)
 	check("schemaVersion", m.SchemaVersion == 2, "must be 2")
 
 	api := m.CapabilityAPI
-	apiOK := !skip("capabilityApi") && !skip("capabilityApi.major") && !skip("capabilityApi.minor")
+	apiOK = !skip("capabilityApi") && !skip("capabilityApi.major") && !skip("capabilityApi.minor")
 	if apiOK {
 		switch {
 		case api.Major < 1:
 			apiOK = false
-			ps.add(Malformed, "capabilityApi.major", "must be at least 1")
+			ps.add(strictjson.Malformed, "capabilityApi.major", "must be at least 1")
 		case api.Minor < 0:
 			apiOK = false
-			ps.add(Malformed, "capabilityApi.minor", "must be at least 0")
-		case !Engine.Supports(api):
-			ps.add(TooNew, "capabilityApi", "the package requires Capability API "+api.String()+"; this engine implements "+Engine.String())
+			ps.add(strictjson.Malformed, "capabilityApi.minor", "must be at least 0")
+		case !Engine().Supports(api):
+			ps.add(strictjson.TooNew, "capabilityApi", "the package requires Capability API "+api.String()+"; this engine implements "+Engine().String())
 		}
 	}
 
@@ -403,11 +421,11 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 		for i, k := range m.Kind {
 			if !skip(index("kind", i)) && !contains(knownKinds, k) {
 				good = false
-				ps.add(Malformed, index("kind", i), strconv.Quote(k)+" is not one of "+strings.Join(knownKinds, ", "))
+				ps.add(strictjson.Malformed, index("kind", i), strconv.Quote(k)+" is not one of "+strings.Join(knownKinds, ", "))
 			}
 		}
 		if good && (len(m.Kind) != 1 || m.Kind[0] != "ruleset") {
-			ps.add(Malformed, "kind", `must be ["ruleset"]: a ruleset package has no other kind`)
+			ps.add(strictjson.Malformed, "kind", `must be ["ruleset"]: a ruleset package has no other kind`)
 		}
 	}
 	e := m.Entrypoints
@@ -416,24 +434,31 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 	if !skip("permissions") {
 		for i, p := range m.Permissions {
 			if !skip(index("permissions", i)) && !contains(knownPerms, p) {
-				ps.add(Malformed, index("permissions", i), strconv.Quote(p)+" is not a known permission")
+				ps.add(strictjson.Malformed, index("permissions", i), strconv.Quote(p)+" is not a known permission")
 			}
 		}
 		if len(m.Permissions) > 0 {
-			ps.add(Malformed, "permissions", "must be empty: a ruleset package ships only data")
+			ps.add(strictjson.Malformed, "permissions", "must be empty: a ruleset package ships only data")
 		}
 	}
 	check("restartRequired", !m.RestartRequired, "must be false: a ruleset package ships only data")
 
-	// files: each path safe and of a ruleset package's two shapes, once; a
-	// well-formed sha256; bytes within the limit of its kind.
-	filesOK := !skip("files")
-	declared := map[string]int{}
+	return apiOK
+}
+
+// validateFiles checks files: each path safe and of a ruleset package's two shapes,
+// once; a well-formed sha256; bytes within the limit of its kind. It returns each
+// declared path's index, and whether files decoded at all.
+func (m *Manifest) validateFiles(ps *problems, d decoded, apiOK bool) (declared map[string]int, filesOK bool) {
+	skip, check := d.skip, ps.checker(d)
+	api := m.CapabilityAPI
+	filesOK = !skip("files")
+	declared = map[string]int{}
 	if filesOK && len(m.Files) == 0 {
-		ps.add(Malformed, "files", "must list at least one file")
+		ps.add(strictjson.Malformed, "files", "must list at least one file")
 	}
 	if filesOK && len(m.Files) > 1+MaxCatalogs {
-		ps.add(Limit, "files", "lists "+strconv.Itoa(len(m.Files))+" files; a ruleset package has at most "+strconv.Itoa(1+MaxCatalogs)+" (ruleset.json and "+strconv.Itoa(MaxCatalogs)+" catalogs)")
+		ps.add(strictjson.Limit, "files", "lists "+strconv.Itoa(len(m.Files))+" files; a ruleset package has at most "+strconv.Itoa(1+MaxCatalogs)+" (ruleset.json and "+strconv.Itoa(MaxCatalogs)+" catalogs)")
 	}
 	for i, f := range m.Files {
 		if !filesOK {
@@ -446,7 +471,7 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 		pathOK := !skip(ip+".path") && checkPackagePath(ps, ip+".path", f.Path)
 		if pathOK {
 			if j, dup := declared[f.Path]; dup {
-				ps.add(Malformed, ip+".path", strconv.Quote(f.Path)+" is already listed at files["+strconv.Itoa(j)+"]")
+				ps.add(strictjson.Malformed, ip+".path", strconv.Quote(f.Path)+" is already listed at files["+strconv.Itoa(j)+"]")
 			} else {
 				declared[f.Path] = i
 			}
@@ -456,43 +481,50 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 		switch {
 		case bytesOK && f.Bytes < 0:
 			bytesOK = false
-			ps.add(Malformed, ip+".bytes", "must be at least 0")
+			ps.add(strictjson.Malformed, ip+".bytes", "must be at least 0")
 		case bytesOK && f.Bytes > MaxDeclaredBytes:
 			bytesOK = false
-			ps.add(Limit, ip+".bytes", "must be at most "+bytesText(MaxDeclaredBytes))
+			ps.add(strictjson.Limit, ip+".bytes", "must be at most "+bytesText(MaxDeclaredBytes))
 		}
 		if pathOK && bytesOK && apiOK {
 			limit := m.LimitFor(f.Path)
 			if f.Bytes > limit {
 				msg := strconv.Quote(f.Path) + " declares " + bytesText(f.Bytes) + " bytes, over the " + bytesText(limit) + "-byte limit"
-				if !api.AtLeast(APIRaisedLimits) {
-					msg += "; Capability API " + APIRaisedLimits.String() + " raises it to " + bytesText(m.raisedLimit(f.Path))
+				if !api.AtLeast(release(apiRaisedLimits)) {
+					msg += "; Capability API " + release(apiRaisedLimits).String() + " raises it to " + bytesText(m.raisedLimit(f.Path))
 				}
-				ps.add(Limit, ip+".bytes", msg)
+				ps.add(strictjson.Limit, ip+".bytes", msg)
 			}
 		}
 	}
 
-	// contributions.assets.paths: the files the engine reads. ruleset.json and
-	// every catalog file, each pinned in files, and files holds nothing else.
+	return declared, filesOK
+}
+
+// validateAssets checks contributions.assets.paths: the files the engine reads.
+// ruleset.json and every catalog file, each pinned in files, and files holds nothing
+// else; each kind of asset gated on the Capability API that introduced it.
+func (m *Manifest) validateAssets(ps *problems, d decoded, apiOK bool, declared map[string]int, filesOK bool) {
+	skip := d.skip
+	api := m.CapabilityAPI
 	const ap = "contributions.assets.paths"
 	switch {
 	case skip("contributions") || skip("contributions.assets") || skip(ap):
 		return
 	case m.Contributions == nil:
-		ps.add(Malformed, "contributions", "required: a ruleset package lists ruleset.json in "+ap)
+		ps.add(strictjson.Malformed, "contributions", "required: a ruleset package lists ruleset.json in "+ap)
 		return
 	case m.Contributions.Assets == nil:
-		ps.add(Malformed, "contributions.assets", "required: a ruleset package lists ruleset.json in "+ap)
+		ps.add(strictjson.Malformed, "contributions.assets", "required: a ruleset package lists ruleset.json in "+ap)
 		return
 	}
 	paths := m.Contributions.Assets.Paths
 	if len(paths) == 0 {
-		ps.add(Malformed, ap, "must list at least ruleset.json")
+		ps.add(strictjson.Malformed, ap, "must list at least ruleset.json")
 		return
 	}
 	if len(paths) > MaxAssetPaths {
-		ps.add(Limit, ap, "lists "+strconv.Itoa(len(paths))+" paths, more than the "+strconv.Itoa(MaxAssetPaths)+" allowed")
+		ps.add(strictjson.Limit, ap, "lists "+strconv.Itoa(len(paths))+" paths, more than the "+strconv.Itoa(MaxAssetPaths)+" allowed")
 		return
 	}
 	listed := map[string]int{}
@@ -503,7 +535,7 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 			continue
 		}
 		if j, dup := listed[p]; dup {
-			ps.add(Malformed, ip, strconv.Quote(p)+" is already listed at "+index(ap, j))
+			ps.add(strictjson.Malformed, ip, strconv.Quote(p)+" is already listed at "+index(ap, j))
 			continue
 		}
 		listed[p] = i
@@ -511,20 +543,20 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 			catalogs++
 		}
 		if _, ok := declared[p]; filesOK && !ok {
-			ps.add(Malformed, ip, strconv.Quote(p)+" is not listed in files with its sha256 and bytes")
+			ps.add(strictjson.Malformed, ip, strconv.Quote(p)+" is not listed in files with its sha256 and bytes")
 		}
 	}
 	if _, ok := listed[RulesetPath]; !ok {
-		ps.add(Malformed, ap, "must list ruleset.json")
+		ps.add(strictjson.Malformed, ap, "must list ruleset.json")
 	}
 	if catalogs > MaxCatalogs {
-		ps.add(Limit, ap, "lists "+strconv.Itoa(catalogs)+" catalog files, more than the "+strconv.Itoa(MaxCatalogs)+" a ruleset may have")
+		ps.add(strictjson.Limit, ap, "lists "+strconv.Itoa(catalogs)+" catalog files, more than the "+strconv.Itoa(MaxCatalogs)+" a ruleset may have")
 	}
 	if filesOK {
 		for i, f := range m.Files {
 			if j, ok := declared[f.Path]; ok && j == i {
 				if _, ok := listed[f.Path]; !ok {
-					ps.add(Malformed, index("files", i), strconv.Quote(f.Path)+" is not listed in "+ap)
+					ps.add(strictjson.Malformed, index("files", i), strconv.Quote(f.Path)+" is not listed in "+ap)
 				}
 			}
 		}
@@ -532,15 +564,15 @@ func (m *Manifest) validate(ps *problems, d decoded) {
 	if apiOK {
 		gate := func(what string, need Version) {
 			if !api.AtLeast(need) {
-				ps.add(Malformed, ap, what+" Capability API "+need.String()+"; the package declares "+api.String())
+				ps.add(strictjson.Malformed, ap, what+" Capability API "+need.String()+"; the package declares "+api.String())
 			}
 		}
-		gate("contributions.assets needs", APIAssets)
+		gate("contributions.assets needs", release(apiAssets))
 		if _, ok := listed[RulesetPath]; ok {
-			gate("ruleset.json needs", APIRuleset)
+			gate("ruleset.json needs", release(apiRuleset))
 		}
 		if catalogs > 0 {
-			gate("catalog files (catalogs/<id>.json) need", APICatalogFiles)
+			gate("catalog files (catalogs/<id>.json) need", release(apiCatalogFiles))
 		}
 	}
 }

@@ -13,22 +13,31 @@ type Version struct {
 	Minor int `json:"minor"`
 }
 
-// Engine is the Capability API this engine implements. A package declaring a
-// newer one is refused.
-var Engine = Version{Major: 1, Minor: 340}
-
-// Capability API versions this package gates on.
-var (
-	// APIAssets is the release that introduced contributions.assets.
-	APIAssets = Version{1, 10}
-	// APIRuleset is the release that introduced the ruleset.json asset.
-	APIRuleset = Version{1, 20}
-	// APICatalogFiles is the release that introduced catalogs/<id>.json assets.
-	APICatalogFiles = Version{1, 21}
-	// APIRaisedLimits is the release that raised the package size limits
-	// (ruleset.json 256 KB → 512 KB, catalog files 1 MB → 2 MB).
-	APIRaisedLimits = Version{1, 340}
+// The Capability API this engine implements, 1.340: the one source of truth for it. A
+// package declaring a newer one is refused.
+const (
+	EngineMajor = 1
+	EngineMinor = 340
 )
+
+// Engine returns EngineMajor.EngineMinor as a Version (a struct cannot be a constant).
+func Engine() Version { return Version{Major: EngineMajor, Minor: EngineMinor} }
+
+// The Capability API releases this package gates on, as minors of EngineMajor.
+const (
+	// apiAssets introduced contributions.assets.
+	apiAssets = 10
+	// apiRuleset introduced the ruleset.json asset.
+	apiRuleset = 20
+	// apiCatalogFiles introduced catalogs/<id>.json assets.
+	apiCatalogFiles = 21
+	// apiRaisedLimits raised the package size limits (ruleset.json 256 KB → 512 KB,
+	// catalog files 1 MB → 2 MB).
+	apiRaisedLimits = 340
+)
+
+// release is the Capability API version 1.<minor>.
+func release(minor int) Version { return Version{Major: EngineMajor, Minor: minor} }
 
 // ParseVersion reads "major.minor", two non-negative decimal integers without
 // signs, spaces or leading zeros ("1.340", "2.0").

@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"sheetkeeper/strictjson"
 )
 
 // Archive limits.
@@ -33,8 +35,7 @@ const (
 // zipSource is a package inside a .zip. Entries are indexed by their path
 // below the package root (the archive's top, or its one top-level folder).
 type zipSource struct {
-	files  map[string]*zip.File
-	closer io.Closer
+	files map[string]*zip.File
 }
 
 // preflightZip reads the end-of-central-directory record and walks the
@@ -42,9 +43,9 @@ type zipSource struct {
 // whose directory is small and whose entries number at most MaxZipEntries:
 // archive/zip allocates a File for every directory header it finds before
 // anyone can count them.
-func preflightZip(r io.ReaderAt, size int64) *Error {
+func preflightZip(r io.ReaderAt, size int64) strictjson.Problems {
 	if size < eocdLen {
-		return fail(Archive, "archive", "is not a zip archive")
+		return fail(strictjson.Archive, "archive", "is not a zip archive")
 	}
 	var buf []byte
 	eocd := int64(-1)
@@ -52,7 +53,7 @@ func preflightZip(r io.ReaderAt, size int64) *Error {
 		n = min(n, size)
 		buf = make([]byte, n)
 		if _, err := r.ReadAt(buf, size-n); err != nil && err != io.EOF {
-			return fail(Archive, "archive", "cannot be read: "+err.Error())
+			return fail(strictjson.Archive, "archive", "cannot be read: "+err.Error())
 		}
 		if p := findEOCD(buf); p >= 0 {
 			buf = buf[p:]
@@ -60,27 +61,27 @@ func preflightZip(r io.ReaderAt, size int64) *Error {
 			break
 		}
 		if i == 1 || n == size {
-			return fail(Archive, "archive", "is not a zip archive")
+			return fail(strictjson.Archive, "archive", "is not a zip archive")
 		}
 	}
 	records := binary.LittleEndian.Uint16(buf[10:])
 	dirSize := binary.LittleEndian.Uint32(buf[12:])
 	dirOffset := binary.LittleEndian.Uint32(buf[16:])
 	if records == 0xffff || dirSize == 0xffffffff || dirOffset == 0xffffffff {
-		return fail(Archive, "archive", "is a zip64 archive, which a ruleset package never needs")
+		return fail(strictjson.Archive, "archive", "is a zip64 archive, which a ruleset package never needs")
 	}
 	if int64(dirOffset)+int64(dirSize) != eocd {
-		return fail(Archive, "archive", "is not a well-formed zip archive (its central directory is not where it says)")
+		return fail(strictjson.Archive, "archive", "is not a well-formed zip archive (its central directory is not where it says)")
 	}
 	if records > MaxZipEntries {
-		return fail(Limit, "archive", "holds "+strconv.Itoa(int(records))+" entries, more than the "+strconv.Itoa(MaxZipEntries)+" allowed")
+		return fail(strictjson.Limit, "archive", "holds "+strconv.Itoa(int(records))+" entries, more than the "+strconv.Itoa(MaxZipEntries)+" allowed")
 	}
 	if dirSize > maxCentralDirectory {
-		return fail(Limit, "archive", "has a "+strconv.FormatUint(uint64(dirSize), 10)+"-byte directory, more than the "+strconv.Itoa(maxCentralDirectory)+" bytes allowed")
+		return fail(strictjson.Limit, "archive", "has a "+strconv.FormatUint(uint64(dirSize), 10)+"-byte directory, more than the "+strconv.Itoa(maxCentralDirectory)+" bytes allowed")
 	}
 	dir := make([]byte, dirSize)
 	if _, err := r.ReadAt(dir, int64(dirOffset)); err != nil && err != io.EOF {
-		return fail(Archive, "archive", "cannot be read: "+err.Error())
+		return fail(strictjson.Archive, "archive", "cannot be read: "+err.Error())
 	}
 	n := 0
 	for off := 0; off+cdHeaderLen <= len(dir); n++ {
@@ -88,7 +89,7 @@ func preflightZip(r io.ReaderAt, size int64) *Error {
 			break
 		}
 		if n >= MaxZipEntries {
-			return fail(Limit, "archive", "holds more than the "+strconv.Itoa(MaxZipEntries)+" entries allowed")
+			return fail(strictjson.Limit, "archive", "holds more than the "+strconv.Itoa(MaxZipEntries)+" entries allowed")
 		}
 		nameLen := int(binary.LittleEndian.Uint16(dir[off+28:]))
 		extraLen := int(binary.LittleEndian.Uint16(dir[off+30:]))
@@ -113,58 +114,11 @@ func findEOCD(b []byte) int {
 	return -1
 }
 
-// newZipSource indexes a zip archive, refusing unsafe, duplicate and linked
-// entries whether or not the manifest lists them.
-func newZipSource(r io.ReaderAt, size int64) (*zipSource, *Error) {
-	if size > MaxArchiveBytes {
-		return nil, fail(Limit, "archive", "is "+strconv.FormatInt(size, 10)+" bytes, over the "+strconv.Itoa(MaxArchiveBytes)+"-byte archive limit")
-	}
-	if e := preflightZip(r, size); e != nil {
-		return nil, e
-	}
-	zr, err := zip.NewReader(r, size)
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return nil, fail(Archive, "archive", "is not a readable zip archive: "+err.Error())
-	}
-	if len(zr.File) > MaxZipEntries {
-		return nil, fail(Limit, "archive", "holds "+strconv.Itoa(len(zr.File))+" entries, more than the "+strconv.Itoa(MaxZipEntries)+" allowed")
-	}
-	var ps problems
-	seen := make(map[string]bool, len(zr.File))
-	var roots []string
-	for _, f := range zr.File {
-		name := f.Name
-		isDir := strings.HasSuffix(name, "/")
-		clean := strings.TrimSuffix(name, "/")
-		if msg := checkPath(clean); msg != "" {
-			ps.add(Unsafe, "zip entry "+strconv.Quote(name), strings.TrimPrefix(msg, strconv.Quote(clean)+" "))
-			continue
-		}
-		if seen[clean] {
-			ps.add(Unsafe, "zip entry "+strconv.Quote(name), "appears more than once")
-			continue
-		}
-		seen[clean] = true
-		if m := f.Mode(); m&fs.ModeSymlink != 0 || (!isDir && m&fs.ModeType != 0) {
-			ps.add(Unsafe, "zip entry "+strconv.Quote(name), "is a link or special file; a package holds only plain files")
-			continue
-		}
-		if !isDir && (clean == "manifest.json" || strings.Count(clean, "/") == 1 && strings.HasSuffix(clean, "/manifest.json")) {
-			roots = append(roots, strings.TrimSuffix(clean, "manifest.json"))
-		}
-	}
-	if err := ps.err(); err != nil {
-		return nil, err.(*Error)
-	}
-	prefix := ""
-	switch {
-	case contains(roots, ""):
-	case len(roots) == 1:
-		prefix = roots[0]
-	case len(roots) == 0:
-		return nil, fail(Malformed, "manifest.json", "not found at the top of the archive or of its one top-level folder")
-	default:
-		return nil, fail(Malformed, "manifest.json", "found in "+strconv.Itoa(len(roots))+" top-level folders; which package is meant is unclear")
+// newZipSource indexes a zip archive below its package root.
+func newZipSource(r io.ReaderAt, size int64) (*zipSource, strictjson.Problems) {
+	zr, prefix, ps := openZip(r, size)
+	if ps != nil {
+		return nil, ps
 	}
 	src := &zipSource{files: make(map[string]*zip.File, len(zr.File))}
 	for _, f := range zr.File {
@@ -175,10 +129,81 @@ func newZipSource(r io.ReaderAt, size int64) (*zipSource, *Error) {
 	return src, nil
 }
 
-func (z *zipSource) stat(p string) (int64, *Problem) {
+// ZipFS opens a package archive as a file system rooted at the package root:
+// the archive's top, or its one top-level folder holding manifest.json. The
+// archive is vetted as Read vets it; r must stay readable while the file
+// system is used.
+func ZipFS(r io.ReaderAt, size int64) (fs.FS, error) {
+	zr, prefix, ps := openZip(r, size)
+	if ps != nil {
+		return nil, ps
+	}
+	if prefix == "" {
+		return zr, nil
+	}
+	return fs.Sub(zr, strings.TrimSuffix(prefix, "/"))
+}
+
+// openZip reads a zip archive's directory, refusing unsafe, duplicate and
+// linked entries whether or not the manifest lists them, and finds the
+// package root: prefix is "" or the top-level folder's name with its slash.
+func openZip(r io.ReaderAt, size int64) (zr *zip.Reader, prefix string, _ strictjson.Problems) {
+	if size > MaxArchiveBytes {
+		return nil, "", fail(strictjson.Limit, "archive", "is "+strconv.FormatInt(size, 10)+" bytes, over the "+strconv.Itoa(MaxArchiveBytes)+"-byte archive limit")
+	}
+	if e := preflightZip(r, size); e != nil {
+		return nil, "", e
+	}
+	zr, err := zip.NewReader(r, size)
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		return nil, "", fail(strictjson.Archive, "archive", "is not a readable zip archive: "+err.Error())
+	}
+	if len(zr.File) > MaxZipEntries {
+		return nil, "", fail(strictjson.Limit, "archive", "holds "+strconv.Itoa(len(zr.File))+" entries, more than the "+strconv.Itoa(MaxZipEntries)+" allowed")
+	}
+	var ps problems
+	seen := make(map[string]bool, len(zr.File))
+	var roots []string
+	for _, f := range zr.File {
+		name := f.Name
+		isDir := strings.HasSuffix(name, "/")
+		clean := strings.TrimSuffix(name, "/")
+		if msg := checkPath(clean); msg != "" {
+			ps.add(strictjson.Unsafe, "zip entry "+strconv.Quote(name), strings.TrimPrefix(msg, strconv.Quote(clean)+" "))
+			continue
+		}
+		if seen[clean] {
+			ps.add(strictjson.Unsafe, "zip entry "+strconv.Quote(name), "appears more than once")
+			continue
+		}
+		seen[clean] = true
+		if m := f.Mode(); m&fs.ModeSymlink != 0 || (!isDir && m&fs.ModeType != 0) {
+			ps.add(strictjson.Unsafe, "zip entry "+strconv.Quote(name), "is a link or special file; a package holds only plain files")
+			continue
+		}
+		if !isDir && (clean == "manifest.json" || strings.Count(clean, "/") == 1 && strings.HasSuffix(clean, "/manifest.json")) {
+			roots = append(roots, strings.TrimSuffix(clean, "manifest.json"))
+		}
+	}
+	if err := ps.err(); err != nil {
+		return nil, "", err.(strictjson.Problems)
+	}
+	switch {
+	case contains(roots, ""):
+		return zr, "", nil
+	case len(roots) == 1:
+		return zr, roots[0], nil
+	case len(roots) == 0:
+		return nil, "", fail(strictjson.Malformed, "manifest.json", "not found at the top of the archive or of its one top-level folder")
+	default:
+		return nil, "", fail(strictjson.Malformed, "manifest.json", "found in "+strconv.Itoa(len(roots))+" top-level folders; which package is meant is unclear")
+	}
+}
+
+func (z *zipSource) stat(p string) (int64, *strictjson.Problem) {
 	f, ok := z.files[p]
 	if !ok {
-		return 0, &Problem{Kind: Integrity, Path: p, Message: "listed in the manifest but missing from the package"}
+		return 0, &strictjson.Problem{Kind: strictjson.Integrity, Path: p, Msg: "listed in the manifest but missing from the package"}
 	}
 	if f.UncompressedSize64 > math.MaxInt64 {
 		return math.MaxInt64, nil
@@ -186,32 +211,25 @@ func (z *zipSource) stat(p string) (int64, *Problem) {
 	return int64(f.UncompressedSize64), nil
 }
 
-func (z *zipSource) open(p string) (io.ReadCloser, *Problem) {
+func (z *zipSource) open(p string) (io.ReadCloser, *strictjson.Problem) {
 	f, ok := z.files[p]
 	if !ok {
-		return nil, &Problem{Kind: Integrity, Path: p, Message: "listed in the manifest but missing from the package"}
+		return nil, &strictjson.Problem{Kind: strictjson.Integrity, Path: p, Msg: "listed in the manifest but missing from the package"}
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, &Problem{Kind: Archive, Path: p, Message: "cannot be read from the archive: " + err.Error()}
+		return nil, &strictjson.Problem{Kind: strictjson.Archive, Path: p, Msg: "cannot be read from the archive: " + err.Error()}
 	}
 	return rc, nil
 }
 
 // readError turns an error met while inflating an entry into a Problem.
-func (z *zipSource) readError(p string, err error) *Problem {
+func (z *zipSource) readError(p string, err error) *strictjson.Problem {
 	switch {
 	case errors.Is(err, zip.ErrFormat):
-		return &Problem{Kind: Unsafe, Path: p, Message: "inflates past the size its archive entry claims"}
+		return &strictjson.Problem{Kind: strictjson.Unsafe, Path: p, Msg: "inflates past the size its archive entry claims"}
 	case errors.Is(err, zip.ErrChecksum):
-		return &Problem{Kind: Integrity, Path: p, Message: "fails its archive checksum"}
+		return &strictjson.Problem{Kind: strictjson.Integrity, Path: p, Msg: "fails its archive checksum"}
 	}
-	return &Problem{Kind: Archive, Path: p, Message: "cannot be read from the archive: " + err.Error()}
-}
-
-func (z *zipSource) close() error {
-	if z.closer != nil {
-		return z.closer.Close()
-	}
-	return nil
+	return &strictjson.Problem{Kind: strictjson.Archive, Path: p, Msg: "cannot be read from the archive: " + err.Error()}
 }

@@ -293,11 +293,15 @@ func TestPackageValidates(t *testing.T) {
 			t.Errorf("catalogs/%s.json: %v", id, p)
 		}
 	}
-	b, err := bundle.Open(pkgDir)
+	root, err := os.OpenRoot(pkgDir)
 	if err != nil {
-		t.Fatalf("bundle.Open: %v", err)
+		t.Fatal(err)
 	}
-	defer b.Close()
+	defer root.Close()
+	b, err := bundle.FromFS(root.FS())
+	if err != nil {
+		t.Fatalf("bundle.FromFS: %v", err)
+	}
 	if got := b.API(); got != (bundle.Version{Major: 1, Minor: capabilityMinor}) {
 		t.Errorf("API = %v", got)
 	}
