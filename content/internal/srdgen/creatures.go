@@ -168,20 +168,7 @@ func (s *srd) creatureActions(m monster, types map[string]bool) []creatureAction
 			x.set("save", o("save", a.DC.DCType.Index+"_save", "difficulty", a.DC.DCValue, "onSuccess", onSuccess))
 			act.dc = a.DC.DCValue
 		}
-		if u := a.Usage; u != nil {
-			switch u.Type {
-			case "recharge on roll":
-				if d, ok := parseDice(u.Dice); ok && d.Count == 1 && u.MinValue >= 1 && u.MinValue <= d.Sides {
-					x.set("recharge", o("dice", o("count", 1, "sides", d.Sides), "from", u.MinValue))
-				}
-			case "per day":
-				if u.Times >= 1 && u.Times <= 20 {
-					x.set("uses", o("per", "day", "count", u.Times))
-				}
-			case "recharge after rest":
-				x.set("uses", o("per", "day", "count", 1))
-			}
-		}
+		setUsage(&x, a)
 		act.o = x
 		byName[strings.ToLower(a.Name)] = id
 		out = append(out, act)
@@ -191,49 +178,75 @@ func (s *srd) creatureActions(m monster, types map[string]bool) []creatureAction
 		if a.MultiattackType == "" && !strings.EqualFold(a.Name, "Multiattack") {
 			continue
 		}
-		var steps []obj
-		act := creatureAction{id: "multiattack"}
-		for _, step := range a.Actions {
-			id, ok := byName[strings.ToLower(step.ActionName)]
-			if !ok {
-				steps = nil
-				break
-			}
-			var times int
-			if json.Unmarshal(step.Count, &times) != nil {
-				var str string
-				if json.Unmarshal(step.Count, &str) != nil {
-					steps = nil
-					break
-				}
-				n, err := strconv.Atoi(str)
-				if err != nil {
-					steps = nil
-					break
-				}
-				times = n
-			}
-			if times < 1 || times > 10 {
-				steps = nil
-				break
-			}
-			steps = append(steps, o("action", id, "times", times))
-			act.seq = append(act.seq, struct {
-				name  string
-				times int
-			}{id, times})
+		if act, ok := multiattack(a, byName); ok && !seen["multiattack"] {
+			out = append([]creatureAction{act}, out...)
 		}
-		if len(steps) == 0 || len(steps) > 6 || seen["multiattack"] {
-			break
-		}
-		act.o = o("id", "multiattack", "name", "Multiattack", "budget", "action", "sequence", steps)
-		out = append([]creatureAction{act}, out...)
 		break
 	}
 	if len(out) > 12 {
 		out = out[:12]
 	}
 	return out
+}
+
+// setUsage sets how often an action may be used on x: a recharge roll, uses per day, or
+// once between rests (read as once a day).
+func setUsage(x *obj, a monsterAction) {
+	if u := a.Usage; u != nil {
+		switch u.Type {
+		case "recharge on roll":
+			if d, ok := parseDice(u.Dice); ok && d.Count == 1 && u.MinValue >= 1 && u.MinValue <= d.Sides {
+				x.set("recharge", o("dice", o("count", 1, "sides", d.Sides), "from", u.MinValue))
+			}
+		case "per day":
+			if u.Times >= 1 && u.Times <= 20 {
+				x.set("uses", o("per", "day", "count", u.Times))
+			}
+		case "recharge after rest":
+			x.set("uses", o("per", "day", "count", 1))
+		}
+	}
+}
+
+// multiattack is the multiattack a names, a sequence of 1 to 6 steps each naming an
+// action byName holds, used 1 to 10 times; not ok when any step is not that.
+func multiattack(a monsterAction, byName map[string]string) (creatureAction, bool) {
+	var steps []obj
+	act := creatureAction{id: "multiattack"}
+	for _, step := range a.Actions {
+		id, ok := byName[strings.ToLower(step.ActionName)]
+		if !ok {
+			return act, false
+		}
+		times, ok := stepTimes(step.Count)
+		if !ok || times < 1 || times > 10 {
+			return act, false
+		}
+		steps = append(steps, o("action", id, "times", times))
+		act.seq = append(act.seq, struct {
+			name  string
+			times int
+		}{id, times})
+	}
+	if len(steps) == 0 || len(steps) > 6 {
+		return act, false
+	}
+	act.o = o("id", "multiattack", "name", "Multiattack", "budget", "action", "sequence", steps)
+	return act, true
+}
+
+// stepTimes reads a multiattack step's count, a number or a number written as a string.
+func stepTimes(count json.RawMessage) (int, bool) {
+	var times int
+	if json.Unmarshal(count, &times) == nil {
+		return times, true
+	}
+	var str string
+	if json.Unmarshal(count, &str) != nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(str)
+	return n, err == nil
 }
 
 // roundDamage is the most one turn's action deals on average: the multiattack's
