@@ -340,12 +340,18 @@ func (c *Console) edit(ctx context.Context, ev *Event, rec *record, rest string)
 	return nil
 }
 
+// numberedMessage is the message of the event a !delete or !resend (word) names by its
+// number alone.
+func (c *Console) numberedMessage(word, rest string) (*record, error) {
+	if !numbered.MatchString(rest) || strings.Contains(rest, ":") {
+		return nil, fmt.Errorf("write !%s N", word)
+	}
+	return c.message(rest)
+}
+
 // delete runs !delete N, the deletion of event N's message.
 func (c *Console) delete(ctx context.Context, ev *Event, rec *record, rest string) error {
-	if !numbered.MatchString(rest) || strings.Contains(rest, ":") {
-		return fmt.Errorf("write !delete N")
-	}
-	target, err := c.message(rest)
+	target, err := c.numberedMessage("delete", rest)
 	if err != nil {
 		return err
 	}
@@ -358,10 +364,7 @@ func (c *Console) delete(ctx context.Context, ev *Event, rec *record, rest strin
 
 // resend runs !resend N: event N's message, as first sent, delivered again.
 func (c *Console) resend(ctx context.Context, ev *Event, rec *record, rest string) error {
-	if !numbered.MatchString(rest) || strings.Contains(rest, ":") {
-		return fmt.Errorf("write !resend N")
-	}
-	target, err := c.message(rest)
+	target, err := c.numberedMessage("resend", rest)
 	if err != nil {
 		return err
 	}
