@@ -43,6 +43,17 @@ func (r *recorder) count(f func(r *recorder) int) int {
 	return f(r)
 }
 
+// keep adds a handler to s that appends each event of type E to the list of rec that list
+// names.
+func keep[E any](s *discordgo.Session, rec *recorder, list func(*recorder) *[]E) {
+	s.AddHandler(func(_ *discordgo.Session, e E) {
+		rec.mu.Lock()
+		l := list(rec)
+		*l = append(*l, e)
+		rec.mu.Unlock()
+	})
+}
+
 // open starts a discordgo session against the fake, with handlers feeding
 // a recorder, and closes it when the test ends.
 func open(t *testing.T, fake *fakediscord.Server, token string, intents discordgo.Intent, setup ...func(*discordgo.Session)) (*discordgo.Session, *recorder) {
@@ -54,41 +65,17 @@ func open(t *testing.T, fake *fakediscord.Server, token string, intents discordg
 	s.Identify.Intents = intents
 	s.SyncEvents = true // handlers in arrival order
 	rec := &recorder{}
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Ready) {
-		rec.mu.Lock()
-		rec.ready = append(rec.ready, e)
-		rec.mu.Unlock()
-	})
+	keep(s, rec, func(r *recorder) *[]*discordgo.Ready { return &r.ready })
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Resumed) {
 		rec.mu.Lock()
 		rec.resumed++
 		rec.mu.Unlock()
 	})
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildCreate) {
-		rec.mu.Lock()
-		rec.guilds = append(rec.guilds, e)
-		rec.mu.Unlock()
-	})
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.MessageCreate) {
-		rec.mu.Lock()
-		rec.created = append(rec.created, e)
-		rec.mu.Unlock()
-	})
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.MessageUpdate) {
-		rec.mu.Lock()
-		rec.updated = append(rec.updated, e)
-		rec.mu.Unlock()
-	})
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.MessageDelete) {
-		rec.mu.Lock()
-		rec.deleted = append(rec.deleted, e)
-		rec.mu.Unlock()
-	})
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) {
-		rec.mu.Lock()
-		rec.interactions = append(rec.interactions, e)
-		rec.mu.Unlock()
-	})
+	keep(s, rec, func(r *recorder) *[]*discordgo.GuildCreate { return &r.guilds })
+	keep(s, rec, func(r *recorder) *[]*discordgo.MessageCreate { return &r.created })
+	keep(s, rec, func(r *recorder) *[]*discordgo.MessageUpdate { return &r.updated })
+	keep(s, rec, func(r *recorder) *[]*discordgo.MessageDelete { return &r.deleted })
+	keep(s, rec, func(r *recorder) *[]*discordgo.InteractionCreate { return &r.interactions })
 	for _, f := range setup {
 		f(s)
 	}
