@@ -106,7 +106,7 @@ func readSheet(body string, attrs []rawAttr) Tag {
 		return bad("op " + strconv.Quote(CapRunes(name, 40)) + " is not a sheet op")
 	}
 	t.Op = op
-	r := request{lookup: l, attrs: make([]Attr, 0, 4)} // no op writes more than four (damage on a track)
+	r := opReader{lookup: l, attrs: make([]Attr, 0, 4)} // no op writes more than four (damage on a track)
 	if e := r.readOp(op); e != "" {
 		return bad(e)
 	}
@@ -114,18 +114,18 @@ func readSheet(body string, attrs []rawAttr) Tag {
 	return t
 }
 
-// request is a sheet request being read: the attributes the GM wrote, and the ones the
-// request keeps, in the order they are written back.
-type request struct {
+// opReader reads the attributes of a sheet tag's op: the ones the GM wrote, and the ones
+// the request keeps, in the order they are written back.
+type opReader struct {
 	lookup
 	attrs []Attr
 }
 
 // add keeps an attribute.
-func (r *request) add(k, v string) { r.attrs = append(r.attrs, Attr{k, v}) }
+func (r *opReader) add(k, v string) { r.attrs = append(r.attrs, Attr{k, v}) }
 
 // need keeps each of keys, and reports false at the first one that says nothing.
-func (r *request) need(keys ...string) bool {
+func (r *opReader) need(keys ...string) bool {
 	for _, k := range keys {
 		v, ok := r.get(k)
 		if !ok {
@@ -137,7 +137,7 @@ func (r *request) need(keys ...string) bool {
 }
 
 // readOp reads the attributes op takes; it returns why the tag is malformed, or "".
-func (r *request) readOp(op string) string {
+func (r *opReader) readOp(op string) string {
 	switch op {
 	case "spend", "restore", "damage", "temp":
 		return r.readAmount(op)
@@ -187,7 +187,7 @@ func (r *request) readOp(op string) string {
 
 // readAmount reads spend, restore, damage and temp: a pool and an amount, or for a damage
 // that names a track, a mark on a wound track.
-func (r *request) readAmount(op string) string {
+func (r *opReader) readAmount(op string) string {
 	amount, hasAmount, e := r.integer("amount")
 	if e != "" {
 		return e
@@ -207,7 +207,7 @@ func (r *request) readAmount(op string) string {
 
 // readTrackDamage reads a damage that names a track, a mark on a wound track; a heal (a
 // negative amount) may leave the kind out and then clears the lightest mark.
-func (r *request) readTrackDamage(track string, amount int, hasAmount bool) string {
+func (r *opReader) readTrackDamage(track string, amount int, hasAmount bool) string {
 	kind, hasKind := r.get("kind")
 	if !hasAmount {
 		return "damage on a track needs an amount"
@@ -231,7 +231,7 @@ func (r *request) readTrackDamage(track string, amount int, hasAmount bool) stri
 }
 
 // readTrack reads track: a track, moved to a value or by an amount.
-func (r *request) readTrack() string {
+func (r *opReader) readTrack() string {
 	if !r.need("track") {
 		return "track needs a track"
 	}
@@ -270,7 +270,7 @@ func readSwitch(a *rawAttr) (string, bool) {
 // a field or ability takes exactly one of by and to, a skill or save a tier. by is always
 // an integer, and so is to for an ability; a field's to may be text (a text field), so it
 // is kept as written and the engine checks it against the field's type.
-func (r *request) readAdvance() string {
+func (r *opReader) readAdvance() string {
 	target, value := "", ""
 	for _, k := range [...]string{"field", "ability", "skill", "save"} {
 		if v, ok := r.get(k); ok {

@@ -314,8 +314,8 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 	return nil
 }
 
-// onMessage makes ev an event on target's message: by its author, in its channel.
-func onMessage(ev *Event, rec, target *record) {
+// fromMessage makes ev an event on target's message: by its author, in its channel.
+func fromMessage(ev *Event, rec, target *record) {
 	ev.Author, ev.Channel, rec.channel = target.author, target.msg.ChannelID, target.msg.ChannelID
 }
 
@@ -332,7 +332,7 @@ func (c *Console) edit(ctx context.Context, ev *Event, rec *record, rest string)
 	if target.deleted {
 		return fmt.Errorf("event %s's message was deleted", m[1])
 	}
-	onMessage(ev, rec, target)
+	fromMessage(ev, rec, target)
 	target.msg.Content = strings.TrimSpace(m[2])
 	edit := *target.msg
 	edit.Time = c.clock.Now()
@@ -357,7 +357,7 @@ func (c *Console) delete(ctx context.Context, ev *Event, rec *record, rest strin
 	}
 	// Deleting twice is allowed: Discord may deliver a deletion twice too.
 	target.deleted = true
-	onMessage(ev, rec, target)
+	fromMessage(ev, rec, target)
 	c.actions(ctx, ev, c.core.OnDelete(ctx, bot.Deletion{ChannelID: target.msg.ChannelID, ID: target.msg.ID, Time: c.clock.Now()}))
 	return nil
 }
@@ -368,7 +368,7 @@ func (c *Console) resend(ctx context.Context, ev *Event, rec *record, rest strin
 	if err != nil {
 		return err
 	}
-	onMessage(ev, rec, target)
+	fromMessage(ev, rec, target)
 	c.actions(ctx, ev, c.core.OnMessage(ctx, *target.created))
 	return nil
 }
