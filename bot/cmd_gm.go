@@ -2,12 +2,9 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"sheetkeeper/catalog"
 	"sheetkeeper/ruleset"
@@ -102,12 +99,67 @@ func gmBrief(l *ruleset.Loaded, camp *storage.Campaign, cards []*sheet.Card) str
 // tagInstructions teaches the sheet tag with this ruleset's own names.
 func tagInstructions(l *ruleset.Loaded) string {
 	rs := l.Ruleset
-	live := &rs.Sheet.Live
-	var lines []string
-	add := func(s string) { lines = append(lines, s) }
-	add("SHEET TAGS")
-	add("sheetkeeper keeps every character's sheet. Write one tag for each change, in the narration where it happens; the bot applies it and answers with the tag rewritten with its outcome:")
+	plainTracks, woundTracks := splitTracks(&rs.Sheet.Live)
+	lines := []string{
+		"SHEET TAGS",
+		"sheetkeeper keeps every character's sheet. Write one tag for each change, in the narration where it happens; the bot applies it and answers with the tag rewritten with its outcome:",
+	}
+	lines = append(lines, tagExamples(l, plainTracks, woundTracks)...)
+	lines = append(lines, `Leave out who= for the character of the player you answer; who="party" applies to every character. Use the names listed here or shown on the sheets. Never write result, reason or now yourself: sheetkeeper adds them. A refused command did not happen, so do not narrate it as if it had. At most 40 commands in one message.`)
+	lines = append(lines, nameLines(rs, plainTracks, woundTracks)...)
+	if rs.GM.SheetGuidance != "" {
+		lines = append(lines, rs.GM.SheetGuidance)
+	}
+	return strings.Join(lines, "\n")
+}
 
+// splitTracks parts the live tracks into plain tracks and wound tracks, each in order.
+func splitTracks(live *ruleset.Live) (plain, wound []*ruleset.Track) {
+	for i := range live.Tracks {
+		if t := &live.Tracks[i]; t.IsWound() {
+			wound = append(wound, t)
+		} else {
+			plain = append(plain, t)
+		}
+	}
+	return plain, wound
+}
+
+// tagExamples is a line per op the ruleset can use, each with a name it really has.
+func tagExamples(l *ruleset.Loaded, plainTracks, woundTracks []*ruleset.Track) []string {
+	rs := l.Ruleset
+	live := &rs.Sheet.Live
+	lines := poolExamples(live)
+	lines = append(lines, trackExamples(plainTracks, woundTracks)...)
+	if len(live.Conditions) > 0 {
+		lines = append(lines, `- [sheet: who="Name" op="condition" condition="`+tagValue(live.Conditions[0].Label)+`" state="on"] turns a condition on, state="off" off.`)
+	}
+	if len(live.States) > 0 {
+		s := &live.States[0]
+		lines = append(lines, `- [sheet: who="Name" op="state" state="`+tagValue(s.Label)+`" value="`+tagValue(s.ValueLabel(s.DefaultValue()))+`"] sets a state to one of its values.`)
+	}
+	if len(live.Text) > 0 {
+		lines = append(lines, `- [sheet: who="Name" op="note" field="`+tagValue(live.Text[0].Label)+`" value="text"] writes a note; an empty value clears it.`)
+	}
+	if len(rs.Rests) > 0 {
+		lines = append(lines, `- [sheet: who="Name" op="rest" rest="`+tagValue(rs.Rests[0].Label)+`"] takes a rest: it restores exactly what the ruleset says, nothing more.`)
+	}
+	if entry, upcast := useExample(l); entry != "" {
+		line := `- [sheet: who="Name" op="use" name="` + tagValue(entry) + `"] uses something on the sheet that came from a catalog and pays what it costs, all or nothing (op="cast" and spell= mean the same).`
+		if upcast != "" {
+			line += ` Add pool="` + tagValue(upcast) + `" to pay from a higher pool of its group (or a pool that pays for it) for a stronger effect.`
+		}
+		lines = append(lines, line)
+	}
+	if adv := rs.Sheet.Advancement; adv != nil {
+		lines = append(lines, advanceLine(rs, adv))
+	}
+	return lines
+}
+
+// poolExamples shows spend, restore and damage on the first pool that holds temporary
+// points (else the first pool), and temp on it when it holds them.
+func poolExamples(live *ruleset.Live) []string {
 	var plainPool, tempPool *ruleset.LivePool
 	for i := range live.Pools {
 		p := &live.Pools[i]
@@ -121,143 +173,123 @@ func tagInstructions(l *ruleset.Loaded) string {
 	if tempPool != nil {
 		plainPool = tempPool
 	}
-	if plainPool != nil {
-		pool := tagValue(plainPool.Label)
-		add(`- [sheet: who="Name" op="spend" pool="` + pool + `" amount="N"] takes N from a pool; refused when there is not that much left.`)
-		add(`- [sheet: who="Name" op="restore" pool="` + pool + `" amount="N"] gives N back, never past the maximum (op="heal" is the same).`)
-		add(`- [sheet: who="Name" op="damage" pool="` + pool + `" amount="N"] is harm: temporary points go first, then the pool, which stops at 0.`)
+	if plainPool == nil {
+		return nil
+	}
+	pool := tagValue(plainPool.Label)
+	lines := []string{
+		`- [sheet: who="Name" op="spend" pool="` + pool + `" amount="N"] takes N from a pool; refused when there is not that much left.`,
+		`- [sheet: who="Name" op="restore" pool="` + pool + `" amount="N"] gives N back, never past the maximum (op="heal" is the same).`,
+		`- [sheet: who="Name" op="damage" pool="` + pool + `" amount="N"] is harm: temporary points go first, then the pool, which stops at 0.`,
 	}
 	if tempPool != nil {
-		add(`- [sheet: who="Name" op="temp" pool="` + tagValue(tempPool.Label) + `" amount="N"] sets a pool's temporary points (only pools that hold them); amount="0" clears them.`)
+		lines = append(lines, `- [sheet: who="Name" op="temp" pool="`+pool+`" amount="N"] sets a pool's temporary points (only pools that hold them); amount="0" clears them.`)
 	}
-	var plainTracks, woundTracks []*ruleset.Track
-	for i := range live.Tracks {
-		if t := &live.Tracks[i]; t.IsWound() {
-			woundTracks = append(woundTracks, t)
-		} else {
-			plainTracks = append(plainTracks, t)
-		}
-	}
-	if len(plainTracks) > 0 {
-		add(`- [sheet: who="Name" op="track" track="` + tagValue(plainTracks[0].Label) + `" by="1"] moves a track up (by="-1" down), or to="N" sets it; it stays within its bounds.`)
-	}
-	if len(woundTracks) > 0 {
-		t := woundTracks[0]
-		kind := "kind"
-		if len(t.Kinds) > 0 {
-			kind = t.Kinds[0].ID
-		}
-		add(`- [sheet: who="Name" op="damage" track="` + tagValue(t.Label) + `" kind="` + kind + `" amount="1"] marks harm of that kind on a wound track; a negative amount heals marks (of that kind, or the lightest when kind is left out).`)
-		for _, w := range woundTracks {
-			if w.Fill == "indexed" {
-				add(`  On a track that fills by box, box="N" names the box a mark lands on (the next free one above when it is marked; refused when none is free).`)
-				break
-			}
-		}
-	}
-	if len(live.Conditions) > 0 {
-		add(`- [sheet: who="Name" op="condition" condition="` + tagValue(live.Conditions[0].Label) + `" state="on"] turns a condition on, state="off" off.`)
-	}
-	if len(live.States) > 0 {
-		s := &live.States[0]
-		add(`- [sheet: who="Name" op="state" state="` + tagValue(s.Label) + `" value="` + tagValue(s.ValueLabel(s.DefaultValue())) + `"] sets a state to one of its values.`)
-	}
-	if len(live.Text) > 0 {
-		add(`- [sheet: who="Name" op="note" field="` + tagValue(live.Text[0].Label) + `" value="text"] writes a note; an empty value clears it.`)
-	}
-	if len(rs.Rests) > 0 {
-		add(`- [sheet: who="Name" op="rest" rest="` + tagValue(rs.Rests[0].Label) + `"] takes a rest: it restores exactly what the ruleset says, nothing more.`)
-	}
-	if entry, upcast := useExample(l); entry != "" {
-		line := `- [sheet: who="Name" op="use" name="` + tagValue(entry) + `"] uses something on the sheet that came from a catalog and pays what it costs, all or nothing (op="cast" and spell= mean the same).`
-		if upcast != "" {
-			line += ` Add pool="` + tagValue(upcast) + `" to pay from a higher pool of its group (or a pool that pays for it) for a stronger effect.`
-		}
-		add(line)
-	}
-	if adv := rs.Sheet.Advancement; adv != nil {
-		add(advanceLine(rs, adv))
-	}
-	add(`Leave out who= for the character of the player you answer; who="party" applies to every character. Use the names listed here or shown on the sheets. Never write result, reason or now yourself: sheetkeeper adds them. A refused command did not happen, so do not narrate it as if it had. At most 40 commands in one message.`)
-
-	if len(live.Pools) > 0 {
-		parts := make([]string, 0, len(live.Pools))
-		for _, p := range live.Pools {
-			s := p.Label
-			var notes []string
-			if p.Group != "" {
-				notes = append(notes, "group "+p.Group)
-			}
-			if p.AllowTemp {
-				notes = append(notes, "holds temporary points")
-			}
-			if len(p.Pays) > 0 {
-				notes = append(notes, "also pays for "+strings.Join(p.Pays, ", "))
-			}
-			if len(notes) > 0 {
-				s += " (" + strings.Join(notes, "; ") + ")"
-			}
-			parts = append(parts, s)
-		}
-		add("Pools: " + strings.Join(parts, ", ") + ". List rows with uses are pools too, by the row's name (shown on the sheets).")
-	}
-	if len(plainTracks) > 0 {
-		parts := make([]string, len(plainTracks))
-		for i, t := range plainTracks {
-			hi := "the character's own maximum"
-			if t.MaxNumber != nil {
-				hi = strconv.Itoa(*t.MaxNumber)
-			}
-			parts[i] = fmt.Sprintf("%s (%d to %s)", t.Label, t.Min, hi)
-		}
-		add("Tracks: " + strings.Join(parts, ", ") + ".")
-	}
-	if len(woundTracks) > 0 {
-		parts := make([]string, len(woundTracks))
-		for i, t := range woundTracks {
-			var shape string
-			if len(t.Levels) > 0 {
-				shape = t.Levels[0].Label + " to " + t.Levels[len(t.Levels)-1].Label
-			} else {
-				shape = "numbered boxes"
-			}
-			if t.Fill == "indexed" {
-				shape += ", fills by box"
-			}
-			if t.OnFull == "refuse" || t.Fill == "indexed" {
-				shape += ", refuses a mark when full"
-			}
-			kinds := make([]string, len(t.Kinds))
-			for j, k := range t.Kinds {
-				kinds[j] = k.ID
-			}
-			parts[i] = t.Label + " (" + shape + "; kinds " + strings.Join(kinds, ", ") + ")"
-		}
-		add("Wound tracks: " + strings.Join(parts, ", ") + ".")
-	}
-	if len(live.Text) > 0 {
-		add("Notes: " + labels(len(live.Text), func(i int) string { return live.Text[i].Label }) + ".")
-	}
-	if len(live.Conditions) > 0 {
-		add("Conditions: " + labels(len(live.Conditions), func(i int) string { return live.Conditions[i].Label }) + ".")
-	}
-	if len(live.States) > 0 {
-		parts := make([]string, len(live.States))
-		for i := range live.States {
-			s := &live.States[i]
-			parts[i] = s.Label + " (" + labels(len(s.Values), func(j int) string { return s.ValueLabel(s.Values[j]) }) + ")"
-		}
-		add("States: " + strings.Join(parts, ", ") + ".")
-	}
-	if len(rs.Rests) > 0 {
-		add("Rests: " + labels(len(rs.Rests), func(i int) string { return rs.Rests[i].Label }) + ".")
-	}
-	if rs.GM.SheetGuidance != "" {
-		add(rs.GM.SheetGuidance)
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
+// trackExamples shows track on the first plain track and damage on the first wound
+// track, with box= when any wound track fills by box.
+func trackExamples(plainTracks, woundTracks []*ruleset.Track) []string {
+	var lines []string
+	if len(plainTracks) > 0 {
+		lines = append(lines, `- [sheet: who="Name" op="track" track="`+tagValue(plainTracks[0].Label)+`" by="1"] moves a track up (by="-1" down), or to="N" sets it; it stays within its bounds.`)
+	}
+	if len(woundTracks) == 0 {
+		return lines
+	}
+	t := woundTracks[0]
+	kind := "kind"
+	if len(t.Kinds) > 0 {
+		kind = t.Kinds[0].ID
+	}
+	lines = append(lines, `- [sheet: who="Name" op="damage" track="`+tagValue(t.Label)+`" kind="`+kind+`" amount="1"] marks harm of that kind on a wound track; a negative amount heals marks (of that kind, or the lightest when kind is left out).`)
+	for _, w := range woundTracks {
+		if w.Fill == "indexed" {
+			lines = append(lines, `  On a track that fills by box, box="N" names the box a mark lands on (the next free one above when it is marked; refused when none is free).`)
+			break
+		}
+	}
+	return lines
+}
+
+// nameLines lists, once, the names a command may take: pools, tracks, wound tracks,
+// notes, conditions, states and rests.
+func nameLines(rs *ruleset.Ruleset, plainTracks, woundTracks []*ruleset.Track) []string {
+	live := &rs.Sheet.Live
+	var lines []string
+	if len(live.Pools) > 0 {
+		lines = append(lines, "Pools: "+labels(len(live.Pools), func(i int) string { return poolName(&live.Pools[i]) })+". List rows with uses are pools too, by the row's name (shown on the sheets).")
+	}
+	if len(plainTracks) > 0 {
+		lines = append(lines, "Tracks: "+labels(len(plainTracks), func(i int) string { return trackName(plainTracks[i]) })+".")
+	}
+	if len(woundTracks) > 0 {
+		lines = append(lines, "Wound tracks: "+labels(len(woundTracks), func(i int) string { return woundTrackName(woundTracks[i]) })+".")
+	}
+	if len(live.Text) > 0 {
+		lines = append(lines, "Notes: "+labels(len(live.Text), func(i int) string { return live.Text[i].Label })+".")
+	}
+	if len(live.Conditions) > 0 {
+		lines = append(lines, "Conditions: "+labels(len(live.Conditions), func(i int) string { return live.Conditions[i].Label })+".")
+	}
+	if len(live.States) > 0 {
+		lines = append(lines, "States: "+labels(len(live.States), func(i int) string {
+			s := &live.States[i]
+			return s.Label + " (" + labels(len(s.Values), func(j int) string { return s.ValueLabel(s.Values[j]) }) + ")"
+		})+".")
+	}
+	if len(rs.Rests) > 0 {
+		lines = append(lines, "Rests: "+labels(len(rs.Rests), func(i int) string { return rs.Rests[i].Label })+".")
+	}
+	return lines
+}
+
+// poolName is a pool's label with what sets it apart: its group, temporary points, and
+// the pools it also pays for.
+func poolName(p *ruleset.LivePool) string {
+	var notes []string
+	if p.Group != "" {
+		notes = append(notes, "group "+p.Group)
+	}
+	if p.AllowTemp {
+		notes = append(notes, "holds temporary points")
+	}
+	if len(p.Pays) > 0 {
+		notes = append(notes, "also pays for "+strings.Join(p.Pays, ", "))
+	}
+	if len(notes) == 0 {
+		return p.Label
+	}
+	return p.Label + " (" + strings.Join(notes, "; ") + ")"
+}
+
+// trackName is a plain track's label with its bounds.
+func trackName(t *ruleset.Track) string {
+	hi := "the character's own maximum"
+	if t.MaxNumber != nil {
+		hi = strconv.Itoa(*t.MaxNumber)
+	}
+	return fmt.Sprintf("%s (%d to %s)", t.Label, t.Min, hi)
+}
+
+// woundTrackName is a wound track's label with its shape and the kinds of harm it takes.
+func woundTrackName(t *ruleset.Track) string {
+	shape := "numbered boxes"
+	if len(t.Levels) > 0 {
+		shape = t.Levels[0].Label + " to " + t.Levels[len(t.Levels)-1].Label
+	}
+	if t.Fill == "indexed" {
+		shape += ", fills by box"
+	}
+	if t.OnFull == "refuse" || t.Fill == "indexed" {
+		shape += ", refuses a mark when full"
+	}
+	kinds := labels(len(t.Kinds), func(j int) string { return t.Kinds[j].ID })
+	return t.Label + " (" + shape + "; kinds " + kinds + ")"
+}
+
+// labels joins n labels with commas.
 func labels(n int, label func(int) string) string {
 	out := make([]string, n)
 	for i := range out {
@@ -395,342 +427,6 @@ func advanceLine(rs *ruleset.Ruleset, adv *ruleset.Advancement) string {
 }
 
 // ---- the sheet block ----
-
-// maxBlockValue is how much of one sheet value reaches the block; maxBlockNames how many
-// rows of one list are named (a longer list is a spellbook, not a summary).
-const (
-	maxBlockValue = 80
-	maxBlockNames = 40
-)
-
-// blockValue is a sheet value on its way into a prompt: one line, without the
-// characters that shape a tag or a macro ({}[]<>), capped.
-func blockValue(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range s {
-		switch {
-		case unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case strings.ContainsRune("{}[]<>", r):
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	out := b.String()
-	if n := 0; len(out) > maxBlockValue {
-		for i := range out {
-			if n == maxBlockValue {
-				return strings.TrimSpace(out[:i])
-			}
-			n++
-		}
-	}
-	return out
-}
-
-// checkValue spells a check number the way the ruleset means it: dice in a pool, or a
-// bonus added to the dice.
-func checkValue(rs *ruleset.Ruleset, v float64) string {
-	n := int(math.Round(v))
-	if rs.Resolution.Kind == "dice-pool" {
-		return plural(n, "die", "dice")
-	}
-	if n >= 0 {
-		return "+" + strconv.Itoa(n)
-	}
-	return strconv.Itoa(n)
-}
-
-// cellText is one stored value as a block shows it.
-func cellText(v any) string {
-	switch x := v.(type) {
-	case string:
-		return blockValue(x)
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return ""
-		}
-		return numText(x)
-	case bool:
-		if x {
-			return "yes"
-		}
-		return "no"
-	}
-	return ""
-}
-
-// sheetBlock is one character's sheet as a GM reads it, a line per part, each left out
-// when it would say nothing: the name; ability modifiers; trained skills and saves; the
-// fields and derived values gm.sheetSummary names; pools; tracks that are not at their
-// default (or always shown), wound tracks with their level and penalty; notes;
-// conditions on; and the lists gm.sheetSummary names, by row name with the columns it
-// asks for, grouped and filtered as it says.
-func sheetBlock(l *ruleset.Loaded, card *sheet.Card) string {
-	rs := l.Ruleset
-	vals := sheet.Evaluate(rs, card, nil)
-	var lines []string
-	push := func(s string) {
-		if s != "" {
-			lines = append(lines, s)
-		}
-	}
-	push(blockValue(card.Name))
-
-	abil := make([]string, 0, len(rs.Sheet.Abilities))
-	for _, a := range rs.Sheet.Abilities {
-		name := a.Label
-		if a.Short != "" {
-			name = a.Short
-		}
-		abil = append(abil, name+" "+checkValue(rs, vals.AbilityMods[a.ID]))
-	}
-	push(strings.Join(abil, ", "))
-
-	first := ""
-	if len(rs.Resolution.ProficiencyTiers) > 0 {
-		first = rs.Resolution.ProficiencyTiers[0].ID
-	}
-	var trained []string
-	for _, k := range rs.Sheet.Skills {
-		if t := vals.SkillTiers[k.ID]; t != "" && t != first {
-			trained = append(trained, k.Label+" "+checkValue(rs, vals.SkillMods[k.ID]))
-		}
-	}
-	for _, k := range rs.Sheet.Saves {
-		if t := vals.SaveTiers[k.ID]; t != "" && t != first {
-			trained = append(trained, k.Label+" "+checkValue(rs, vals.SaveMods[k.ID]))
-		}
-	}
-	if len(trained) > 0 {
-		push("Trained: " + strings.Join(trained, ", "))
-	}
-
-	sum := rs.GM.SheetSummary
-	var summary []string
-	if sum != nil {
-		for _, id := range sum.Fields {
-			f := sheetField(rs, id)
-			if f == nil || vals.Hidden(f.HideWhen) {
-				continue
-			}
-			v := vals.FieldValue(id)
-			text := cellText(v)
-			if s, ok := v.(string); ok && f.Type == "enum" {
-				if lv, ok := f.ValueLabels[s]; ok {
-					text = blockValue(lv)
-				}
-			}
-			if text != "" {
-				summary = append(summary, f.Label+" "+text)
-			}
-		}
-		for _, id := range sum.Derived {
-			for i := range rs.Sheet.Derived {
-				d := &rs.Sheet.Derived[i]
-				if d.ID == id && !vals.Hidden(d.HideWhen) {
-					summary = append(summary, d.Label+" "+numText(vals.Derived[id]))
-				}
-			}
-		}
-	}
-	push(strings.Join(summary, ", "))
-
-	pools := make([]string, 0, len(vals.Live.Pools))
-	for i := range vals.Live.Pools {
-		p := &vals.Live.Pools[i]
-		pools = append(pools, p.Label+" "+sheet.PoolNow(p, p.Value, p.Temp))
-	}
-	push(strings.Join(pools, ", "))
-
-	var tracks []string
-	for i := range vals.Live.Tracks {
-		t := &vals.Live.Tracks[i]
-		always := t.Decl != nil && t.Decl.AlwaysShow
-		if w := t.Wound; w != nil {
-			if t.Value == 0 && w.Overflow == 0 && !always {
-				continue
-			}
-			s := t.Label + " " + strconv.Itoa(t.Value) + "/" + strconv.Itoa(t.Max)
-			if t.Value > 0 && t.Value <= len(w.Levels) {
-				if lv := blockValue(w.Levels[t.Value-1].Label); lv != "" {
-					s += " " + lv
-				}
-			}
-			if w.Penalty != 0 {
-				s += " " + strconv.Itoa(w.Penalty) + " to rolls"
-			}
-			if w.Overflow > 0 {
-				s += " +" + strconv.Itoa(w.Overflow) + " over"
-			}
-			tracks = append(tracks, s)
-			continue
-		}
-		if t.Value == t.Default() && !always {
-			continue
-		}
-		tracks = append(tracks, t.Label+" "+strconv.Itoa(t.Value))
-	}
-	push(strings.Join(tracks, ", "))
-
-	var notes []string
-	for _, t := range vals.Live.Text {
-		if strings.TrimSpace(t.Value) != "" {
-			notes = append(notes, t.Label+": "+blockValue(t.Value))
-		}
-	}
-	push(strings.Join(notes, ", "))
-
-	var on []string
-	for _, k := range vals.Live.Conditions {
-		if k.Active {
-			on = append(on, k.Label)
-		}
-	}
-	if len(on) > 0 {
-		push("Conditions: " + strings.Join(on, ", "))
-	}
-
-	if sum != nil {
-		for i := range sum.Lists {
-			push(listLine(l, vals, card, &sum.Lists[i]))
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// listLine is one gm.sheetSummary list of a card: "Workings: Ember Dart 1, Kindle Wick
-// 0", or grouped "Spells (0): Fire Bolt; (3): Fireball".
-func listLine(l *ruleset.Loaded, vals *sheet.Values, card *sheet.Card, sl *ruleset.SummaryList) string {
-	rs := l.Ruleset
-	var list *ruleset.List
-	for i := range rs.Sheet.Lists {
-		if rs.Sheet.Lists[i].ID == sl.List {
-			list = &rs.Sheet.Lists[i]
-		}
-	}
-	if list == nil || vals.Hidden(list.HideWhen) {
-		return ""
-	}
-	var groups []string
-	byGroup := map[string][]string{}
-	named := 0
-	for _, row := range card.Build.Lists[list.ID] {
-		if named == maxBlockNames {
-			break
-		}
-		if sl.OnlyWhen != "" {
-			flag, ok := row[sl.OnlyWhen].(bool)
-			if !ok {
-				if col := list.Column(sl.OnlyWhen); col != nil {
-					flag, _ = col.Default.(bool)
-				}
-			}
-			if !flag {
-				continue
-			}
-		}
-		name := columnText(list, sl.NameColumn, row)
-		if name == "" {
-			continue
-		}
-		var beside []string
-		for _, id := range sl.Columns {
-			if s := columnText(list, id, row); s != "" {
-				beside = append(beside, s)
-			}
-		}
-		if len(beside) > 0 {
-			name += " " + strings.Join(beside, " ")
-		}
-		name += checkNote(l, row.Marker())
-		group := ""
-		if sl.GroupBy != "" {
-			group = cellText(row[sl.GroupBy])
-		}
-		if _, seen := byGroup[group]; !seen {
-			groups = append(groups, group)
-		}
-		byGroup[group] = append(byGroup[group], name)
-		named++
-	}
-	if len(groups) == 0 {
-		return ""
-	}
-	if sl.GroupBy == "" {
-		return list.Label + ": " + strings.Join(byGroup[""], ", ")
-	}
-	parts := make([]string, len(groups))
-	for i, g := range groups {
-		label := g
-		if label == "" {
-			label = "-"
-		}
-		parts[i] = "(" + label + "): " + strings.Join(byGroup[g], ", ")
-	}
-	return list.Label + " " + strings.Join(parts, "; ")
-}
-
-// columnText is one cell as the sheet shows it: a cell the row leaves out reads as its
-// column's default; an enum by its label; a switch by its column's label when it is on.
-func columnText(list *ruleset.List, id string, row sheet.Row) string {
-	col := list.Column(id)
-	v, ok := row[id]
-	if !ok && col != nil {
-		v = col.Default
-	}
-	if col != nil {
-		switch col.Type {
-		case "boolean":
-			if b, _ := v.(bool); b {
-				return blockValue(col.Label)
-			}
-			return ""
-		case "enum":
-			if s, ok := v.(string); ok {
-				if lv, ok := col.ValueLabels[s]; ok {
-					return blockValue(lv)
-				}
-			}
-		}
-	}
-	return cellText(v)
-}
-
-// checkNote is what a row's entry does to a check, and what that costs, for an entry with
-// check mechanics: " (check: {"dice":1}; costs 1 grit)".
-func checkNote(l *ruleset.Loaded, marker string) string {
-	if marker == "" {
-		return ""
-	}
-	catID, id, ok := strings.Cut(marker, "/")
-	if !ok || l.Catalog(catID) == nil {
-		return ""
-	}
-	entries, err := l.Entries(catID)
-	if err != nil {
-		return ""
-	}
-	for i := range entries {
-		e := &entries[i]
-		if e.ID != id || e.Mechanics == nil || e.Mechanics.Check == nil {
-			continue
-		}
-		js, _ := json.Marshal(e.Mechanics.Check)
-		s := " (check: " + string(js)
-		if len(e.Mechanics.Cost) > 0 {
-			s += "; " + costWords(l.Ruleset, e.Mechanics)
-		}
-		return s + ")"
-	}
-	return ""
-}
 
 // splitMessages cuts text into messages of at most limit characters, each a code block,
 // breaking at line ends (a line longer than a message is cut where it must be).

@@ -87,6 +87,6 @@ func BenchmarkWriteBack(b *testing.B) {
 	tag := Read(`[sheet: who="Mira" op="cast" spell="Fireball" pool="3rd-level slots"]`).Tags[0]
 	b.ReportAllocs()
 	for b.Loop() {
-		tag.WriteBack(OK("3rd-level slots 1/3"))
+		tag.WriteBack(Outcome{Result: ResultOK, Now: "3rd-level slots 1/3"})
 	}
 }

@@ -9,10 +9,10 @@ import (
 
 // outcomes are the write-backs the fuzz targets try for every tag.
 var outcomes = []Outcome{
-	OK("2/3"),
-	OK(`Mira 1450; Bram "1200"; Ash refused (not-allowed)]`),
-	Refuse(refusal.New(refusal.Insufficient, "")),
-	Refuse(&refusal.Error{Reason: refusal.BadAmount, Bounds: "0..355000"}),
+	Outcome{Result: ResultOK, Now: "2/3"},
+	Outcome{Result: ResultOK, Now: `Mira 1450; Bram "1200"; Ash refused (not-allowed)]`},
+	Outcome{Result: ResultRefused, Reason: refusal.Insufficient},
+	Outcome{Result: ResultRefused, Reason: refusal.BadAmount, Bounds: "0..355000"},
 }
 
 // checkSpans holds for any text: tags in order, not overlapping, each a real tag span.

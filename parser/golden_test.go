@@ -196,7 +196,7 @@ func TestGolden(t *testing.T) {
 			// The write-back of each tag is its canonical form plus the outcome, and it
 			// reads back as the same request, resolved.
 			for _, tag := range m.Tags {
-				for _, o := range []Outcome{OK("2/3"), Refuse(&refusal.Error{Reason: refusal.BadAmount, Bounds: "0..5"})} {
+				for _, o := range []Outcome{Outcome{Result: ResultOK, Now: "2/3"}, Outcome{Result: ResultRefused, Reason: refusal.BadAmount, Bounds: "0..5"}} {
 					wb := tag.WriteBack(o)
 					if !strings.HasPrefix(wb, strings.TrimSuffix(tag.Canonical(), "]")+" result=") {
 						t.Errorf("write-back %q does not extend canonical %q", wb, tag.Canonical())
@@ -234,7 +234,7 @@ func TestTooMany(t *testing.T) {
 		}
 	}
 	last := m.Tags[len(m.Tags)-1]
-	if got := last.WriteBack(Refuse(last.Err())); got != `[sheet: op="spend" pool="hp" amount="6" result="refused" reason="too-many"]` {
+	if got := last.WriteBack(Outcome{Result: ResultRefused, Reason: last.Reason}); got != `[sheet: op="spend" pool="hp" amount="6" result="refused" reason="too-many"]` {
 		t.Errorf("41st write-back: %s", got)
 	}
 	if refusal.Of(last.Err()) != refusal.TooMany || m.Tags[1].Err() != nil {
@@ -246,26 +246,26 @@ func TestWriteBack(t *testing.T) {
 	read := func(s string) Tag { return Read(s).Tags[0] }
 	party := strings.Repeat("Member 1450; ", 30)
 	cases := []struct{ name, got, want string }{
-		{"ok", read(`[sheet: who="Mira" op="spend" pool="slots_3" amount="1" result="refused"]`).WriteBack(OK("2/3")),
+		{"ok", read(`[sheet: who="Mira" op="spend" pool="slots_3" amount="1" result="refused"]`).WriteBack(Outcome{Result: ResultOK, Now: "2/3"}),
 			`[sheet: who="Mira" op="spend" pool="slots_3" amount="1" result="ok" now="2/3"]`},
-		{"refused", read(`[sheet: op="spend" pool="hp" amount="9"]`).WriteBack(Refuse(refusal.New(refusal.Insufficient, "only 3 left"))),
+		{"refused", read(`[sheet: op="spend" pool="hp" amount="9"]`).WriteBack(Outcome{Result: ResultRefused, Reason: refusal.Insufficient}),
 			`[sheet: op="spend" pool="hp" amount="9" result="refused" reason="insufficient"]`},
-		{"bounds", read(`[sheet: op="advance" field="xp" to="999999"]`).WriteBack(Refuse(&refusal.Error{Reason: refusal.BadAmount, Bounds: "0..355000"})),
+		{"bounds", read(`[sheet: op="advance" field="xp" to="999999"]`).WriteBack(Outcome{Result: ResultRefused, Reason: refusal.BadAmount, Bounds: "0..355000"}),
 			`[sheet: op="advance" field="xp" to="999999" result="refused" reason="bad-amount" bounds="0..355000"]`},
 		{"malformed", func() string {
 			tg := read("[sheet: Mira \"drinks\" [the potion\n]")
-			return tg.WriteBack(Refuse(tg.Err()))
+			return tg.WriteBack(Outcome{Result: ResultRefused, Reason: tg.Reason})
 		}(),
 			`[sheet: raw="Mira drinks the potion" result="refused" reason="malformed"]`},
-		{"now cut at a boundary", read(`[sheet: who="party" op="rest" rest="long"]`).WriteBack(OK(party)),
+		{"now cut at a boundary", read(`[sheet: who="party" op="rest" rest="long"]`).WriteBack(Outcome{Result: ResultOK, Now: party}),
 			`[sheet: who="party" op="rest" rest="long" result="ok" now="` + strings.TrimSuffix(strings.Repeat("Member 1450; ", 18), "; ") + `"]`},
-		{"now forged brackets", read(`[sheet: op="rest" rest="long"]`).WriteBack(OK(`HP 3/3"] [sheet: op="restore`)),
+		{"now forged brackets", read(`[sheet: op="rest" rest="long"]`).WriteBack(Outcome{Result: ResultOK, Now: `HP 3/3"] [sheet: op="restore`}),
 			`[sheet: op="rest" rest="long" result="ok" now="HP 3/3 sheet: op= restore"]`},
-		{"inventory ok", read(`[inventory: action="add" item="Rope" count="3" who="Bram"]`).WithCount(2).WriteBack(OK("5")),
+		{"inventory ok", read(`[inventory: action="add" item="Rope" count="3" who="Bram"]`).WithCount(2).WriteBack(Outcome{Result: ResultOK, Now: "5"}),
 			`[inventory: action="add" item="Rope" count="2" who="Bram" result="ok" now="5"]`},
-		{"inventory refused", read(`[inventory: action="give" item="Key" to="Mira"]`).WriteBack(Refuse(refusal.New(refusal.NotAllowed, ""))),
+		{"inventory refused", read(`[inventory: action="give" item="Key" to="Mira"]`).WriteBack(Outcome{Result: ResultRefused, Reason: refusal.NotAllowed}),
 			`[inventory: action="give" item="Key" count="1" to="Mira" result="refused" reason="not-allowed"]`},
-		{"internal error has no reason", read(`[sheet: op="rest" rest="long"]`).WriteBack(Refuse(errTest)),
+		{"a refusal with no reason writes none", read(`[sheet: op="rest" rest="long"]`).WriteBack(Outcome{Result: ResultRefused}),
 			`[sheet: op="rest" rest="long" result="refused"]`},
 	}
 	for _, c := range cases {
@@ -274,12 +274,6 @@ func TestWriteBack(t *testing.T) {
 		}
 	}
 }
-
-var errTest = &testError{}
-
-type testError struct{}
-
-func (*testError) Error() string { return "disk on fire" }
 
 func TestAccessors(t *testing.T) {
 	tag := Read(`[sheet: who="Mira" op="damage" track="health" kind="lethal" amount="-2" box="3"]`).Tags[0]
@@ -313,7 +307,7 @@ func TestReplace(t *testing.T) {
 	if len(m.Tags) != 3 {
 		t.Fatalf("got %d tags", len(m.Tags))
 	}
-	repl := []string{m.Tags[0].WriteBack(OK("slots 1/3")), m.Tags[1].WriteBack(OK("1")), m.Tags[2].WriteBack(Refuse(refusal.New(refusal.UnknownEntry, "")))}
+	repl := []string{m.Tags[0].WriteBack(Outcome{Result: ResultOK, Now: "slots 1/3"}), m.Tags[1].WriteBack(Outcome{Result: ResultOK, Now: "1"}), m.Tags[2].WriteBack(Outcome{Result: ResultRefused, Reason: refusal.UnknownEntry})}
 	out, err := Replace(text, m.Tags, repl)
 	if err != nil {
 		t.Fatal(err)
@@ -345,7 +339,7 @@ func TestReplaceKeepsUnclosedHeadsUnclosed(t *testing.T) {
 	if len(m.Tags) != 1 || m.Tags[0].Start == 0 {
 		t.Fatalf("setup: %+v", m.Tags)
 	}
-	out, err := Replace(text, m.Tags, []string{m.Tags[0].WriteBack(OK("3/9"))})
+	out, err := Replace(text, m.Tags, []string{m.Tags[0].WriteBack(Outcome{Result: ResultOK, Now: "3/9"})})
 	if err != nil {
 		t.Fatal(err)
 	}

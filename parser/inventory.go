@@ -25,17 +25,7 @@ var inventoryActions = map[string]bool{
 // `item=Bronze Key who=Bram` names the Bronze Key. A tag naming several items, comma
 // separated, is one request per item, so each item gets its own outcome.
 func readInventory(body string, attrs []rawAttr) []Tag {
-	for i := range attrs {
-		a := &attrs[i]
-		if !a.has || !a.bare {
-			continue
-		}
-		next := len(body)
-		if i+1 < len(attrs) {
-			next = attrs[i+1].start
-		}
-		a.value = strings.TrimSpace(stripLooseQuotes(strings.TrimSpace(body[a.valuePos:next])))
-	}
+	runBareValues(body, attrs)
 	l := lookup{attrs: attrs, firstWins: true}
 	bad := func(detail string) []Tag { return []Tag{malformed(Inventory, body, attrs, detail)} }
 
@@ -73,30 +63,9 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 	if len(items) == 0 {
 		return bad("the tag names no item")
 	}
-	var extra []Attr
-	if action == "state" {
-		key, ok := l.get("key")
-		if !ok {
-			return bad("state needs the key of the item's state")
-		}
-		on, ok := readSwitch(l.find("state"))
-		if !ok {
-			return bad("state must be on or off")
-		}
-		extra = []Attr{{"key", cleanName(key)}, {"state", on}}
-	} else {
-		count := 1
-		for _, k := range [...]string{"count", "quantity", "qty"} {
-			if a := l.find(k); a != nil {
-				n, ok := readInt(a.value)
-				if !ok || n < 1 || a.value[0] == '+' || a.value[0] == '-' {
-					return bad(k + " must be a whole number from 1")
-				}
-				count = min(n, MaxCount)
-				break
-			}
-		}
-		extra = []Attr{{"count", strconv.Itoa(count)}}
+	extra, e := readItemAttrs(l, action)
+	if e != "" {
+		return bad(e)
 	}
 	if hasTo {
 		extra = append(extra, Attr{"to", cleanName(to)})
@@ -107,6 +76,51 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 		tags[i].Attrs = append([]Attr{{"item", item}}, extra...)
 	}
 	return tags
+}
+
+// runBareValues runs each unquoted value to the next attribute (or the body's end), so
+// `item=Bronze Key who=Bram` names the Bronze Key.
+func runBareValues(body string, attrs []rawAttr) {
+	for i := range attrs {
+		a := &attrs[i]
+		if !a.has || !a.bare {
+			continue
+		}
+		next := len(body)
+		if i+1 < len(attrs) {
+			next = attrs[i+1].start
+		}
+		a.value = strings.TrimSpace(stripLooseQuotes(strings.TrimSpace(body[a.valuePos:next])))
+	}
+}
+
+// readItemAttrs reads what an item action says besides the item: for state, the key of
+// the item's state and on or off; for any other, the count, capped at MaxCount. It returns
+// why the tag is malformed, or "".
+func readItemAttrs(l lookup, action string) ([]Attr, string) {
+	if action == "state" {
+		key, ok := l.get("key")
+		if !ok {
+			return nil, "state needs the key of the item's state"
+		}
+		on, ok := readSwitch(l.find("state"))
+		if !ok {
+			return nil, "state must be on or off"
+		}
+		return []Attr{{"key", cleanName(key)}, {"state", on}}, ""
+	}
+	count := 1
+	for _, k := range [...]string{"count", "quantity", "qty"} {
+		if a := l.find(k); a != nil {
+			n, ok := readInt(a.value)
+			if !ok || n < 1 || a.value[0] == '+' || a.value[0] == '-' {
+				return nil, k + " must be a whole number from 1"
+			}
+			count = min(n, MaxCount)
+			break
+		}
+	}
+	return []Attr{{"count", strconv.Itoa(count)}}, ""
 }
 
 // readItems reads items= (or item=): names split at commas, each unquoted and cleaned;

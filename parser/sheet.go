@@ -88,7 +88,8 @@ func CapRunes(s string, n int) string {
 	return s
 }
 
-// readSheet reads one sheet body into the request it makes, per op (SPEC 3.2, 5.6).
+// readSheet reads one sheet body into the request it makes, per op (SPEC 3.2, 5.6): who
+// and op here, the op's own attributes in readSheetOp.
 func readSheet(body string, attrs []rawAttr) Tag {
 	l := lookup{attrs: attrs}
 	bad := func(detail string) Tag { return malformed(Sheet, body, attrs, detail) }
@@ -105,114 +106,149 @@ func readSheet(body string, attrs []rawAttr) Tag {
 		return bad("op " + strconv.Quote(CapRunes(name, 40)) + " is not a sheet op")
 	}
 	t.Op = op
-	t.Attrs = make([]Attr, 0, 4) // no op writes more than four (damage on a track)
-	add := func(k, v string) { t.Attrs = append(t.Attrs, Attr{k, v}) }
-	need := func(keys ...string) bool {
-		for _, k := range keys {
-			v, ok := l.get(k)
-			if !ok {
-				return false
-			}
-			add(k, v)
-		}
-		return true
+	r := opReader{lookup: l, attrs: make([]Attr, 0, 4)} // no op writes more than four (damage on a track)
+	if e := r.readOp(op); e != "" {
+		return bad(e)
 	}
+	t.Attrs = r.attrs
+	return t
+}
+
+// opReader reads the attributes of a sheet tag's op: the ones the GM wrote, and the ones
+// the request keeps, in the order they are written back.
+type opReader struct {
+	lookup
+	attrs []Attr
+}
+
+// add keeps an attribute.
+func (r *opReader) add(k, v string) { r.attrs = append(r.attrs, Attr{k, v}) }
+
+// need keeps each of keys, and reports false at the first one that says nothing.
+func (r *opReader) need(keys ...string) bool {
+	for _, k := range keys {
+		v, ok := r.get(k)
+		if !ok {
+			return false
+		}
+		r.add(k, v)
+	}
+	return true
+}
+
+// readOp reads the attributes op takes; it returns why the tag is malformed, or "".
+func (r *opReader) readOp(op string) string {
 	switch op {
 	case "spend", "restore", "damage", "temp":
-		amount, hasAmount, e := l.integer("amount")
-		if e != "" {
-			return bad(e)
-		}
-		if track, ok := l.get("track"); ok && op == "damage" {
-			// A damage that names a track is a mark on a wound track; a heal (a negative
-			// amount) may leave the kind out and then clears the lightest mark.
-			kind, hasKind := l.get("kind")
-			if !hasAmount {
-				return bad("damage on a track needs an amount")
-			}
-			if amount >= 0 && !hasKind {
-				return bad("damage on a track needs a kind unless it heals")
-			}
-			box, hasBox, e := l.integer("box")
-			if e != "" {
-				return bad(e) // a box that is not a number is refused, not read as box 1
-			}
-			add("track", track)
-			if hasKind {
-				add("kind", kind)
-			}
-			add("amount", strconv.Itoa(amount))
-			if hasBox {
-				add("box", strconv.Itoa(box))
-			}
-			break
-		}
-		if !need("pool") {
-			return bad(op + " needs a pool")
-		}
-		if !hasAmount {
-			return bad(op + " needs an amount")
-		}
-		add("amount", strconv.Itoa(amount))
+		return r.readAmount(op)
 	case "track":
-		if !need("track") {
-			return bad("track needs a track")
-		}
-		to, hasTo, e1 := l.integer("to")
-		by, hasBy, e2 := l.integer("by")
-		if e1 != "" || e2 != "" {
-			return bad(e1 + e2)
-		}
-		if hasTo == hasBy {
-			return bad("track needs exactly one of to and by")
-		}
-		if hasTo {
-			add("to", strconv.Itoa(to))
-		} else {
-			add("by", strconv.Itoa(by))
-		}
+		return r.readTrack()
 	case "condition":
-		if !need("condition") {
-			return bad("condition needs a condition")
+		if !r.need("condition") {
+			return "condition needs a condition"
 		}
-		on, ok := readSwitch(l.find("state"))
+		on, ok := readSwitch(r.find("state"))
 		if !ok {
-			return bad("state must be on or off")
+			return "state must be on or off"
 		}
-		add("state", on)
+		r.add("state", on)
 	case "state":
-		if !need("state", "value") {
-			return bad("state needs a state and a value")
+		if !r.need("state", "value") {
+			return "state needs a state and a value"
 		}
 	case "note":
-		if !need("field") {
-			return bad("note needs a field")
+		if !r.need("field") {
+			return "note needs a field"
 		}
-		v, _ := l.get("value") // absent (or empty) clears the note
-		add("value", v)
+		v, _ := r.get("value") // absent (or empty) clears the note
+		r.add("value", v)
 	case "rest":
-		if !need("rest") {
-			return bad("rest needs a rest")
+		if !r.need("rest") {
+			return "rest needs a rest"
 		}
 	case "use":
 		// spell= goes with cast=; both are the general name=, and name= wins.
-		entry, ok := l.get("name")
+		entry, ok := r.get("name")
 		if !ok {
-			entry, ok = l.get("spell")
+			entry, ok = r.get("spell")
 		}
 		if !ok {
-			return bad("use needs a name")
+			return "use needs a name"
 		}
-		add("name", entry)
-		if pool, ok := l.get("pool"); ok {
-			add("pool", pool)
+		r.add("name", entry)
+		if pool, ok := r.get("pool"); ok {
+			r.add("pool", pool)
 		}
 	case "advance":
-		if e := readAdvance(l, add); e != "" {
-			return bad(e)
-		}
+		return r.readAdvance()
 	}
-	return t
+	return ""
+}
+
+// readAmount reads spend, restore, damage and temp: a pool and an amount, or for a damage
+// that names a track, a mark on a wound track.
+func (r *opReader) readAmount(op string) string {
+	amount, hasAmount, e := r.integer("amount")
+	if e != "" {
+		return e
+	}
+	if track, ok := r.get("track"); ok && op == "damage" {
+		return r.readTrackDamage(track, amount, hasAmount)
+	}
+	if !r.need("pool") {
+		return op + " needs a pool"
+	}
+	if !hasAmount {
+		return op + " needs an amount"
+	}
+	r.add("amount", strconv.Itoa(amount))
+	return ""
+}
+
+// readTrackDamage reads a damage that names a track, a mark on a wound track; a heal (a
+// negative amount) may leave the kind out and then clears the lightest mark.
+func (r *opReader) readTrackDamage(track string, amount int, hasAmount bool) string {
+	kind, hasKind := r.get("kind")
+	if !hasAmount {
+		return "damage on a track needs an amount"
+	}
+	if amount >= 0 && !hasKind {
+		return "damage on a track needs a kind unless it heals"
+	}
+	box, hasBox, e := r.integer("box")
+	if e != "" {
+		return e // a box that is not a number is refused, not read as box 1
+	}
+	r.add("track", track)
+	if hasKind {
+		r.add("kind", kind)
+	}
+	r.add("amount", strconv.Itoa(amount))
+	if hasBox {
+		r.add("box", strconv.Itoa(box))
+	}
+	return ""
+}
+
+// readTrack reads track: a track, moved to a value or by an amount.
+func (r *opReader) readTrack() string {
+	if !r.need("track") {
+		return "track needs a track"
+	}
+	to, hasTo, e1 := r.integer("to")
+	by, hasBy, e2 := r.integer("by")
+	if e1 != "" || e2 != "" {
+		return e1 + e2
+	}
+	if hasTo == hasBy {
+		return "track needs exactly one of to and by"
+	}
+	if hasTo {
+		r.add("to", strconv.Itoa(to))
+	} else {
+		r.add("by", strconv.Itoa(by))
+	}
+	return ""
 }
 
 // readSwitch reads a condition's or an item state's on/off: on, add, true; off, remove,
@@ -234,10 +270,10 @@ func readSwitch(a *rawAttr) (string, bool) {
 // a field or ability takes exactly one of by and to, a skill or save a tier. by is always
 // an integer, and so is to for an ability; a field's to may be text (a text field), so it
 // is kept as written and the engine checks it against the field's type.
-func readAdvance(l lookup, add func(k, v string)) string {
+func (r *opReader) readAdvance() string {
 	target, value := "", ""
 	for _, k := range [...]string{"field", "ability", "skill", "save"} {
-		if v, ok := l.get(k); ok {
+		if v, ok := r.get(k); ok {
 			if target != "" {
 				return "advance takes exactly one of field, ability, skill and save"
 			}
@@ -247,9 +283,9 @@ func readAdvance(l lookup, add func(k, v string)) string {
 	if target == "" {
 		return "advance needs a field, ability, skill or save"
 	}
-	add(target, value)
-	to, hasTo := l.get("to")
-	by, hasBy, e := l.integer("by")
+	r.add(target, value)
+	to, hasTo := r.get("to")
+	by, hasBy, e := r.integer("by")
 	if e != "" {
 		return e
 	}
@@ -259,25 +295,25 @@ func readAdvance(l lookup, add func(k, v string)) string {
 			return "advance of a " + target + " needs exactly one of by and to"
 		}
 		if hasBy {
-			add("by", strconv.Itoa(by))
+			r.add("by", strconv.Itoa(by))
 			return ""
 		}
 		if n, isInt := readInt(to); isInt {
-			add("to", strconv.Itoa(n))
+			r.add("to", strconv.Itoa(n))
 		} else if target == "ability" {
 			return "to must be a whole number of at most 9 digits"
 		} else {
-			add("to", to)
+			r.add("to", to)
 		}
 	default:
 		if hasTo || hasBy {
 			return "advance of a " + target + " takes a tier, not by or to"
 		}
-		tier, ok := l.get("tier")
+		tier, ok := r.get("tier")
 		if !ok {
 			return "advance of a " + target + " needs a tier"
 		}
-		add("tier", tier)
+		r.add("tier", tier)
 	}
 	return ""
 }

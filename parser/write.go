@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -43,20 +42,6 @@ type Outcome struct {
 	Level, Targets int
 }
 
-// OK is the outcome of an applied command.
-func OK(now string) Outcome { return Outcome{Result: ResultOK, Now: now} }
-
-// Refuse is the outcome of a refused command: the reason and bounds err carries. An error
-// that is not a refusal is an internal fault and says nothing to the GM: refused, no reason.
-func Refuse(err error) Outcome {
-	o := Outcome{Result: ResultRefused}
-	var e *refusal.Error
-	if errors.As(err, &e) {
-		o.Reason, o.Bounds = e.Reason, e.Bounds
-	}
-	return o
-}
-
 // Canonical is the request in canonical form, with no outcome.
 func (t Tag) Canonical() string { return t.WriteBack(Outcome{}) }
 
@@ -68,7 +53,7 @@ func (t Tag) Canonical() string { return t.WriteBack(Outcome{}) }
 // Every value is sanitised — no quotes, brackets, control characters or line breaks, which
 // could reshape this tag or forge another — and capped at MaxValue characters (now at
 // MaxNow, cut at a "; " boundary). A malformed request is written as raw="…" with the
-// sanitised body; its outcome should be Refuse(t.Err()).
+// sanitised body; its outcome is a refusal with t.Reason.
 func (t Tag) WriteBack(o Outcome) string {
 	w := tagWriter{inventory: t.Kind == Inventory}
 	w.b.Grow(64 + len(t.Raw))

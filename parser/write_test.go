@@ -15,7 +15,7 @@ func TestWriteBackLevelTargets(t *testing.T) {
 			`[sheet: who="Mira" op="use" name="Hold Person" pool="4th-level slots" result="ok" now="4th-level slots 2/3" level="4" targets="3"]`},
 		{"level only", Outcome{Result: ResultOK, Now: "Pact slots 0/2", Level: 3},
 			`[sheet: who="Mira" op="use" name="Hold Person" pool="4th-level slots" result="ok" now="Pact slots 0/2" level="3"]`},
-		{"not raised", OK("2nd-level slots 2/3"),
+		{"not raised", Outcome{Result: ResultOK, Now: "2nd-level slots 2/3"},
 			`[sheet: who="Mira" op="use" name="Hold Person" pool="4th-level slots" result="ok" now="2nd-level slots 2/3"]`},
 		{"refused writes neither", Outcome{Result: ResultRefused, Reason: "insufficient", Level: 4, Targets: 3},
 			`[sheet: who="Mira" op="use" name="Hold Person" pool="4th-level slots" result="refused" reason="insufficient"]`},

@@ -281,44 +281,13 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 	switch strings.ToLower(word) {
 	case "edit":
 		ev.Kind = KindEdit
-		m := numbered.FindStringSubmatch(rest)
-		if m == nil || !strings.Contains(rest, ":") {
-			return fmt.Errorf("write !edit N: new text")
-		}
-		target, err := c.message(m[1])
-		if err != nil {
-			return err
-		}
-		if target.deleted {
-			return fmt.Errorf("event %s's message was deleted", m[1])
-		}
-		ev.Author, ev.Channel, rec.channel = target.author, target.msg.ChannelID, target.msg.ChannelID
-		target.msg.Content = strings.TrimSpace(m[2])
-		c.actions(ctx, ev, c.core.OnEdit(ctx, *target.msg))
+		return c.edit(ctx, ev, rec, rest)
 	case "delete":
 		ev.Kind = KindDelete
-		if !numbered.MatchString(rest) || strings.Contains(rest, ":") {
-			return fmt.Errorf("write !delete N")
-		}
-		target, err := c.message(rest)
-		if err != nil {
-			return err
-		}
-		// Deleting twice is allowed: Discord may deliver a deletion twice too.
-		target.deleted = true
-		ev.Author, ev.Channel, rec.channel = target.author, target.msg.ChannelID, target.msg.ChannelID
-		c.actions(ctx, ev, c.core.OnDelete(ctx, bot.Deletion{ChannelID: target.msg.ChannelID, ID: target.msg.ID}))
+		return c.delete(ctx, ev, rec, rest)
 	case "resend":
 		ev.Kind = KindResend
-		if !numbered.MatchString(rest) || strings.Contains(rest, ":") {
-			return fmt.Errorf("write !resend N")
-		}
-		target, err := c.message(rest)
-		if err != nil {
-			return err
-		}
-		ev.Author, ev.Channel, rec.channel = target.author, target.msg.ChannelID, target.msg.ChannelID
-		c.actions(ctx, ev, c.core.OnMessage(ctx, *target.created))
+		return c.resend(ctx, ev, rec, rest)
 	case "click":
 		ev.Kind = KindClick
 		return c.click(ctx, ev, rec, rest)
@@ -335,20 +304,7 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 		ev.Channel = c.channel
 	case "clock":
 		ev.Kind = KindClock
-		t, err := time.Parse(time.RFC3339, rest)
-		if err != nil {
-			return fmt.Errorf("write !clock 2026-12-01T06:00:00Z (RFC 3339, with a zone)")
-		}
-		before := c.clock.Now()
-		c.clock.Set(t)
-		ev.Clock = t
-		if c.onClock != nil {
-			acts, err := c.onClock(ctx, before, t)
-			c.actions(ctx, ev, acts)
-			if err != nil {
-				return err
-			}
-		}
+		return c.setClock(ctx, ev, rest)
 	case "help":
 		ev.Kind = KindHelp
 		ev.Posts = append(ev.Posts, Post{Kind: KindHelp, Content: Help})
@@ -356,6 +312,80 @@ func (c *Console) directive(ctx context.Context, ev *Event, rec *record, line st
 		return fmt.Errorf("there is no directive !%s; !help lists them", word)
 	}
 	return nil
+}
+
+// fromMessage makes ev an event on target's message: by its author, in its channel.
+func fromMessage(ev *Event, rec, target *record) {
+	ev.Author, ev.Channel, rec.channel = target.author, target.msg.ChannelID, target.msg.ChannelID
+}
+
+// edit runs !edit N: new text, an edit of event N's message.
+func (c *Console) edit(ctx context.Context, ev *Event, rec *record, rest string) error {
+	m := numbered.FindStringSubmatch(rest)
+	if m == nil || !strings.Contains(rest, ":") {
+		return fmt.Errorf("write !edit N: new text")
+	}
+	target, err := c.message(m[1])
+	if err != nil {
+		return err
+	}
+	if target.deleted {
+		return fmt.Errorf("event %s's message was deleted", m[1])
+	}
+	fromMessage(ev, rec, target)
+	target.msg.Content = strings.TrimSpace(m[2])
+	c.actions(ctx, ev, c.core.OnEdit(ctx, *target.msg))
+	return nil
+}
+
+// numberedMessage is the message of the event a !delete or !resend (word) names by its
+// number alone.
+func (c *Console) numberedMessage(word, rest string) (*record, error) {
+	if !numbered.MatchString(rest) || strings.Contains(rest, ":") {
+		return nil, fmt.Errorf("write !%s N", word)
+	}
+	return c.message(rest)
+}
+
+// delete runs !delete N, the deletion of event N's message.
+func (c *Console) delete(ctx context.Context, ev *Event, rec *record, rest string) error {
+	target, err := c.numberedMessage("delete", rest)
+	if err != nil {
+		return err
+	}
+	// Deleting twice is allowed: Discord may deliver a deletion twice too.
+	target.deleted = true
+	fromMessage(ev, rec, target)
+	c.actions(ctx, ev, c.core.OnDelete(ctx, bot.Deletion{ChannelID: target.msg.ChannelID, ID: target.msg.ID}))
+	return nil
+}
+
+// resend runs !resend N: event N's message, as first sent, delivered again.
+func (c *Console) resend(ctx context.Context, ev *Event, rec *record, rest string) error {
+	target, err := c.numberedMessage("resend", rest)
+	if err != nil {
+		return err
+	}
+	fromMessage(ev, rec, target)
+	c.actions(ctx, ev, c.core.OnMessage(ctx, *target.created))
+	return nil
+}
+
+// setClock runs !clock TIME: the clock moves to TIME, and what falls due runs.
+func (c *Console) setClock(ctx context.Context, ev *Event, rest string) error {
+	t, err := time.Parse(time.RFC3339, rest)
+	if err != nil {
+		return fmt.Errorf("write !clock 2026-12-01T06:00:00Z (RFC 3339, with a zone)")
+	}
+	before := c.clock.Now()
+	c.clock.Set(t)
+	ev.Clock = t
+	if c.onClock == nil {
+		return nil
+	}
+	acts, err := c.onClock(ctx, before, t)
+	c.actions(ctx, ev, acts)
+	return err
 }
 
 // actions shows what the core did in answer to a message event, and tells it the ids of

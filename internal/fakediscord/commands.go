@@ -67,6 +67,15 @@ func (s *Server) commandsLocked(method, appID, guildID string, body any) respons
 			"_errors": []any{map[string]any{"code": "BASE_TYPE_ARRAY", "message": "Must be an array."}},
 		}}).resp()
 	}
+	if fe := checkCommands(in); fe.any() {
+		return fe.err().resp()
+	}
+	return jsonResp(200, s.putCommandsLocked(guildID, in))
+}
+
+// checkCommands checks a bulk overwrite: each command valid, no two of one type with one
+// name, at most 100.
+func checkCommands(in []any) *formErrors {
 	fe := &formErrors{}
 	seen := map[string]bool{}
 	for i, c := range in {
@@ -77,7 +86,7 @@ func (s *Server) commandsLocked(method, appID, guildID string, body any) respons
 			continue
 		}
 		validateCommand(fe, p, cm)
-		key := strconv.Itoa(commandType(cm)) + "/" + str(cm, "name")
+		key := commandKey(cm)
 		if seen[key] {
 			fe.add(p+".name", "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
 		}
@@ -86,19 +95,21 @@ func (s *Server) commandsLocked(method, appID, guildID string, body any) respons
 	if len(in) > 100 {
 		fe.add("_errors", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
 	}
-	if fe.any() {
-		return fe.err().resp()
-	}
+	return fe
+}
+
+// putCommandsLocked replaces the commands of guildID ("" for global) with in, as Discord
+// stores them: a command keeps its id when one of its type and name was there before.
+func (s *Server) putCommandsLocked(guildID string, in []any) []map[string]any {
 	old := map[string]string{}
 	for _, c := range s.commands[guildID] {
-		old[strconv.Itoa(intOf(c["type"]))+"/"+str(c, "name")] = c["id"].(string)
+		old[commandKey(c)] = c["id"].(string)
 	}
 	out := []map[string]any{}
 	for _, c := range in {
 		cm := cloneMap(c.(map[string]any))
 		t := commandType(cm)
-		key := strconv.Itoa(t) + "/" + str(cm, "name")
-		id := old[key]
+		id := old[commandKey(cm)]
 		if id == "" {
 			id = s.ids.next()
 		}
@@ -126,7 +137,12 @@ func (s *Server) commandsLocked(method, appID, guildID string, body any) respons
 		s.commandOrder = append(s.commandOrder, guildID)
 	}
 	s.commands[guildID] = out
-	return jsonResp(200, out)
+	return out
+}
+
+// commandKey is what makes a command one: its type and name, unique within an overwrite.
+func commandKey(c map[string]any) string {
+	return strconv.Itoa(commandType(c)) + "/" + str(c, "name")
 }
 
 func commandType(c map[string]any) int {

@@ -420,20 +420,9 @@ func (s *Server) callbackResultLocked(in *interactionState, typ int, data map[st
 		if in.typ == interactionAutocomplete {
 			return invalidResponseType()
 		}
-		m := s.interactionMessageLocked(in)
-		if typ == 4 {
-			s.applyPayloadLocked(m, data, files, false, true)
-			if e := validateMessage(m); e != nil {
-				return e.resp()
-			}
-		} else {
-			m["flags"] = flagLoading | intOf(data["flags"])&flagEphemeral
+		if e := s.respondMessageLocked(in, ch, typ == 5, data, files, rec); e != nil {
+			return e.resp()
 		}
-		sm := &storedMessage{obj: m, author: s.bot, byBot: true, interactionID: in.id}
-		ch.add(sm)
-		in.original = m["id"].(string)
-		rec.MessageID = in.original
-		s.echoLocked("MESSAGE_CREATE", ch, sm)
 	case 6, 7: // deferred update, update message
 		if in.typ != interactionComponent {
 			return invalidResponseType()
@@ -453,35 +442,14 @@ func (s *Server) callbackResultLocked(in *interactionState, typ int, data map[st
 		if in.typ != interactionAutocomplete {
 			return invalidResponseType()
 		}
-		choices, _ := data["choices"].([]any)
-		fe := &formErrors{}
-		if len(choices) > 25 {
-			fe.add("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
-		}
-		for i, c := range choices {
-			cm, _ := c.(map[string]any)
-			p := "data.choices." + strconv.Itoa(i)
-			checkLen(fe, p+".name", str(cm, "name"), 1, 100)
-			if v, ok := cm["value"].(string); ok {
-				checkLen(fe, p+".value", v, 1, 100)
-			} else if _, ok := cm["value"].(float64); !ok {
-				fe.add(p+".value", "BASE_TYPE_REQUIRED", "This field is required")
-			}
-		}
-		if fe.any() {
+		if fe := checkChoices(data); fe.any() {
 			return fe.err().resp()
 		}
 	case 9: // modal
 		if in.typ == interactionAutocomplete {
 			return invalidResponseType()
 		}
-		fe := &formErrors{}
-		checkLen(fe, "data.custom_id", str(data, "custom_id"), 1, 100)
-		checkLen(fe, "data.title", str(data, "title"), 1, 45)
-		if comps, _ := data["components"].([]any); len(comps) == 0 || len(comps) > 5 {
-			fe.add("data.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
-		}
-		if fe.any() {
+		if fe := checkModal(data); fe.any() {
 			return fe.err().resp()
 		}
 	case 1: // pong: only for PING interactions, which the fake never sends
@@ -493,6 +461,58 @@ func (s *Server) callbackResultLocked(in *interactionState, typ int, data map[st
 	}
 	in.acked = true
 	return noContent()
+}
+
+// respondMessageLocked posts the message an interaction answers with (type 4), or its
+// loading placeholder when the answer is deferred (type 5).
+func (s *Server) respondMessageLocked(in *interactionState, ch *channelState, deferred bool, data map[string]any, files []Part, rec *InteractionResponse) *apiError {
+	m := s.interactionMessageLocked(in)
+	if !deferred {
+		s.applyPayloadLocked(m, data, files, false, true)
+		if e := validateMessage(m); e != nil {
+			return e
+		}
+	} else {
+		m["flags"] = flagLoading | intOf(data["flags"])&flagEphemeral
+	}
+	sm := &storedMessage{obj: m, author: s.bot, byBot: true, interactionID: in.id}
+	ch.add(sm)
+	in.original = m["id"].(string)
+	rec.MessageID = in.original
+	s.echoLocked("MESSAGE_CREATE", ch, sm)
+	return nil
+}
+
+// checkChoices checks an autocomplete result: at most 25 choices, each with a name and
+// a value (a string or a number) Discord accepts.
+func checkChoices(data map[string]any) *formErrors {
+	choices, _ := data["choices"].([]any)
+	fe := &formErrors{}
+	if len(choices) > 25 {
+		fe.add("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+	}
+	for i, c := range choices {
+		cm, _ := c.(map[string]any)
+		p := "data.choices." + strconv.Itoa(i)
+		checkLen(fe, p+".name", str(cm, "name"), 1, 100)
+		if v, ok := cm["value"].(string); ok {
+			checkLen(fe, p+".value", v, 1, 100)
+		} else if _, ok := cm["value"].(float64); !ok {
+			fe.add(p+".value", "BASE_TYPE_REQUIRED", "This field is required")
+		}
+	}
+	return fe
+}
+
+// checkModal checks a modal: its custom id, its title, and 1 to 5 rows of components.
+func checkModal(data map[string]any) *formErrors {
+	fe := &formErrors{}
+	checkLen(fe, "data.custom_id", str(data, "custom_id"), 1, 100)
+	checkLen(fe, "data.title", str(data, "title"), 1, 45)
+	if comps, _ := data["components"].([]any); len(comps) == 0 || len(comps) > 5 {
+		fe.add("data.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+	}
+	return fe
 }
 
 // interactionMessageLocked starts a message written in answer to in.

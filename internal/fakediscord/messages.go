@@ -405,17 +405,7 @@ func (s *Server) applyPayloadLocked(m map[string]any, p map[string]any, files []
 	}
 	if v, ok := p["flags"]; ok {
 		f, _ := v.(float64)
-		mask := flagSuppressEmbeds | flagSuppressNotify | flagComponentsV2
-		if allowEphemeral {
-			mask |= flagEphemeral
-		}
-		old := intOf(m["flags"])
-		if edit {
-			// An edit cannot make a message ephemeral or not.
-			m["flags"] = old&^(mask&^flagEphemeral) | int(f)&(mask&^flagEphemeral)
-		} else {
-			m["flags"] = old | int(f)&mask
-		}
+		m["flags"] = payloadFlags(intOf(m["flags"]), int(f), edit, allowEphemeral)
 	}
 	if v, ok := p["tts"].(bool); ok && !edit {
 		m["tts"] = v
@@ -426,8 +416,26 @@ func (s *Server) applyPayloadLocked(m map[string]any, p map[string]any, files []
 	if v, ok := p["nonce"]; ok && !edit {
 		m["nonce"] = v
 	}
-	// Attachments: an edit keeps the ones its "attachments" list names (all,
-	// when it has no list); uploaded files are appended.
+	m["attachments"] = s.attachmentsLocked(m, p, files, edit)
+}
+
+// payloadFlags is a message's flags after a payload sets f: only the flags a message may
+// set (ephemeral only where allowEphemeral), and an edit cannot make a message ephemeral
+// or not.
+func payloadFlags(old, f int, edit, allowEphemeral bool) int {
+	mask := flagSuppressEmbeds | flagSuppressNotify | flagComponentsV2
+	if allowEphemeral {
+		mask |= flagEphemeral
+	}
+	if edit {
+		return old&^(mask&^flagEphemeral) | f&(mask&^flagEphemeral)
+	}
+	return old | f&mask
+}
+
+// attachmentsLocked is a message's attachments after a payload: an edit keeps the ones
+// its "attachments" list names (all, when it has no list); uploaded files are appended.
+func (s *Server) attachmentsLocked(m, p map[string]any, files []Part, edit bool) []any {
 	atts, _ := m["attachments"].([]any)
 	if edit {
 		if keep, ok := p["attachments"].([]any); ok {
@@ -455,7 +463,7 @@ func (s *Server) applyPayloadLocked(m map[string]any, p map[string]any, files []
 	if atts == nil {
 		atts = []any{}
 	}
-	m["attachments"] = atts
+	return atts
 }
 
 // storeFileLocked keeps an uploaded file and returns its attachment object.
@@ -610,66 +618,81 @@ func validateComponents(fe *formErrors, comps []any) {
 			if km == nil {
 				continue
 			}
-			t, _ := km["type"].(float64)
-			id, _ := km["custom_id"].(string)
-			if id != "" {
-				if ids[id] {
-					fe.add(kp+".custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
-				}
-				ids[id] = true
-				if utf8.RuneCountInString(id) > 100 {
-					fe.add(kp+".custom_id", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
-				}
-			}
-			switch t {
-			case 2: // button
-				style, _ := km["style"].(float64)
-				switch {
-				case style == 5:
-					if u, _ := km["url"].(string); u == "" {
-						fe.add(kp+".url", "BASE_TYPE_REQUIRED", "This field is required")
-					}
-				case style >= 1 && style <= 4:
-					if id == "" {
-						fe.add(kp+".custom_id", "BASE_TYPE_REQUIRED", "This field is required")
-					}
-				}
-				if strLen(km, "label") > 80 {
-					fe.add(kp+".label", "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length.")
-				}
-			case 3, 5, 6, 7, 8: // selects
+			if validateRowComponent(fe, kp, km, ids) {
 				selects++
-				if id == "" {
-					fe.add(kp+".custom_id", "BASE_TYPE_REQUIRED", "This field is required")
-				}
-				if strLen(km, "placeholder") > 150 {
-					fe.add(kp+".placeholder", "BASE_TYPE_MAX_LENGTH", "Must be 150 or fewer in length.")
-				}
-				if t == 3 {
-					opts, _ := km["options"].([]any)
-					if len(opts) == 0 || len(opts) > 25 {
-						fe.add(kp+".options", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
-					}
-					for o, opt := range opts {
-						om, _ := opt.(map[string]any)
-						op := kp + ".options." + strconv.Itoa(o)
-						if n := strLen(om, "label"); n == 0 || n > 100 {
-							fe.add(op+".label", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-						}
-						if n := strLen(om, "value"); n == 0 || n > 100 {
-							fe.add(op+".value", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-						}
-					}
-					if mx, ok := km["max_values"].(float64); ok && int(mx) > len(opts) {
-						fe.add(kp+".max_values", "BASE_TYPE_MAX", "Must be less than or equal to the number of options.")
-					}
-				}
-			default:
-				fe.add(kp+".type", "COMPONENT_TYPE_INVALID", "Component type is not valid in an action row")
 			}
 		}
 		if selects > 0 && len(kids) > 1 {
 			fe.add(p+".components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width")
 		}
+	}
+}
+
+// validateRowComponent checks one component of an action row at kp, its custom id unique
+// among ids, and reports whether it is a select (which fills its row alone).
+func validateRowComponent(fe *formErrors, kp string, km map[string]any, ids map[string]bool) (isSelect bool) {
+	t, _ := km["type"].(float64)
+	id, _ := km["custom_id"].(string)
+	if id != "" {
+		if ids[id] {
+			fe.add(kp+".custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+		}
+		ids[id] = true
+		if utf8.RuneCountInString(id) > 100 {
+			fe.add(kp+".custom_id", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+		}
+	}
+	switch t {
+	case 2: // button
+		style, _ := km["style"].(float64)
+		switch {
+		case style == 5:
+			if u, _ := km["url"].(string); u == "" {
+				fe.add(kp+".url", "BASE_TYPE_REQUIRED", "This field is required")
+			}
+		case style >= 1 && style <= 4:
+			if id == "" {
+				fe.add(kp+".custom_id", "BASE_TYPE_REQUIRED", "This field is required")
+			}
+		}
+		if strLen(km, "label") > 80 {
+			fe.add(kp+".label", "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length.")
+		}
+	case 3, 5, 6, 7, 8: // selects
+		if id == "" {
+			fe.add(kp+".custom_id", "BASE_TYPE_REQUIRED", "This field is required")
+		}
+		if strLen(km, "placeholder") > 150 {
+			fe.add(kp+".placeholder", "BASE_TYPE_MAX_LENGTH", "Must be 150 or fewer in length.")
+		}
+		if t == 3 {
+			validateSelectOptions(fe, kp, km)
+		}
+		return true
+	default:
+		fe.add(kp+".type", "COMPONENT_TYPE_INVALID", "Component type is not valid in an action row")
+	}
+	return false
+}
+
+// validateSelectOptions checks a string select's options: 1 to 25, each with a label and
+// a value, and no more to pick than there are.
+func validateSelectOptions(fe *formErrors, kp string, km map[string]any) {
+	opts, _ := km["options"].([]any)
+	if len(opts) == 0 || len(opts) > 25 {
+		fe.add(kp+".options", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
+	}
+	for o, opt := range opts {
+		om, _ := opt.(map[string]any)
+		op := kp + ".options." + strconv.Itoa(o)
+		if n := strLen(om, "label"); n == 0 || n > 100 {
+			fe.add(op+".label", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+		}
+		if n := strLen(om, "value"); n == 0 || n > 100 {
+			fe.add(op+".value", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+		}
+	}
+	if mx, ok := km["max_values"].(float64); ok && int(mx) > len(opts) {
+		fe.add(kp+".max_values", "BASE_TYPE_MAX", "Must be less than or equal to the number of options.")
 	}
 }

@@ -236,43 +236,11 @@ func (s *Server) routeAPILocked(req *Request) response {
 	payload, _ := req.JSON.(map[string]any)
 	files := fileParts(req.Parts)
 	switch {
-	case route(seg, "gateway"):
+	case route(seg, "gateway"), route(seg, "gateway", "bot"), route(seg, "users", "*"), route(seg, "channels", "*"):
 		if m != http.MethodGet {
 			return methodNotAllowed()
 		}
-		return jsonResp(200, map[string]any{"url": s.GatewayURL()})
-	case route(seg, "gateway", "bot"):
-		if m != http.MethodGet {
-			return methodNotAllowed()
-		}
-		return jsonResp(200, map[string]any{
-			"url":    s.GatewayURL(),
-			"shards": 1,
-			"session_start_limit": map[string]any{
-				"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1,
-			},
-		})
-	case route(seg, "users", "*"):
-		if m != http.MethodGet {
-			return methodNotAllowed()
-		}
-		id := seg[1]
-		if id == "@me" {
-			id = s.bot.ID
-		}
-		if u, ok := s.users[id]; ok {
-			return jsonResp(200, userJSON(u))
-		}
-		return notFound(10013, "Unknown User")
-	case route(seg, "channels", "*"):
-		if m != http.MethodGet {
-			return methodNotAllowed()
-		}
-		ch := s.channels[seg[1]]
-		if ch == nil {
-			return notFound(10003, "Unknown Channel")
-		}
-		return jsonResp(200, channelJSON(ch))
+		return s.getLocked(seg)
 	case route(seg, "channels", "*", "messages"):
 		switch m {
 		case http.MethodGet:
@@ -313,6 +281,36 @@ func (s *Server) routeAPILocked(req *Request) response {
 		return s.webhookMessageLocked(m, seg[1], seg[2], seg[4], payload, files, req)
 	}
 	return notFound(0, "404: Not Found")
+}
+
+// getLocked answers the read-only routes: the gateway, a user, a channel.
+func (s *Server) getLocked(seg []string) response {
+	switch {
+	case route(seg, "gateway"):
+		return jsonResp(200, map[string]any{"url": s.GatewayURL()})
+	case route(seg, "gateway", "bot"):
+		return jsonResp(200, map[string]any{
+			"url":    s.GatewayURL(),
+			"shards": 1,
+			"session_start_limit": map[string]any{
+				"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1,
+			},
+		})
+	case route(seg, "users", "*"):
+		id := seg[1]
+		if id == "@me" {
+			id = s.bot.ID
+		}
+		if u, ok := s.users[id]; ok {
+			return jsonResp(200, userJSON(u))
+		}
+		return notFound(10013, "Unknown User")
+	}
+	ch := s.channels[seg[1]]
+	if ch == nil {
+		return notFound(10003, "Unknown Channel")
+	}
+	return jsonResp(200, channelJSON(ch))
 }
 
 // fileParts returns the uploaded files of a multipart body.

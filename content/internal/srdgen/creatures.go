@@ -168,20 +168,7 @@ func (s *srd) creatureActions(m monster, types map[string]bool) []creatureAction
 			x.set("save", o("save", a.DC.DCType.Index+"_save", "difficulty", a.DC.DCValue, "onSuccess", onSuccess))
 			act.dc = a.DC.DCValue
 		}
-		if u := a.Usage; u != nil {
-			switch u.Type {
-			case "recharge on roll":
-				if d, ok := parseDice(u.Dice); ok && d.Count == 1 && u.MinValue >= 1 && u.MinValue <= d.Sides {
-					x.set("recharge", o("dice", o("count", 1, "sides", d.Sides), "from", u.MinValue))
-				}
-			case "per day":
-				if u.Times >= 1 && u.Times <= 20 {
-					x.set("uses", o("per", "day", "count", u.Times))
-				}
-			case "recharge after rest":
-				x.set("uses", o("per", "day", "count", 1))
-			}
-		}
+		setUsage(&x, a)
 		act.o = x
 		byName[strings.ToLower(a.Name)] = id
 		out = append(out, act)
@@ -191,49 +178,75 @@ func (s *srd) creatureActions(m monster, types map[string]bool) []creatureAction
 		if a.MultiattackType == "" && !strings.EqualFold(a.Name, "Multiattack") {
 			continue
 		}
-		var steps []obj
-		act := creatureAction{id: "multiattack"}
-		for _, step := range a.Actions {
-			id, ok := byName[strings.ToLower(step.ActionName)]
-			if !ok {
-				steps = nil
-				break
-			}
-			var times int
-			if json.Unmarshal(step.Count, &times) != nil {
-				var str string
-				if json.Unmarshal(step.Count, &str) != nil {
-					steps = nil
-					break
-				}
-				n, err := strconv.Atoi(str)
-				if err != nil {
-					steps = nil
-					break
-				}
-				times = n
-			}
-			if times < 1 || times > 10 {
-				steps = nil
-				break
-			}
-			steps = append(steps, o("action", id, "times", times))
-			act.seq = append(act.seq, struct {
-				name  string
-				times int
-			}{id, times})
+		if act, ok := multiattack(a, byName); ok && !seen["multiattack"] {
+			out = append([]creatureAction{act}, out...)
 		}
-		if len(steps) == 0 || len(steps) > 6 || seen["multiattack"] {
-			break
-		}
-		act.o = o("id", "multiattack", "name", "Multiattack", "budget", "action", "sequence", steps)
-		out = append([]creatureAction{act}, out...)
 		break
 	}
 	if len(out) > 12 {
 		out = out[:12]
 	}
 	return out
+}
+
+// setUsage sets how often an action may be used on x: a recharge roll, uses per day, or
+// once between rests (read as once a day).
+func setUsage(x *obj, a monsterAction) {
+	if u := a.Usage; u != nil {
+		switch u.Type {
+		case "recharge on roll":
+			if d, ok := parseDice(u.Dice); ok && d.Count == 1 && u.MinValue >= 1 && u.MinValue <= d.Sides {
+				x.set("recharge", o("dice", o("count", 1, "sides", d.Sides), "from", u.MinValue))
+			}
+		case "per day":
+			if u.Times >= 1 && u.Times <= 20 {
+				x.set("uses", o("per", "day", "count", u.Times))
+			}
+		case "recharge after rest":
+			x.set("uses", o("per", "day", "count", 1))
+		}
+	}
+}
+
+// multiattack is the multiattack a names, a sequence of 1 to 6 steps each naming an
+// action byName holds, used 1 to 10 times; not ok when any step is not that.
+func multiattack(a monsterAction, byName map[string]string) (creatureAction, bool) {
+	var steps []obj
+	act := creatureAction{id: "multiattack"}
+	for _, step := range a.Actions {
+		id, ok := byName[strings.ToLower(step.ActionName)]
+		if !ok {
+			return act, false
+		}
+		times, ok := stepTimes(step.Count)
+		if !ok || times < 1 || times > 10 {
+			return act, false
+		}
+		steps = append(steps, o("action", id, "times", times))
+		act.seq = append(act.seq, struct {
+			name  string
+			times int
+		}{id, times})
+	}
+	if len(steps) == 0 || len(steps) > 6 {
+		return act, false
+	}
+	act.o = o("id", "multiattack", "name", "Multiattack", "budget", "action", "sequence", steps)
+	return act, true
+}
+
+// stepTimes reads a multiattack step's count, a number or a number written as a string.
+func stepTimes(count json.RawMessage) (int, bool) {
+	var times int
+	if json.Unmarshal(count, &times) == nil {
+		return times, true
+	}
+	var str string
+	if json.Unmarshal(count, &str) != nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(str)
+	return n, err == nil
 }
 
 // roundDamage is the most one turn's action deals on average: the multiattack's
@@ -295,137 +308,167 @@ func (s *srd) creatureEntries() ([]obj, []measured) {
 	var out []obj
 	var all []measured
 	for _, m := range s.monsters {
-		scores := []int{m.Strength, m.Dexterity, m.Constitution, m.Intelligence, m.Wisdom, m.Charisma}
-		abil := o()
-		for i, id := range []string{"str", "dex", "con", "int", "wis", "cha"} {
-			abil = append(abil, kv{id, scores[i]})
-		}
-		saves := o()
-		var skills []string
-		for _, p := range m.Proficiencies {
-			idx := p.Proficiency.Index
-			if strings.HasPrefix(idx, "saving-throw-") {
-				saves = append(saves, kv{strings.TrimPrefix(idx, "saving-throw-") + "_save", p.Value})
-			} else if strings.HasPrefix(idx, "skill-") {
-				name := strings.TrimPrefix(p.Proficiency.Name, "Skill: ")
-				skills = append(skills, fmt.Sprintf("%s %+d", name, p.Value))
-			}
-		}
-		hide := func(list []string) (exact []string, rest []string) {
-			for _, d := range list {
-				if types[strings.ToLower(d)] {
-					exact = append(exact, strings.ToLower(d))
-				} else {
-					rest = append(rest, d)
-				}
-			}
-			return
-		}
-		resist, resistRest := hide(m.DamageResistances)
-		immune, immuneRest := hide(m.DamageImmunities)
-		vuln, vulnRest := hide(m.DamageVulnerabilities)
-		var condImm []string
-		for _, c := range m.ConditionImmunities {
-			if conditions[c.Index] {
-				condImm = append(condImm, c.Index)
-			}
-		}
-
-		ac := 10
-		acNote := ""
-		if len(m.ArmorClass) > 0 {
-			ac = m.ArmorClass[0].Value
-			if t := m.ArmorClass[0].Type; t != "" && t != "dex" {
-				acNote = " (" + t + ")"
-			}
-		}
-		speedText := describeMap(m.Speed, "walk")
-		var traits []obj
-		trait := func(name, text string) {
-			if text != "" && len(traits) < 8 {
-				traits = append(traits, o("name", name, "text", clip(text, 400)))
-			}
-		}
-		trait("Speed", speedText)
-		trait("Senses", describeMap(m.Senses, "passive_perception"))
-		trait("Languages", m.Languages)
-		trait("Skills", strings.Join(skills, ", "))
-		trait("Also resists", strings.Join(resistRest, "; "))
-		trait("Also immune to", strings.Join(immuneRest, "; "))
-		trait("Also vulnerable to", strings.Join(vulnRest, "; "))
-		names := func(list []monsterAction) string {
-			var n []string
-			for _, a := range list {
-				n = append(n, a.Name)
-			}
-			return strings.Join(n, ", ")
-		}
-		trait("Special traits", names(m.SpecialAbilities))
-		trait("Legendary actions", names(m.LegendaryActions))
-		trait("Reactions", names(m.Reactions))
-
-		acts := s.creatureActions(m, types)
-		meas := measured{cr: m.ChallengeRating, hp: m.HitPoints, ac: ac, perTurn: int(math.Round(roundDamage(acts)))}
-		var actionObjs []obj
-		for _, a := range acts {
-			actionObjs = append(actionObjs, a.o)
-			if a.hasHit {
-				meas.toHit = append(meas.toHit, a.toHit)
-			}
-			if a.dc > 0 {
-				meas.dc = append(meas.dc, a.dc)
-			}
-		}
+		e, meas := s.creatureEntry(m, types, conditions)
+		out = append(out, e)
 		all = append(all, meas)
-
-		speed, _ := feet(m.Speed["walk"])
-		kind := m.Type
-		if m.Subtype != "" {
-			kind += " (" + m.Subtype + ")"
-		}
-		summary := fmt.Sprintf("%s %s, %s. Challenge %s (%s XP). Armor Class %d%s, %d hit point%s (%s). Speed %s.",
-			m.Size, kind, m.Alignment, fmtCR(m.ChallengeRating), thousands(m.XP), ac, acNote, m.HitPoints,
-			plural(m.HitPoints), m.HitPointsRoll, strings.TrimSuffix(speedText, "."))
-
-		// What the creature is written with whether it fights from actions or a sheet.
-		shared := o(
-			"resist", nilIfEmptyStrings(resist),
-			"vulnerable", nilIfEmptyStrings(vuln),
-			"immune", nilIfEmptyStrings(immune),
-			"conditionImmunities", nilIfEmptyStrings(condImm),
-			"tier", crTierID(m.ChallengeRating),
-			"traits", traits,
-		)
-		c := append(o(
-			"defense", ac,
-			"speed", speed,
-			"initiativeModifier", abilityMod(m.Dexterity),
-			"abilities", abil,
-			"saves", nilIfEmptyObj(saves),
-		), shared...)
-		hp, ok := parseDice(m.HitPointsRoll)
-		if ok && hp.Count > 0 {
-			c = append(obj{{"health", o("dice", hp.die(), "flat", flatOrNil(hp))}}, c...)
-		} else {
-			c = append(obj{{"health", max(1, m.HitPoints)}}, c...)
-		}
-		if len(actionObjs) > 0 {
-			c.set("actions", actionObjs)
-		} else {
-			// Nothing in the block to fight with: written as a sheet in the ruleset's own
-			// terms instead, which needs no action of its own.
-			c = append(o("sheet", o("abilities", abil, "fields", o("hp_max", max(1, m.HitPoints), "ac", ac, "speed", speed))), shared...)
-		}
-		typeLabel := titleCase(m.Type)
-		out = append(out, o(
-			"id", entryID(m.Index),
-			"label", m.Name,
-			"summary", clip(summary, 300),
-			"filters", o("challenge", m.ChallengeRating, "type", typeLabel, "size", m.Size),
-			"creature", c,
-		))
 	}
 	return out, all
+}
+
+// creatureEntry is one monster's entry, and what it measures for the threat tiers.
+// types are the ruleset's damage types and conditions its conditions: a resistance,
+// immunity or vulnerability outside them is a trait, said in words.
+func (s *srd) creatureEntry(m monster, types, conditions map[string]bool) (obj, measured) {
+	abil, saves, skills := creatureChecks(m)
+	resist, resistRest := splitDamageTypes(types, m.DamageResistances)
+	immune, immuneRest := splitDamageTypes(types, m.DamageImmunities)
+	vuln, vulnRest := splitDamageTypes(types, m.DamageVulnerabilities)
+	var condImm []string
+	for _, c := range m.ConditionImmunities {
+		if conditions[c.Index] {
+			condImm = append(condImm, c.Index)
+		}
+	}
+
+	ac, acNote := armorClass(m)
+	speedText := describeMap(m.Speed, "walk")
+	traits := creatureTraits(m, speedText, skills, resistRest, immuneRest, vulnRest)
+
+	acts := s.creatureActions(m, types)
+	meas := measured{cr: m.ChallengeRating, hp: m.HitPoints, ac: ac, perTurn: int(math.Round(roundDamage(acts)))}
+	var actionObjs []obj
+	for _, a := range acts {
+		actionObjs = append(actionObjs, a.o)
+		if a.hasHit {
+			meas.toHit = append(meas.toHit, a.toHit)
+		}
+		if a.dc > 0 {
+			meas.dc = append(meas.dc, a.dc)
+		}
+	}
+
+	speed, _ := feet(m.Speed["walk"])
+	kind := m.Type
+	if m.Subtype != "" {
+		kind += " (" + m.Subtype + ")"
+	}
+	summary := fmt.Sprintf("%s %s, %s. Challenge %s (%s XP). Armor Class %d%s, %d hit point%s (%s). Speed %s.",
+		m.Size, kind, m.Alignment, fmtCR(m.ChallengeRating), thousands(m.XP), ac, acNote, m.HitPoints,
+		plural(m.HitPoints), m.HitPointsRoll, strings.TrimSuffix(speedText, "."))
+
+	// What the creature is written with whether it fights from actions or a sheet.
+	shared := o(
+		"resist", nilIfEmptyStrings(resist),
+		"vulnerable", nilIfEmptyStrings(vuln),
+		"immune", nilIfEmptyStrings(immune),
+		"conditionImmunities", nilIfEmptyStrings(condImm),
+		"tier", crTierID(m.ChallengeRating),
+		"traits", traits,
+	)
+	c := append(o(
+		"defense", ac,
+		"speed", speed,
+		"initiativeModifier", abilityMod(m.Dexterity),
+		"abilities", abil,
+		"saves", nilIfEmptyObj(saves),
+	), shared...)
+	hp, ok := parseDice(m.HitPointsRoll)
+	if ok && hp.Count > 0 {
+		c = append(obj{{"health", o("dice", hp.die(), "flat", flatOrNil(hp))}}, c...)
+	} else {
+		c = append(obj{{"health", max(1, m.HitPoints)}}, c...)
+	}
+	if len(actionObjs) > 0 {
+		c.set("actions", actionObjs)
+	} else {
+		// Nothing in the block to fight with: written as a sheet in the ruleset's own
+		// terms instead, which needs no action of its own.
+		c = append(o("sheet", o("abilities", abil, "fields", o("hp_max", max(1, m.HitPoints), "ac", ac, "speed", speed))), shared...)
+	}
+	return o(
+		"id", entryID(m.Index),
+		"label", m.Name,
+		"summary", clip(summary, 300),
+		"filters", o("challenge", m.ChallengeRating, "type", titleCase(m.Type), "size", m.Size),
+		"creature", c,
+	), meas
+}
+
+// armorClass is a monster's first armor class (10 when it has none), and what it comes
+// from in words (" (natural armor)"), unless that is just its Dexterity.
+func armorClass(m monster) (ac int, note string) {
+	if len(m.ArmorClass) == 0 {
+		return 10, ""
+	}
+	ac = m.ArmorClass[0].Value
+	if t := m.ArmorClass[0].Type; t != "" && t != "dex" {
+		note = " (" + t + ")"
+	}
+	return ac, note
+}
+
+// creatureChecks are a monster's ability scores, its save bonuses, and its skills in
+// words ("Perception +4").
+func creatureChecks(m monster) (abil, saves obj, skills []string) {
+	scores := []int{m.Strength, m.Dexterity, m.Constitution, m.Intelligence, m.Wisdom, m.Charisma}
+	abil = o()
+	for i, id := range []string{"str", "dex", "con", "int", "wis", "cha"} {
+		abil = append(abil, kv{id, scores[i]})
+	}
+	saves = o()
+	for _, p := range m.Proficiencies {
+		idx := p.Proficiency.Index
+		if strings.HasPrefix(idx, "saving-throw-") {
+			saves = append(saves, kv{strings.TrimPrefix(idx, "saving-throw-") + "_save", p.Value})
+		} else if strings.HasPrefix(idx, "skill-") {
+			name := strings.TrimPrefix(p.Proficiency.Name, "Skill: ")
+			skills = append(skills, fmt.Sprintf("%s %+d", name, p.Value))
+		}
+	}
+	return abil, saves, skills
+}
+
+// splitDamageTypes parts list into the damage types the ruleset has (lowercased) and the
+// rest, as written ("bludgeoning from nonmagical attacks").
+func splitDamageTypes(types map[string]bool, list []string) (exact, rest []string) {
+	for _, d := range list {
+		if types[strings.ToLower(d)] {
+			exact = append(exact, strings.ToLower(d))
+		} else {
+			rest = append(rest, d)
+		}
+	}
+	return exact, rest
+}
+
+// creatureTraits are the at most 8 traits a creature block says in words: speed, senses,
+// languages, skills, the defenses outside the damage types, and the names of its special
+// traits, legendary actions and reactions.
+func creatureTraits(m monster, speedText string, skills, resistRest, immuneRest, vulnRest []string) []obj {
+	var traits []obj
+	trait := func(name, text string) {
+		if text != "" && len(traits) < 8 {
+			traits = append(traits, o("name", name, "text", clip(text, 400)))
+		}
+	}
+	trait("Speed", speedText)
+	trait("Senses", describeMap(m.Senses, "passive_perception"))
+	trait("Languages", m.Languages)
+	trait("Skills", strings.Join(skills, ", "))
+	trait("Also resists", strings.Join(resistRest, "; "))
+	trait("Also immune to", strings.Join(immuneRest, "; "))
+	trait("Also vulnerable to", strings.Join(vulnRest, "; "))
+	names := func(list []monsterAction) string {
+		var n []string
+		for _, a := range list {
+			n = append(n, a.Name)
+		}
+		return strings.Join(n, ", ")
+	}
+	trait("Special traits", names(m.SpecialAbilities))
+	trait("Legendary actions", names(m.LegendaryActions))
+	trait("Reactions", names(m.Reactions))
+	return traits
 }
 
 func nilIfEmptyObj(x obj) any {

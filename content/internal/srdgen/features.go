@@ -149,89 +149,110 @@ func (s *srd) featureEntries() []obj {
 		if dup[key(f)] > 1 {
 			label += " (" + ordinal(f.Level) + " level)"
 		}
-		subclass := "Base class"
-		owner := f.Class.Name
-		if f.Subclass != nil {
-			subclass = f.Subclass.Name
-			owner = f.Class.Name + " (" + f.Subclass.Name + ")"
-		}
-		parts := []string{owner + " feature, from " + ordinal(f.Level) + " level."}
-		if f.Parent != nil {
-			parts = append(parts, "One of the choices of "+f.Parent.Name+".")
-		}
-		var needs []string
-		for _, p := range f.Prerequisites {
-			switch p.Type {
-			case "level":
-				needs = append(needs, ordinal(p.Level)+" level")
-			case "spell":
-				needs = append(needs, "the "+strings.ReplaceAll(path.Base(p.Spell), "-", " ")+" cantrip")
-			case "feature":
-				if pf, ok := byIndex[path.Base(p.Feature)]; ok {
-					needs = append(needs, pf.Name)
-				}
-			}
-		}
-		if len(needs) > 0 {
-			parts = append(parts, "Requires "+joinAnd(needs)+".")
-		}
-		for _, opt := range options(f.FeatureSpecific) {
-			parts = append(parts, titleCase(opt)+".")
-		}
-		rows := []obj{}
-		res, hasResource := resources[f.Index]
-		var counter obj
-		if hasResource {
-			values := o("name", res.name, "max", res.fixed, "recharge", res.recharge)
-			var how string
-			switch {
-			case res.column != "":
-				table := stepTable(1, s.classTable(f.Class.Index, res.column))
-				values.set("max", lookup(table, f.Level))
-				counter = o("list", "counters", "values", values,
-					"scaled", o("max", o("from", o("field", classLevelField(f.Class.Index)), "table", tableJSON(table))))
-				var steps []string
-				for _, r := range table {
-					switch {
-					case r[1] >= 999:
-						steps = append(steps, "unlimited at "+ordinal(r[0])+" (kept as 999)")
-					case r[1] > 0:
-						steps = append(steps, strconv.Itoa(r[1])+" at "+ordinal(r[0]))
-					}
-				}
-				if len(steps) > 6 {
-					steps = []string{steps[0], "rising to " + steps[len(steps)-1]}
-				}
-				how = "by " + strings.ToLower(f.Class.Name) + " level, " + strings.Join(steps, ", ")
-			case res.derived != "":
-				values.set("max", 1)
-				counter = o("list", "counters", "values", values,
-					"scaled", o("max", o("from", o("derived", res.derived))))
-				how = derivedWords[res.derived]
-			default:
-				counter = o("list", "counters", "values", values)
-				how = strconv.Itoa(res.fixed)
-			}
-			line := "Adds the " + res.name + " class resource: " + how + ", back after " + rechargeWords[res.recharge]
-			if res.note != "" {
-				line += "; " + res.note
-			}
-			parts = append(parts, line+".")
-		}
-		text := clip(strings.Join(parts, " "), 800)
-		rows = append(rows, o("list", "features", "values", o("name", label, "text", text)))
-		if counter != nil {
-			rows = append(rows, counter)
-		}
-		out = append(out, o(
-			"id", entryID(f.Index),
-			"label", label,
-			"summary", clip(strings.Join(parts, " "), 300),
-			"filters", o("class", f.Class.Name, "subclass", subclass, "level", f.Level),
-			"rows", rows,
-		))
+		out = append(out, s.featureEntry(f, label, byIndex))
 	}
 	return out
+}
+
+// featureEntry is one feature's entry under label: who has it from which level, what it
+// is a choice of, what it requires, its options, and the class resource it adds (a
+// counters row beside its features row).
+func (s *srd) featureEntry(f feature, label string, byIndex map[string]feature) obj {
+	subclass := "Base class"
+	owner := f.Class.Name
+	if f.Subclass != nil {
+		subclass = f.Subclass.Name
+		owner = f.Class.Name + " (" + f.Subclass.Name + ")"
+	}
+	parts := []string{owner + " feature, from " + ordinal(f.Level) + " level."}
+	if f.Parent != nil {
+		parts = append(parts, "One of the choices of "+f.Parent.Name+".")
+	}
+	if needs := featureNeeds(f, byIndex); len(needs) > 0 {
+		parts = append(parts, "Requires "+joinAnd(needs)+".")
+	}
+	for _, opt := range options(f.FeatureSpecific) {
+		parts = append(parts, titleCase(opt)+".")
+	}
+	rows := []obj{}
+	var counter obj
+	if res, ok := resources[f.Index]; ok {
+		var line string
+		counter, line = s.featureCounter(f, res)
+		parts = append(parts, line)
+	}
+	text := clip(strings.Join(parts, " "), 800)
+	rows = append(rows, o("list", "features", "values", o("name", label, "text", text)))
+	if counter != nil {
+		rows = append(rows, counter)
+	}
+	return o(
+		"id", entryID(f.Index),
+		"label", label,
+		"summary", clip(strings.Join(parts, " "), 300),
+		"filters", o("class", f.Class.Name, "subclass", subclass, "level", f.Level),
+		"rows", rows,
+	)
+}
+
+// featureNeeds names a feature's prerequisites: a level, a cantrip, another feature.
+func featureNeeds(f feature, byIndex map[string]feature) []string {
+	var needs []string
+	for _, p := range f.Prerequisites {
+		switch p.Type {
+		case "level":
+			needs = append(needs, ordinal(p.Level)+" level")
+		case "spell":
+			needs = append(needs, "the "+strings.ReplaceAll(path.Base(p.Spell), "-", " ")+" cantrip")
+		case "feature":
+			if pf, ok := byIndex[path.Base(p.Feature)]; ok {
+				needs = append(needs, pf.Name)
+			}
+		}
+	}
+	return needs
+}
+
+// featureCounter is the counters row of the class resource res a feature adds, its
+// maximum fixed, from a column of the class table, or from a derived value; and the
+// sentence that says so.
+func (s *srd) featureCounter(f feature, res resource) (obj, string) {
+	values := o("name", res.name, "max", res.fixed, "recharge", res.recharge)
+	var counter obj
+	var how string
+	switch {
+	case res.column != "":
+		table := stepTable(1, s.classTable(f.Class.Index, res.column))
+		values.set("max", lookup(table, f.Level))
+		counter = o("list", "counters", "values", values,
+			"scaled", o("max", o("from", o("field", classLevelField(f.Class.Index)), "table", tableJSON(table))))
+		var steps []string
+		for _, r := range table {
+			switch {
+			case r[1] >= 999:
+				steps = append(steps, "unlimited at "+ordinal(r[0])+" (kept as 999)")
+			case r[1] > 0:
+				steps = append(steps, strconv.Itoa(r[1])+" at "+ordinal(r[0]))
+			}
+		}
+		if len(steps) > 6 {
+			steps = []string{steps[0], "rising to " + steps[len(steps)-1]}
+		}
+		how = "by " + strings.ToLower(f.Class.Name) + " level, " + strings.Join(steps, ", ")
+	case res.derived != "":
+		values.set("max", 1)
+		counter = o("list", "counters", "values", values,
+			"scaled", o("max", o("from", o("derived", res.derived))))
+		how = derivedWords[res.derived]
+	default:
+		counter = o("list", "counters", "values", values)
+		how = strconv.Itoa(res.fixed)
+	}
+	line := "Adds the " + res.name + " class resource: " + how + ", back after " + rechargeWords[res.recharge]
+	if res.note != "" {
+		line += "; " + res.note
+	}
+	return counter, line + "."
 }
 
 var hyphens = regexp.MustCompile(`-+`)

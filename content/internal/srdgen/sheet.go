@@ -60,17 +60,52 @@ func (s *srd) proficiencyTable() [][2]int {
 var slotLabels = [10]string{"", "1st-level slots", "2nd-level slots", "3rd-level slots", "4th-level slots",
 	"5th-level slots", "6th-level slots", "7th-level slots", "8th-level slots", "9th-level slots"}
 
+// sheet is the ruleset's sheet: checks, fields, derived values, lists and live state, each
+// built by its own function below.
 func (s *srd) sheet() (obj, error) {
 	slots, err := s.fullCasterSlots()
 	if err != nil {
 		return nil, err
 	}
-	pactSlots, pactLevel := s.pactMagic()
+	abilities, saves, skills := s.checks()
+	return o(
+		"version", 1,
+		"sections", []obj{
+			o("id", "identity", "label", "Identity"),
+			o("id", "classes", "label", "Class levels"),
+			o("id", "combat", "label", "Combat"),
+			o("id", "spellcasting", "label", "Spellcasting"),
+		},
+		"abilities", abilities,
+		"saves", saves,
+		"saveTiers", []string{"none", "proficient"},
+		"skills", skills,
+		"fields", s.sheetFields(),
+		"derived", s.sheetDerived(slots),
+		"lists", s.sheetLists(),
+		"live", o(
+			"pools", sheetPools(),
+			"tracks", []obj{
+				o("id", "death_save_successes", "label", "Death save successes", "min", 0, "max", 3),
+				o("id", "death_save_failures", "label", "Death save failures", "min", 0, "max", 3),
+				o("id", "exhaustion", "label", "Exhaustion", "min", 0, "max", 6),
+			},
+			"text", []obj{o("id", "concentration", "label", "Concentrating on", "maxLength", 80)},
+			"conditions", s.sheetConditions(),
+		),
+		"advancement", o(
+			"fields", s.advanceFields(),
+			"abilities", true,
+			"skills", true,
+			"saves", true,
+			"text", "Award XP when a session or a fight ends. Raise a class level when the character has the XP for it, then its hit point maximum; an ability score only with an Ability Score Improvement; a skill or save tier only when a feature grants it.",
+		),
+	), nil
+}
 
-	var abilities, saves, skills []obj
-	var abilityIDs []string
+// checks are the SRD's abilities, a save for each, and its skills.
+func (s *srd) checks() (abilities, saves, skills []obj) {
 	for _, a := range s.abilities {
-		abilityIDs = append(abilityIDs, a.Index)
 		abilities = append(abilities, o("id", a.Index, "label", a.FullName, "short", a.Name,
 			"min", 1, "max", 30, "default", 10))
 		saves = append(saves, o("id", a.Index+"_save", "label", a.FullName+" save", "ability", a.Index))
@@ -78,7 +113,12 @@ func (s *srd) sheet() (obj, error) {
 	for _, sk := range s.skills {
 		skills = append(skills, o("id", sheetID(sk.Index), "label", sk.Name, "ability", sk.AbilityScore.Index))
 	}
+	return abilities, saves, skills
+}
 
+// sheetFields are the sheet's fields: identity, a level per class, combat, spellcasting.
+func (s *srd) sheetFields() []obj {
+	pactSlots, pactLevel := s.pactMagic()
 	text := func(id, label string, n int, section string) obj {
 		return o("id", id, "label", label, "type", "text", "maxLength", n, "section", section)
 	}
@@ -93,28 +133,13 @@ func (s *srd) sheet() (obj, error) {
 		text("alignment", "Alignment", 40, "identity"),
 		number("xp", "Experience points", 0, 355000, 0, "identity"),
 	}
-	var classLevelRefs []any
 	for _, c := range s.classOrder() {
 		fields = append(fields, number(classLevelField(c.Index), c.Name+" level", 0, 20, 0, "classes"))
-		classLevelRefs = append(classLevelRefs, o("field", classLevelField(c.Index)))
-	}
-	hitDice := []string{}
-	seenDie := map[int]bool{}
-	var dieSizes []int
-	for _, c := range s.classes {
-		if !seenDie[c.HitDie] {
-			seenDie[c.HitDie] = true
-			dieSizes = append(dieSizes, c.HitDie)
-		}
-	}
-	sort.Ints(dieSizes)
-	for _, d := range dieSizes {
-		hitDice = append(hitDice, fmt.Sprintf("d%d", d))
 	}
 	castingValues := []string{"none", "int", "wis", "cha"}
-	fields = append(fields,
+	return append(fields,
 		number("hp_max", "Hit point maximum", 1, 999, 8, "combat"),
-		o("id", "hit_die", "label", "Hit die", "type", "enum", "values", hitDice, "default", "d8", "section", "combat"),
+		o("id", "hit_die", "label", "Hit die", "type", "enum", "values", s.hitDice(), "default", "d8", "section", "combat"),
 		number("ac", "Armor Class", 0, 40, 10, "combat"),
 		number("speed", "Speed (ft)", 0, 300, 30, "combat"),
 		number("initiative_misc", "Initiative bonus (other)", -10, 20, 0, "combat"),
@@ -128,7 +153,33 @@ func (s *srd) sheet() (obj, error) {
 		o("id", "pact_slot_level", "label", "Pact slot level", "type", "number", "min", 1, "max", pactLevel,
 			"default", 1, "section", "spellcasting", "hideWhen", noCasting()),
 	)
+}
 
+// hitDice are the classes' hit dice, smallest first, each once: "d6", "d8", ...
+func (s *srd) hitDice() []string {
+	hitDice := []string{}
+	seenDie := map[int]bool{}
+	var dieSizes []int
+	for _, c := range s.classes {
+		if !seenDie[c.HitDie] {
+			seenDie[c.HitDie] = true
+			dieSizes = append(dieSizes, c.HitDie)
+		}
+	}
+	sort.Ints(dieSizes)
+	for _, d := range dieSizes {
+		hitDice = append(hitDice, fmt.Sprintf("d%d", d))
+	}
+	return hitDice
+}
+
+// sheetDerived are the derived values: level and proficiency, combat and spellcasting
+// numbers, the slot maximums per level (slots is fullCasterSlots), class resources.
+func (s *srd) sheetDerived(slots [9][]int) []obj {
+	var classLevelRefs []any
+	for _, c := range s.classOrder() {
+		classLevelRefs = append(classLevelRefs, o("field", classLevelField(c.Index)))
+	}
 	derived := []obj{
 		o("$comment", "Character level is the sum of the class levels, so a multiclass character's class resources follow each class's own level.",
 			"id", "level", "label", "Character level", "op", "sum", "of", classLevelRefs, "section", "identity"),
@@ -154,7 +205,7 @@ func (s *srd) sheet() (obj, error) {
 		}
 		derived = append(derived, d)
 	}
-	derived = append(derived,
+	return append(derived,
 		o("$comment", "Class resource maximums the SRD ties to an ability score or a multiple of a level; catalog counters read them.",
 			"id", "bardic_inspiration_uses", "label", "Bardic Inspiration uses", "op", "max",
 			"of", []obj{o("const", 1), o("abilityMod", "cha")}),
@@ -163,11 +214,19 @@ func (s *srd) sheet() (obj, error) {
 		o("id", "lay_on_hands_pool", "label", "Lay on Hands pool", "op", "scale",
 			"of", o("field", classLevelField("paladin")), "multiplier", 5),
 	)
+}
 
+// sheetLists are the sheet's lists: attacks, spells, features, class resources (a live
+// pool per row) and other proficiencies.
+func (s *srd) sheetLists() []obj {
+	var abilityIDs []string
+	for _, a := range s.abilities {
+		abilityIDs = append(abilityIDs, a.Index)
+	}
 	nameCol := func(n int) obj {
 		return o("id", "name", "label", "Name", "type", "text", "maxLength", n, "required", true)
 	}
-	lists := []obj{
+	return []obj{
 		o("id", "attacks", "label", "Attacks", "section", "combat", "maxItems", 20, "columns", []obj{
 			nameCol(80),
 			o("id", "ability", "label", "Ability", "type", "enum", "values", abilityIDs),
@@ -201,7 +260,11 @@ func (s *srd) sheet() (obj, error) {
 		o("id", "proficiencies", "label", "Other proficiencies and languages", "maxItems", 40,
 			"columns", []obj{nameCol(80)}),
 	}
+}
 
+// sheetPools are the live pools: hit points, hit dice, the slots of each level, and Pact
+// Magic slots.
+func sheetPools() []obj {
 	pools := []obj{
 		o("id", "hp", "label", "Hit points", "max", o("field", "hp_max"), "allowTemp", true),
 		o("id", "hit_dice", "label", "Hit dice", "max", o("derived", "level")),
@@ -210,10 +273,13 @@ func (s *srd) sheet() (obj, error) {
 		pools = append(pools, o("id", fmt.Sprintf("slots_%d", n), "label", slotLabels[n],
 			"max", o("derived", fmt.Sprintf("slots_max_%d", n)), "group", "slots", "hideWhen", noCasting()))
 	}
-	pools = append(pools, o("$comment", "A warlock's Pact Magic slots pay for any spell whose cost is a spell slot, at the pact slot level: never above it, and a higher one raises the spell.",
+	return append(pools, o("$comment", "A warlock's Pact Magic slots pay for any spell whose cost is a spell slot, at the pact slot level: never above it, and a higher one raises the spell.",
 		"id", "pact_slots", "label", "Pact Magic slots", "max", o("field", "pact_slots_max"), "group", "pact",
 		"level", o("field", "pact_slot_level"), "pays", []string{"slots"}, "hideWhen", noCasting()))
+}
 
+// sheetConditions are the SRD's conditions but exhaustion, which is a track.
+func (s *srd) sheetConditions() []obj {
 	var conditions []obj
 	for _, c := range s.conditions {
 		if c.Index == "exhaustion" {
@@ -221,45 +287,14 @@ func (s *srd) sheet() (obj, error) {
 		}
 		conditions = append(conditions, o("id", c.Index, "label", c.Name))
 	}
+	return conditions
+}
 
-	var advanceFields []string
-	advanceFields = append(advanceFields, "xp")
+// advanceFields are the fields advance may raise.
+func (s *srd) advanceFields() []string {
+	advanceFields := []string{"xp"}
 	for _, c := range s.classOrder() {
 		advanceFields = append(advanceFields, classLevelField(c.Index))
 	}
-	advanceFields = append(advanceFields, "hp_max", "caster_level", "pact_slots_max", "pact_slot_level", "ac", "speed")
-
-	return o(
-		"version", 1,
-		"sections", []obj{
-			o("id", "identity", "label", "Identity"),
-			o("id", "classes", "label", "Class levels"),
-			o("id", "combat", "label", "Combat"),
-			o("id", "spellcasting", "label", "Spellcasting"),
-		},
-		"abilities", abilities,
-		"saves", saves,
-		"saveTiers", []string{"none", "proficient"},
-		"skills", skills,
-		"fields", fields,
-		"derived", derived,
-		"lists", lists,
-		"live", o(
-			"pools", pools,
-			"tracks", []obj{
-				o("id", "death_save_successes", "label", "Death save successes", "min", 0, "max", 3),
-				o("id", "death_save_failures", "label", "Death save failures", "min", 0, "max", 3),
-				o("id", "exhaustion", "label", "Exhaustion", "min", 0, "max", 6),
-			},
-			"text", []obj{o("id", "concentration", "label", "Concentrating on", "maxLength", 80)},
-			"conditions", conditions,
-		),
-		"advancement", o(
-			"fields", advanceFields,
-			"abilities", true,
-			"skills", true,
-			"saves", true,
-			"text", "Award XP when a session or a fight ends. Raise a class level when the character has the XP for it, then its hit point maximum; an ability score only with an Ability Score Improvement; a skill or save tier only when a feature grants it.",
-		),
-	), nil
+	return append(advanceFields, "hp_max", "caster_level", "pact_slots_max", "pact_slot_level", "ac", "speed")
 }

@@ -147,126 +147,13 @@ func lowerFirst(s string) string {
 // spellEntry writes one spell catalog entry from the spell's structured facts.
 func spellEntry(sp spell) obj {
 	school := sp.School.Name
-	var head string
-	if sp.Level == 0 {
-		head = school + " cantrip"
-	} else {
-		head = ordinal(sp.Level) + "-level " + strings.ToLower(school)
-	}
-	if sp.Ritual {
-		head += " (ritual)"
-	}
-	duration := lowerFirst(sp.Duration)
-	if sp.Concentration && !strings.Contains(strings.ToLower(duration), "concentration") {
-		duration += ", concentration"
-	}
-	castTime := sp.CastingTime
-	rangeText := lowerFirst(sp.Range)
-	if a := sp.AreaOfEffect; a != nil {
-		rangeText += " (" + strconv.Itoa(a.Size) + "-foot " + a.Type + ")"
-	}
-	facts := head + ". Casting time " + castTime + "; range " + rangeText + "; components " +
-		strings.Join(sp.Components, ", ") + "; duration " + duration + "."
-
-	mech := o("kind", "utility")
-	var effect []string
-	if r, ok := spellRange(sp.Range); ok {
-		mech.set("range", r)
-	}
-	if a := sp.AreaOfEffect; a != nil {
-		shape := map[string]string{"sphere": "burst", "cylinder": "burst", "cone": "cone", "line": "line"}[a.Type]
-		if shape != "" && a.Size > 0 {
-			mech.set("area", o("shape", shape, "size", a.Size))
-		}
-	}
-	kind := "utility"
-	if sp.Damage != nil && sp.Damage.DamageType != nil {
-		kind = "attack"
-		dtype := strings.ToLower(sp.Damage.DamageType.Name)
-		table := sp.Damage.DamageAtSlotLevel
-		baseKey := strconv.Itoa(sp.Level)
-		if sp.Level == 0 || table == nil {
-			table = sp.Damage.DamageAtCharacterLevel
-			baseKey = "1"
-		}
-		if base, ok := parseDice(table[baseKey]); ok && table[baseKey] != "" {
-			mech.set("amount", base.amount())
-			effect = append(effect, base.String()+" "+dtype+" damage")
-		} else {
-			effect = append(effect, dtype+" damage")
-		}
-		mech.set("damageType", dtype)
-		if sp.Level == 0 {
-			if scale, base, ok := cantripScale(sp.Damage.DamageAtCharacterLevel); ok {
-				mech.set("scales", o("from", o("derived", "level"), "table", tableJSON(scale)))
-				var steps []string
-				for _, r := range scale[1:] {
-					steps = append(steps, strconv.Itoa(base.Count+r[1])+"d"+strconv.Itoa(base.Sides)+" at "+ordinal(r[0]))
-				}
-				effect = append(effect, "rising to "+joinAnd(steps)+" character level")
-			}
-		} else if step, ok := perStep(sp.Damage.DamageAtSlotLevel); ok {
-			mech.set("perCostStep", step.amount())
-			effect = append(effect, "+"+step.String()+" per slot level above "+ordinal(sp.Level))
-		}
-	} else if sp.HealAtSlotLevel != nil {
-		kind = "heal"
-		raw := sp.HealAtSlotLevel[strconv.Itoa(sp.Level)]
-		if base, ok := parseDice(raw); ok {
-			mech.set("amount", base.amount())
-			effect = append(effect, "heals "+base.String()+" hit points")
-		} else if strings.HasSuffix(raw, "+ MOD") {
-			effect = append(effect, "heals "+strings.TrimSpace(strings.TrimSuffix(raw, "+ MOD"))+" plus the spellcasting modifier")
-		}
-		if step, ok := perStep(sp.HealAtSlotLevel); ok {
-			mech.set("perCostStep", step.amount())
-			effect = append(effect, "+"+step.String()+" per slot level above "+ordinal(sp.Level))
-		}
-	} else if sp.DC != nil {
-		kind = "debuff"
-	}
-	mech.set("kind", kind)
-	if sp.AttackType != "" {
-		mech.set("attackRoll", true)
-		effect = append(effect, sp.AttackType+" spell attack")
-	}
-	if sp.DC != nil {
-		save := sp.DC.DCType.Index + "_save"
-		onSuccess := map[string]string{"half": "half", "none": "negates"}[sp.DC.DCSuccess]
-		if onSuccess == "" {
-			onSuccess = "none"
-		}
-		mech.set("save", o("save", save, "onSuccess", onSuccess))
-		what := abilityNames[sp.DC.DCType.Index] + " save"
-		switch sp.DC.DCSuccess {
-		case "half":
-			what += " for half"
-		case "none":
-			what += " negates"
-		}
-		effect = append(effect, what)
-	}
-	if sp.Level > 0 {
-		// The spell's own slot pool, not the group: a group term pays from the first pool
-		// that can afford it, which would cast Fireball from a 1st-level slot. Upcasting
-		// names a higher pool of the group (pool=), and pact slots pay through `pays`.
-		mech.set("cost", []obj{o("pool", "slots_"+strconv.Itoa(sp.Level), "amount", 1)})
-	}
-	if sp.Concentration {
-		mech.set("concentration", true)
-	}
-	if count, step, ok := targets(sp); ok {
-		mech.set("targetCount", count)
-		mech.set("targetsPerCostStep", step)
-		effect = append(effect, strconv.Itoa(count)+" target"+plural(count)+", +"+strconv.Itoa(step)+" per slot level above "+ordinal(sp.Level))
-	}
-
+	mech, effect := spellMechanics(sp)
 	var classNames []string
 	for _, c := range sp.Classes {
 		classNames = append(classNames, c.Name)
 	}
 	sort.Strings(classNames)
-	summary := facts
+	summary := spellFacts(sp)
 	if len(effect) > 0 {
 		summary += " " + titleCase(strings.Join(effect, "; ")) + "."
 	}
@@ -275,7 +162,7 @@ func spellEntry(sp spell) obj {
 	}
 	summary = clip(summary, 300)
 
-	notes := school + "; " + castTime + "; " + sp.Range + "; " + strings.Join(sp.Components, ", ") + "; " + sp.Duration
+	notes := school + "; " + sp.CastingTime + "; " + sp.Range + "; " + strings.Join(sp.Components, ", ") + "; " + sp.Duration
 	values := o(
 		"name", sp.Name,
 		"level", sp.Level,
@@ -292,6 +179,151 @@ func spellEntry(sp spell) obj {
 		"rows", []obj{o("list", "spells", "values", values)},
 		"mechanics", mech,
 	)
+}
+
+// spellFacts is the spell's header sentence: level and school, casting time, range,
+// components and duration.
+func spellFacts(sp spell) string {
+	school := sp.School.Name
+	var head string
+	if sp.Level == 0 {
+		head = school + " cantrip"
+	} else {
+		head = ordinal(sp.Level) + "-level " + strings.ToLower(school)
+	}
+	if sp.Ritual {
+		head += " (ritual)"
+	}
+	duration := lowerFirst(sp.Duration)
+	if sp.Concentration && !strings.Contains(strings.ToLower(duration), "concentration") {
+		duration += ", concentration"
+	}
+	rangeText := lowerFirst(sp.Range)
+	if a := sp.AreaOfEffect; a != nil {
+		rangeText += " (" + strconv.Itoa(a.Size) + "-foot " + a.Type + ")"
+	}
+	return head + ". Casting time " + sp.CastingTime + "; range " + rangeText + "; components " +
+		strings.Join(sp.Components, ", ") + "; duration " + duration + "."
+}
+
+// spellMechanics is what the engine reads of a spell, and the effect phrases the summary
+// says of it: range and area, damage or healing (with how it scales), attack roll, save,
+// slot cost, concentration and targets.
+func spellMechanics(sp spell) (obj, []string) {
+	mech := o("kind", "utility")
+	var effect []string
+	if r, ok := spellRange(sp.Range); ok {
+		mech.set("range", r)
+	}
+	if a := sp.AreaOfEffect; a != nil {
+		shape := map[string]string{"sphere": "burst", "cylinder": "burst", "cone": "cone", "line": "line"}[a.Type]
+		if shape != "" && a.Size > 0 {
+			mech.set("area", o("shape", shape, "size", a.Size))
+		}
+	}
+	kind := "utility"
+	if sp.Damage != nil && sp.Damage.DamageType != nil {
+		kind = "attack"
+		effect = append(effect, spellDamage(sp, &mech)...)
+	} else if sp.HealAtSlotLevel != nil {
+		kind = "heal"
+		effect = append(effect, spellHeal(sp, &mech)...)
+	} else if sp.DC != nil {
+		kind = "debuff"
+	}
+	mech.set("kind", kind)
+	if sp.AttackType != "" {
+		mech.set("attackRoll", true)
+		effect = append(effect, sp.AttackType+" spell attack")
+	}
+	if sp.DC != nil {
+		effect = append(effect, spellSave(sp, &mech))
+	}
+	if sp.Level > 0 {
+		// The spell's own slot pool, not the group: a group term pays from the first pool
+		// that can afford it, which would cast Fireball from a 1st-level slot. Upcasting
+		// names a higher pool of the group (pool=), and pact slots pay through `pays`.
+		mech.set("cost", []obj{o("pool", "slots_"+strconv.Itoa(sp.Level), "amount", 1)})
+	}
+	if sp.Concentration {
+		mech.set("concentration", true)
+	}
+	if count, step, ok := targets(sp); ok {
+		mech.set("targetCount", count)
+		mech.set("targetsPerCostStep", step)
+		effect = append(effect, strconv.Itoa(count)+" target"+plural(count)+", +"+strconv.Itoa(step)+" per slot level above "+ordinal(sp.Level))
+	}
+	return mech, effect
+}
+
+// spellDamage sets a damaging spell's amount, damage type and scaling on mech, and says
+// them: a cantrip scales by character level, a leveled spell per slot level above its own.
+func spellDamage(sp spell, mech *obj) []string {
+	var effect []string
+	dtype := strings.ToLower(sp.Damage.DamageType.Name)
+	table := sp.Damage.DamageAtSlotLevel
+	baseKey := strconv.Itoa(sp.Level)
+	if sp.Level == 0 || table == nil {
+		table = sp.Damage.DamageAtCharacterLevel
+		baseKey = "1"
+	}
+	if base, ok := parseDice(table[baseKey]); ok && table[baseKey] != "" {
+		mech.set("amount", base.amount())
+		effect = append(effect, base.String()+" "+dtype+" damage")
+	} else {
+		effect = append(effect, dtype+" damage")
+	}
+	mech.set("damageType", dtype)
+	if sp.Level == 0 {
+		if scale, base, ok := cantripScale(sp.Damage.DamageAtCharacterLevel); ok {
+			mech.set("scales", o("from", o("derived", "level"), "table", tableJSON(scale)))
+			var steps []string
+			for _, r := range scale[1:] {
+				steps = append(steps, strconv.Itoa(base.Count+r[1])+"d"+strconv.Itoa(base.Sides)+" at "+ordinal(r[0]))
+			}
+			effect = append(effect, "rising to "+joinAnd(steps)+" character level")
+		}
+	} else if step, ok := perStep(sp.Damage.DamageAtSlotLevel); ok {
+		mech.set("perCostStep", step.amount())
+		effect = append(effect, "+"+step.String()+" per slot level above "+ordinal(sp.Level))
+	}
+	return effect
+}
+
+// spellHeal sets a healing spell's amount and its rise per slot level on mech, and says
+// them; healing that adds the spellcasting modifier is said, not set.
+func spellHeal(sp spell, mech *obj) []string {
+	var effect []string
+	raw := sp.HealAtSlotLevel[strconv.Itoa(sp.Level)]
+	if base, ok := parseDice(raw); ok {
+		mech.set("amount", base.amount())
+		effect = append(effect, "heals "+base.String()+" hit points")
+	} else if strings.HasSuffix(raw, "+ MOD") {
+		effect = append(effect, "heals "+strings.TrimSpace(strings.TrimSuffix(raw, "+ MOD"))+" plus the spellcasting modifier")
+	}
+	if step, ok := perStep(sp.HealAtSlotLevel); ok {
+		mech.set("perCostStep", step.amount())
+		effect = append(effect, "+"+step.String()+" per slot level above "+ordinal(sp.Level))
+	}
+	return effect
+}
+
+// spellSave sets a spell's save and what a success does on mech, and says it.
+func spellSave(sp spell, mech *obj) string {
+	save := sp.DC.DCType.Index + "_save"
+	onSuccess := map[string]string{"half": "half", "none": "negates"}[sp.DC.DCSuccess]
+	if onSuccess == "" {
+		onSuccess = "none"
+	}
+	mech.set("save", o("save", save, "onSuccess", onSuccess))
+	what := abilityNames[sp.DC.DCType.Index] + " save"
+	switch sp.DC.DCSuccess {
+	case "half":
+		what += " for half"
+	case "none":
+		what += " negates"
+	}
+	return what
 }
 
 func plural(n int) string {
