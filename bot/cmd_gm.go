@@ -37,9 +37,6 @@ func gmCommands(r *router) {
 	}, (*Core).cmdGMBrief)
 }
 
-// maxMessage is the most characters one Discord message holds.
-const maxMessage = 2000
-
 func (c *Core) cmdGMBrief(ctx context.Context, cmd Command) (Response, error) {
 	var resp Response
 	err := c.store.View(ctx, func(tx storage.Tx) error {
@@ -47,8 +44,9 @@ func (c *Core) cmdGMBrief(ctx context.Context, cmd Command) (Response, error) {
 		if err != nil {
 			return err
 		}
-		chunks := splitMessages(gmBrief(t.rules, t.camp, t.cards), maxMessage)
-		resp = Response{Ephemeral: true, Content: chunks[0], More: chunks[1:]}
+		// One text block, however long: a front end with a message limit splits it
+		// (Discord's adapter closes and reopens the block at each cut).
+		resp = Response{Ephemeral: true, Content: "```text\n" + gmBrief(t.rules, t.camp, t.cards) + "\n```"}
 		return nil
 	})
 	return resp, err
@@ -428,38 +426,3 @@ func advanceLine(rs *ruleset.Ruleset, adv *ruleset.Advancement) string {
 
 // ---- the sheet block ----
 
-// splitMessages cuts text into messages of at most limit characters, each a code block,
-// breaking at line ends (a line longer than a message is cut where it must be).
-func splitMessages(text string, limit int) []string {
-	const open, close = "```text\n", "\n```"
-	room := limit - len(open) - len(close)
-	var out []string
-	var cur strings.Builder
-	flush := func() {
-		if cur.Len() > 0 {
-			out = append(out, open+strings.TrimRight(cur.String(), "\n")+close)
-			cur.Reset()
-		}
-	}
-	for _, line := range strings.Split(text, "\n") {
-		for len([]rune(line)) > room {
-			flush()
-			r := []rune(line)
-			cur.WriteString(string(r[:room]))
-			flush()
-			line = string(r[room:])
-		}
-		if cur.Len() > 0 && len([]rune(cur.String()))+1+len([]rune(line)) > room {
-			flush()
-		}
-		if cur.Len() > 0 {
-			cur.WriteByte('\n')
-		}
-		cur.WriteString(line)
-	}
-	flush()
-	if len(out) == 0 {
-		out = []string{open + close}
-	}
-	return out
-}

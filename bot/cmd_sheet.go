@@ -49,8 +49,7 @@ func (c *Core) cmdSheet(ctx context.Context, cmd Command) (Response, error) {
 			resp = Response{Content: string(data), Ephemeral: true}
 			return nil
 		}
-		text := pages(sheetText(t), maxMessage)
-		resp = Response{Content: text[0], More: text[1:], Ephemeral: true}
+		resp = Response{Content: sheetText(t), Ephemeral: true}
 		return nil
 	})
 	return resp, err
@@ -418,25 +417,3 @@ func clip(s string) string {
 	return string([]rune(s)[:maxCell-1]) + "…"
 }
 
-// pages cuts text at line ends into messages of at most limit characters (a longer line
-// is cut where it must be).
-func pages(text string, limit int) []string {
-	var out []string
-	var cur []rune
-	for _, line := range strings.Split(text, "\n") {
-		r := []rune(line)
-		if len(cur) > 0 && len(cur)+1+len(r) > limit {
-			out = append(out, string(cur))
-			cur = cur[:0]
-		}
-		for len(r) > limit {
-			out = append(out, string(r[:limit]))
-			r = r[limit:]
-		}
-		if len(cur) > 0 {
-			cur = append(cur, '\n')
-		}
-		cur = append(cur, r...)
-	}
-	return append(out, string(cur))
-}

@@ -97,9 +97,6 @@ type Response struct {
 	Update bool
 	// Files are attachments to send with the response (an exported ruleset).
 	Files []File
-	// More are further messages sent right after this one, in order and seen by the same
-	// people: a text too long for one message (the GM brief), split where it reads well.
-	More []string
 }
 
 // File is an attachment the bot sends.

@@ -98,9 +98,8 @@ func embeds(in []bot.Embed) []Embed {
 	return out
 }
 
-// responsePosts is a command's or a click's answer as posts: the response, then each
-// further message it carries (Response.More: a long sheet or brief split to fit), seen
-// by the same people.
+// responsePosts is a command's or a click's answer as posts: one, whole (the console has
+// no message limit).
 func responsePosts(kind string, of int, r bot.Response) []Post {
 	p := Post{Kind: kind, Of: of, Ephemeral: r.Ephemeral, Content: r.Content, Embeds: embeds(r.Embeds), Components: components(r.Components)}
 	if obj := jsonObject(r.Content); obj != nil {
@@ -110,9 +109,6 @@ func responsePosts(kind string, of int, r bot.Response) []Post {
 		p.Files = append(p.Files, File{Name: f.Name, Bytes: len(f.Data)})
 	}
 	posts := []Post{p}
-	for _, more := range r.More {
-		posts = append(posts, Post{Kind: KindResponse, Ephemeral: r.Ephemeral, Content: more})
-	}
 	return posts
 }
 

@@ -228,15 +228,12 @@ func (b *Bot) answer(i *discordgo.Interaction, component bool, work func(context
 	b.followUp(ctx, i, component, <-done)
 }
 
-// responseMessages are the messages of a response: the response itself, then each of
-// More, each split within the limits; components and files go with the first.
+// responseMessages are the messages of a response, split within Discord's limits;
+// components and files go with the first.
 func responseMessages(r bot.Response) []message {
 	msgs := split(r.Content, r.Embeds)
 	if len(msgs) == 0 && (len(r.Components) > 0 || len(r.Files) > 0 || r.Update) {
 		msgs = []message{{}}
-	}
-	for _, more := range r.More {
-		msgs = append(msgs, split(more, nil)...)
 	}
 	if len(msgs) == 0 {
 		msgs = []message{{content: "Done."}}

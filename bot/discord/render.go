@@ -79,55 +79,101 @@ func split(content string, embeds []bot.Embed) []message {
 
 // splitText cuts s into pieces of at most n characters, preferring a line break, then the
 // end of a tag ("] "), then a space, in the second half of each window. A piece that ends
-// inside a ``` code block closes it and the next piece opens it again, so formatting
-// survives the cut.
+// inside a ``` code block closes it and the next piece opens it again with the same fence
+// line ("```text"), so formatting survives the cut.
+//
+// It reads s once: each window is walked a bounded number of times and nothing is copied
+// but the pieces themselves, so a 40 MB text costs what reading it costs (an earlier
+// version prepended the reopened fence to the whole rest at every cut: quadratic).
 func splitText(s string, n int) []string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil
 	}
-	const fence = "```"
 	var out []string
-	reopen := ""
+	reopen := "" // the fence line the next piece opens with, "" outside a block
 	for s != "" {
-		s = reopen + s
-		if utf8.RuneCountInString(s) <= n {
-			out = append(out, s)
+		room := n - utf8.RuneCountInString(reopen)
+		if reopen != "" {
+			room-- // the line break after the reopened fence
+		}
+		if end := byteIndexOfRune(s, room); end == len(s) {
+			out = append(out, joinReopened(reopen, s))
 			break
 		}
 		// Leave room to close a code block.
-		limit := n - len("\n"+fence)
-		cut := byteIndexOfRune(s, limit)
-		window := s[:cut]
-		at := -1
-		for _, sep := range []string{"\n", "] ", " "} {
-			if i := strings.LastIndex(window, sep); i >= cut/2 {
-				at = i + len(sep)
-				if sep == "\n" {
-					at = i
-				}
-				break
-			}
-		}
-		if at <= 0 {
-			at = cut
+		cut := byteIndexOfRune(s, room-len("\n"+fence))
+		at := cutPoint(s[:cut])
+		if at == 0 { // a window too small for one character: cut after one anyway
+			_, at = utf8.DecodeRuneInString(s)
 		}
 		piece := strings.TrimRight(s[:at], " \n")
-		rest := strings.TrimLeft(s[at:], " \n")
-		reopen = ""
-		if strings.Count(piece, fence)%2 == 1 {
-			piece += "\n" + fence
-			reopen = fence + "\n"
-		}
+		s = strings.TrimLeft(s[at:], " \n")
+		next := openFence(reopen, piece)
 		if piece != "" {
+			piece = joinReopened(reopen, piece)
+			if next != "" {
+				piece += "\n" + fence
+			}
 			out = append(out, piece)
 		}
-		s = rest
-		if s == "" {
-			break
-		}
+		reopen = next
 	}
 	return out
+}
+
+const fence = "```"
+
+// cutPoint is where to end a piece cut from window: after the last line break, tag end or
+// space in its second half, else at its end.
+func cutPoint(window string) int {
+	for _, sep := range []string{"\n", "] ", " "} {
+		if i := strings.LastIndex(window, sep); i >= len(window)/2 {
+			if sep == "\n" {
+				return i
+			}
+			return i + len(sep)
+		}
+	}
+	if len(window) == 0 {
+		return 0
+	}
+	return len(window)
+}
+
+func joinReopened(reopen, piece string) string {
+	if reopen == "" {
+		return piece
+	}
+	return reopen + "\n" + piece
+}
+
+// openFence follows the code blocks through piece, which starts inside the block opened
+// by the fence line reopen ("" outside any), and returns the fence line of the block
+// still open at its end, or "" when none is. A fence line is kept as written up to 20
+// bytes ("```text"); a longer one reopens as a bare fence.
+func openFence(reopen, piece string) string {
+	open := reopen
+	for {
+		i := strings.Index(piece, fence)
+		if i < 0 {
+			return open
+		}
+		if open != "" {
+			open = ""
+			piece = piece[i+len(fence):]
+			continue
+		}
+		line := piece[i:]
+		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl]
+		}
+		if len(line) > 20 || strings.Contains(line[len(fence):], fence) {
+			line = fence
+		}
+		open = line
+		piece = piece[i+len(fence):]
+	}
 }
 
 // byteIndexOfRune returns the byte offset of the n-th rune of s (len(s) if s is shorter).

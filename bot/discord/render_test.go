@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -75,6 +76,51 @@ func TestSplitTextReopensCodeBlocks(t *testing.T) {
 		if utf8.RuneCountInString(p) > maxContent {
 			t.Errorf("part %d too long", i)
 		}
+	}
+}
+
+// TestSplitTextReopensWithItsFence: a long /gm brief is one ```text block from the core;
+// every piece is a ```text block of its own and the pieces' insides join back into it.
+func TestSplitTextReopensWithItsFence(t *testing.T) {
+	var lines []string
+	for i := range 300 {
+		lines = append(lines, fmt.Sprintf("line %d of a brief, long enough to fill a message", i))
+	}
+	inner := strings.Join(lines, "\n")
+	parts := splitText("```text\n"+inner+"\n```", maxContent)
+	if len(parts) < 3 {
+		t.Fatalf("%d parts", len(parts))
+	}
+	var back []string
+	for i, p := range parts {
+		if utf8.RuneCountInString(p) > maxContent {
+			t.Errorf("part %d too long", i)
+		}
+		in, ok := strings.CutPrefix(p, "```text\n")
+		in, ok2 := strings.CutSuffix(in, "\n```")
+		if !ok || !ok2 {
+			t.Fatalf("part %d is not one text block: %q…", i, p[:40])
+		}
+		back = append(back, in)
+	}
+	if strings.Join(back, "\n") != inner {
+		t.Error("the pieces do not join back into the brief")
+	}
+}
+
+// BenchmarkSplitText reports the cost per byte of splitting 1 MB and 16 MB answers: the
+// same figure for both when the split is linear.
+func BenchmarkSplitText(b *testing.B) {
+	for _, size := range []int{1 << 20, 16 << 20} {
+		text := strings.Repeat("```\n"+strings.Repeat("word ", 15)+"\n", size/80)
+		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
+			var parts int
+			for b.Loop() {
+				parts = len(splitText(text, maxContent))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(text)), "ns/byte")
+			b.ReportMetric(float64(parts), "messages")
+		})
 	}
 }
 
@@ -210,9 +256,9 @@ func TestComponentsOf(t *testing.T) {
 }
 
 func TestResponseMessages(t *testing.T) {
-	r := bot.Response{Content: "x", More: []string{strings.Repeat("y ", 1500), "z"}}
+	r := bot.Response{Content: "x " + strings.Repeat("y ", 1500) + "z"}
 	msgs := responseMessages(r)
-	if len(msgs) != 4 || msgs[0].content != "x" || msgs[3].content != "z" {
+	if len(msgs) != 2 || !strings.HasPrefix(msgs[0].content, "x y") || !strings.HasSuffix(msgs[1].content, "y z") {
 		t.Errorf("%d messages", len(msgs))
 	}
 	if msgs := responseMessages(bot.Response{}); len(msgs) != 1 || msgs[0].content == "" {
