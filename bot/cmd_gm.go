@@ -425,4 +425,3 @@ func advanceLine(rs *ruleset.Ruleset, adv *ruleset.Advancement) string {
 }
 
 // ---- the sheet block ----
-

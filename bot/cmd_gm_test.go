@@ -114,4 +114,3 @@ func TestGMBriefSheetBlock5e(t *testing.T) {
 		}
 	}
 }
-

@@ -416,4 +416,3 @@ func clip(s string) string {
 	}
 	return string([]rune(s)[:maxCell-1]) + "…"
 }
-
