@@ -423,5 +423,3 @@ func advanceLine(rs *ruleset.Ruleset, adv *ruleset.Advancement) string {
 	}
 	return line
 }
-
-// ---- the sheet block ----
