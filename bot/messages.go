@@ -31,7 +31,8 @@ func skip(format string, args ...any) error { return &skipped{why: fmt.Sprintf(f
 // tag, or only quoted results (SPEC 3.4) — so "the latest reply" means what the GM sees,
 // and a later edit that adds tags to it continues it. A message with tags to apply is
 // answered with one post. Anything else (no campaign, not a GM, a message already
-// applied) does nothing.
+// applied — also as an edit that came first — or deleted before it arrived) does
+// nothing.
 func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 	// Most messages in a game channel are the players': a read turns them away without
 	// taking a turn at the write lock.
@@ -39,7 +40,6 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		return nil
 	}
 	msg := parser.Read(m.Content)
-	applies := len(msg.Tags) > 0 && !msg.Inert
 	if len(msg.Tags) > 0 && msg.Inert {
 		c.log.Debug("message applies nothing", "channel", m.ChannelID, "message", m.ID, "why", "every tag already carries a result")
 	}
@@ -56,43 +56,71 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 			return err
 		}
 		now := c.Now()
-		var done []applied
-		var t *table
-		if applies {
-			if t, err = c.openTable(tx, camp); err != nil {
-				return err
-			}
-			def, err := defaultWho(tx, m, t.records)
-			if err != nil {
-				return err
-			}
-			done = t.apply(msg.Tags, def)
-			if err := t.save(tx, now); err != nil {
-				return err
-			}
-		}
-		seq, err := tx.NextReplySeq(m.ChannelID)
-		if err != nil {
+		if err := notDeleted(tx, m.ChannelID, m.ID, now); err != nil {
 			return err
 		}
-		r := &storage.Reply{
-			ChannelID: m.ChannelID, Seq: seq, MessageID: m.ID, AuthorID: m.Author.ID,
-			Text: m.Content, Status: storage.ReplyLive, Changes: changesOf(done),
-			CreatedAt: now, UpdatedAt: now,
-		}
-		if err := tx.PutReply(r); err != nil {
-			return err
-		}
-		if applies {
-			content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
-			post = []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Outcomes: outs, ReplySeq: seq}}
-		}
-		return nil
+		post, err = c.applyNew(tx, camp, m, msg, now)
+		return err
 	})
 	if err != nil {
 		return c.eventFailed("message", m.ChannelID, m.ID, err)
 	}
 	return post
+}
+
+// notDeleted skips a message whose delete came first and left a tombstone that has not
+// expired (SPEC 6: Discord delivers out of order): the message applies nothing.
+func notDeleted(tx storage.Tx, channelID, messageID string, now time.Time) error {
+	ts, err := tx.Tombstone(channelID, messageID)
+	switch {
+	case storage.KindOf(err) == storage.NotFound:
+		return nil
+	case err != nil:
+		return err
+	case ts.Expired(now):
+		return nil
+	}
+	return skip("message deleted before it arrived")
+}
+
+// applyNew applies message m, read as msg, as the channel's next reply: its tags to the
+// game cards, and the reply recorded with what they changed — also when nothing. It
+// returns the post answering it, when it has tags to apply.
+func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg parser.Message, now time.Time) ([]Action, error) {
+	applies := len(msg.Tags) > 0 && !msg.Inert
+	var done []applied
+	var t *table
+	if applies {
+		var err error
+		if t, err = c.openTable(tx, camp); err != nil {
+			return nil, err
+		}
+		def, err := defaultWho(tx, m, t.records)
+		if err != nil {
+			return nil, err
+		}
+		done = t.apply(msg.Tags, def)
+		if err := t.save(tx, now); err != nil {
+			return nil, err
+		}
+	}
+	seq, err := tx.NextReplySeq(m.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	r := &storage.Reply{
+		ChannelID: m.ChannelID, Seq: seq, MessageID: m.ID, AuthorID: m.Author.ID,
+		Text: m.Content, Status: storage.ReplyLive, Changes: changesOf(done),
+		CreatedAt: now, UpdatedAt: now,
+	}
+	if err := tx.PutReply(r); err != nil {
+		return nil, err
+	}
+	if !applies {
+		return nil, nil
+	}
+	content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
+	return []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Outcomes: outs, ReplySeq: seq}}, nil
 }
 
 // fromGM reports whether m's author is a GM of the campaign of m's channel. Update

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"sheetkeeper/parser"
 	"sheetkeeper/sheet"
@@ -18,9 +19,11 @@ import (
 // revert puts a value back only where it still holds what the reply left, so a player's
 // later edit survives and an unrelated edit never blocks undoing an XP award.
 
-// OnEdit handles an edit of a message. Only an edit of a reply already applied matters:
-// an edit of a message never seen (or one whose text did not change — Discord sends
-// edits when it unfurls a link) does nothing.
+// OnEdit handles an edit of a message. An edit of a reply already applied regenerates
+// or continues it; an edit of a GM's message whose create has not arrived yet applies it
+// as the message (see lateCreate). Anything else — an edit of a message never a reply,
+// of one deleted before it arrived, or one whose text did not change (Discord sends
+// edits when it unfurls a link) — does nothing.
 func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	var acts []Action
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
@@ -34,7 +37,8 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		}
 		r, err := tx.ReplyByMessage(m.ChannelID, m.ID)
 		if storage.KindOf(err) == storage.NotFound {
-			return skip("edit of a message never applied")
+			acts, err = c.lateCreate(tx, camp, m)
+			return err
 		}
 		if err != nil {
 			return err
@@ -92,6 +96,27 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		return c.eventFailed("edit", m.ChannelID, m.ID, err)
 	}
 	return acts
+}
+
+// lateCreate handles an edit of a message never applied. Discord may deliver a
+// MESSAGE_UPDATE before the MESSAGE_CREATE it follows (SPEC 6): a GM's message is then
+// applied as it reads now — the edit's text is the newest — and its create, when it
+// comes, finds the message already applied. A message deleted before it arrived stays
+// deleted. A message whose time is unknown, sent before the campaign, or sent longer ago
+// than an event is ever late (storage.TombstoneLife) was never a reply — its create is
+// not on the way — so its edit does nothing, as does a player's.
+func (c *Core) lateCreate(tx storage.Tx, camp *storage.Campaign, m Message) ([]Action, error) {
+	now := c.Now()
+	if err := notDeleted(tx, m.ChannelID, m.ID, now); err != nil {
+		return nil, err
+	}
+	if m.Sent.IsZero() || m.Sent.Before(camp.CreatedAt) || now.Sub(m.Sent) > storage.TombstoneLife {
+		return nil, skip("edit of a message never applied")
+	}
+	if !isGM(camp, m.Author) {
+		return nil, skip("edit of a message never applied: author %s is not a GM", m.Author.ID)
+	}
+	return c.applyNew(tx, camp, m, parser.Read(m.Content), now)
 }
 
 // regenerate reverts what reply r did and applies text's tags in its place. It returns
@@ -171,12 +196,16 @@ func postOrEdit(r *storage.Reply, content string, embeds []Embed) Action {
 // OnDelete handles a deleted message. Deleting the latest live reply reverts it, then
 // the deleted replies before it back to the previous live one, newest first, and says
 // so on their posts; deleting an earlier reply only marks it deleted: its changes wait
-// until every later reply is gone. A message never applied, or a delete delivered twice,
-// does nothing.
+// until every later reply is gone. A delete delivered twice does nothing. A delete of a
+// message never applied leaves a tombstone (SPEC 6: Discord delivers out of order), so
+// the message's create or edit, should it come late, applies nothing; it changes
+// nothing else. Tombstones expire (storage.TombstoneLife), so deletes of players'
+// messages, which are never replies, cannot pile them up.
 func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 	var acts []Action
+	tombstoned := false
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		acts = nil
+		acts, tombstoned = nil, false
 		camp, err := tx.Campaign(d.ChannelID)
 		if storage.KindOf(err) == storage.NotFound {
 			return skip("no campaign in this channel")
@@ -186,7 +215,8 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 		}
 		r, err := tx.ReplyByMessage(d.ChannelID, d.ID)
 		if storage.KindOf(err) == storage.NotFound {
-			return skip("delete of a message never applied")
+			tombstoned = true
+			return tx.PutTombstone(&storage.Tombstone{ChannelID: d.ChannelID, MessageID: d.ID, At: c.Now()})
 		}
 		if err != nil {
 			return err
@@ -203,50 +233,8 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 			r.Status, r.UpdatedAt = storage.ReplyDeleted, now
 			return tx.PutReply(r)
 		}
-		t, err := c.openTable(tx, camp)
-		if err != nil {
-			return err
-		}
-		undo := []*storage.Reply{r}
-		for seq := r.Seq - 1; seq > 0; seq-- {
-			prev, err := tx.Reply(d.ChannelID, seq)
-			if storage.KindOf(err) == storage.NotFound {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			if prev.Status == storage.ReplyLive {
-				break
-			}
-			if prev.Status == storage.ReplyDeleted {
-				undo = append(undo, prev)
-			}
-		}
-		type undone struct {
-			r    *storage.Reply
-			back []sheet.Change
-		}
-		var posts []undone
-		for _, u := range undo {
-			back := t.revert(u.Changes)
-			u.Status, u.UpdatedAt = storage.ReplyReverted, now
-			if err := tx.PutReply(u); err != nil {
-				return err
-			}
-			posts = append(posts, undone{u, back})
-		}
-		if err := t.save(tx, now); err != nil {
-			return err
-		}
-		for _, p := range posts {
-			if len(p.r.Posted) == 0 {
-				continue
-			}
-			content, embeds := renderUndone(t.rules.Ruleset, t.cards, p.back)
-			acts = append(acts, Action{Kind: Edit, ChannelID: d.ChannelID, Posted: p.r.Posted, Content: content, Embeds: embeds})
-		}
-		return nil
+		acts, err = c.revertLatest(tx, camp, r, now)
+		return err
 	})
 	if err != nil {
 		var s *skipped
@@ -257,5 +245,59 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 		}
 		return nil
 	}
+	if tombstoned {
+		c.log.Debug("delete of a message never applied: tombstone left", "channel", d.ChannelID, "message", d.ID)
+	}
 	return acts
+}
+
+// revertLatest reverts r, the latest live reply, then, newest first, the deleted replies
+// before it back to the previous live one, and returns the edits that say so on their
+// posts.
+func (c *Core) revertLatest(tx storage.Tx, camp *storage.Campaign, r *storage.Reply, now time.Time) ([]Action, error) {
+	t, err := c.openTable(tx, camp)
+	if err != nil {
+		return nil, err
+	}
+	undo := []*storage.Reply{r}
+	for seq := r.Seq - 1; seq > 0; seq-- {
+		prev, err := tx.Reply(r.ChannelID, seq)
+		if storage.KindOf(err) == storage.NotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if prev.Status == storage.ReplyLive {
+			break
+		}
+		if prev.Status == storage.ReplyDeleted {
+			undo = append(undo, prev)
+		}
+	}
+	type undone struct {
+		r    *storage.Reply
+		back []sheet.Change
+	}
+	var posts []undone
+	for _, u := range undo {
+		back := t.revert(u.Changes)
+		u.Status, u.UpdatedAt = storage.ReplyReverted, now
+		if err := tx.PutReply(u); err != nil {
+			return nil, err
+		}
+		posts = append(posts, undone{u, back})
+	}
+	if err := t.save(tx, now); err != nil {
+		return nil, err
+	}
+	var acts []Action
+	for _, p := range posts {
+		if len(p.r.Posted) == 0 {
+			continue
+		}
+		content, embeds := renderUndone(t.rules.Ruleset, t.cards, p.back)
+		acts = append(acts, Action{Kind: Edit, ChannelID: r.ChannelID, Posted: p.r.Posted, Content: content, Embeds: embeds})
+	}
+	return acts, nil
 }

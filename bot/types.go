@@ -1,6 +1,9 @@
 package bot
 
-import "io/fs"
+import (
+	"io/fs"
+	"time"
+)
 
 // User is whoever caused an event. For a message posted by a webhook or another bot,
 // WebhookID or Bot says so; a campaign's GM list may name such authors.
@@ -26,6 +29,11 @@ type Message struct {
 	// (Discord delivers the referenced message with a reply; the console knows event N's
 	// author). A GM tag without who= is for that player's card.
 	ReplyToAuthor string
+	// Sent is when the message was first posted, when the front end knows it (Discord
+	// gives it with every create and update; zero when unknown). An edit of a message
+	// never applied counts as the message itself, its create still on the way, only
+	// when Sent is known, recent and no earlier than the campaign (see lateCreate).
+	Sent time.Time
 }
 
 // Deletion is a message deleted from a channel.

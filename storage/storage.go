@@ -1,6 +1,7 @@
 // Package storage keeps everything sheetkeeper must not lose: installed rulesets,
 // campaigns, library and game cards, replies with the changes they made, the message
-// ids already applied, and schedules.
+// ids already applied, tombstones of messages deleted before they arrived, and
+// schedules.
 //
 // Every command runs in ONE transaction (Store.Update): the engine's changes, the reply
 // record and the applied message id commit together or not at all, so a crash loses no
@@ -79,6 +80,16 @@ type Tx interface {
 	LastReply(channelID string) (*Reply, error)
 	// NextReplySeq allocates the channel's next reply number.
 	NextReplySeq(channelID string) (int64, error)
+
+	// Tombstones of messages deleted before they were seen (see Tombstone).
+	// PutTombstone records t, keeping the first when the message has one already; a
+	// message applied as a reply is refused (Conflict): its delete undoes the reply
+	// instead. Each call also forgets a few tombstones expired at t.At, more than it
+	// adds, so expired ones never pile up.
+	PutTombstone(t *Tombstone) error
+	// Tombstone is the tombstone of messageID in channelID, expired or not (the store has
+	// no clock: see Tombstone.Expired), or a NotFound error.
+	Tombstone(channelID, messageID string) (*Tombstone, error)
 
 	// Schedules (SPEC 9).
 	PutSchedule(s *Schedule) error

@@ -263,7 +263,7 @@ func (b *Bot) onMessageDeleteBulk(_ *discordgo.Session, e *discordgo.MessageDele
 
 // messageOf is a Discord message as the core reads it.
 func messageOf(m *discordgo.Message) bot.Message {
-	out := bot.Message{ChannelID: m.ChannelID, GuildID: m.GuildID, ID: m.ID, Content: m.Content}
+	out := bot.Message{ChannelID: m.ChannelID, GuildID: m.GuildID, ID: m.ID, Content: m.Content, Sent: m.Timestamp}
 	if m.Author != nil {
 		out.Author = bot.User{ID: m.Author.ID, Name: displayName(m.Author), Bot: m.Author.Bot, WebhookID: m.WebhookID}
 	}

@@ -79,7 +79,9 @@
 // FailNext makes the next matching request fail (a 429 carries the JSON body and
 // the rate-limit headers discordgo reads, so discordgo waits and retries);
 // DropConnection closes the gateway websocket abruptly so the client resumes;
-// DuplicateNext sends the next dispatch twice with the same sequence number.
+// DuplicateNext sends the next dispatch twice with the same sequence number;
+// HoldNext holds the next dispatch of a kind back until ReleaseHeld, so events
+// arrive out of order (a message's delete or update before its create).
 //
 // # Assertions
 //

@@ -41,6 +41,7 @@ type gateway struct {
 	current       *gwSession // the session dispatches go to
 	pending       []event    // dispatched before any IDENTIFY
 	duplicateNext bool
+	hold          holds // HoldNext (order.go)
 	conns         map[*wsConn]bool
 	identifies    []Identify
 	resumes       []Resume
@@ -381,6 +382,9 @@ func (s *Server) sendLocked(sess *gwSession, name string, d []byte, replay bool)
 // keeps it for after the first READY. It returns the sequence number, or 0
 // when the event was kept or filtered out.
 func (s *Server) dispatchLocked(ev event) int64 {
+	if s.gw.hold.keep(ev) {
+		return 0
+	}
 	sess := s.gw.current
 	if sess == nil {
 		s.gw.pending = append(s.gw.pending, ev)

@@ -30,6 +30,7 @@ import (
 //	                                             the channel's newest reply, 0: none)
 //	                                             (schema 2: the seq alone)
 //	schedules  id                              → Schedule
+//	tombstones, tombage                        → see tombstone.go (schema 4)
 var (
 	bucketMeta       = []byte("meta")
 	bucketRulesets   = []byte("rulesets")
@@ -43,7 +44,8 @@ var (
 	bucketSchedules  = []byte("schedules")
 
 	allBuckets = [][]byte{bucketMeta, bucketRulesets, bucketCampaigns, bucketLibrary, bucketGame,
-		bucketReplyLog, bucketReplyChain, bucketMessages, bucketSeqs, bucketSchedules}
+		bucketReplyLog, bucketReplyChain, bucketMessages, bucketSeqs, bucketSchedules,
+		bucketTombstones, bucketTombAge}
 
 	// bucketRepliesV1 held schema 1's replies (channelID 0x00 BE(seq) → Reply);
 	// migration 1 moves them to replylog and replyindex.

@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"GameCards", testGameCards},
 		{"Replies", testReplies},
 		{"ReplyMessageIndex", testReplyMessageIndex},
+		{"Tombstones", testTombstones},
 		{"Schedules", testSchedules},
 		{"ErrorRollsBack", testErrorRollsBack},
 		{"WritesVisibleInTx", testWritesVisibleInTx},
