@@ -35,12 +35,6 @@ func (c *Core) catalogs(l *ruleset.Loaded) *catalog.Index {
 	return got.(*catalog.Index)
 }
 
-// foldText is text as a list of choices compares it: lowercased, runs of white space one
-// space.
-func foldText(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
-}
-
 // sheetField is the sheet field of rs with id, or nil.
 func sheetField(rs *ruleset.Ruleset, id string) *ruleset.Field {
 	for i := range rs.Sheet.Fields {

@@ -199,7 +199,7 @@ func fieldBounds(f *ruleset.Field) (int, int) {
 func advanceAbility(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.Advancement, req AdvanceRequest) (string, error) {
 	var a *ruleset.Ability
 	for i := range rs.Sheet.Abilities {
-		if x := &rs.Sheet.Abilities[i]; foldKey(x.ID) == foldKey(req.Name) || foldKey(x.Label) == foldKey(req.Name) {
+		if x := &rs.Sheet.Abilities[i]; ruleset.FoldName(x.ID) == ruleset.FoldName(req.Name) || ruleset.FoldName(x.Label) == ruleset.FoldName(req.Name) {
 			a = x
 			break
 		}
@@ -233,7 +233,7 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 	}
 	var k *ruleset.Skill
 	for i := range list {
-		if x := &list[i]; foldKey(x.ID) == foldKey(req.Name) || foldKey(x.Label) == foldKey(req.Name) {
+		if x := &list[i]; ruleset.FoldName(x.ID) == ruleset.FoldName(req.Name) || ruleset.FoldName(x.Label) == ruleset.FoldName(req.Name) {
 			k = x
 			break
 		}
@@ -249,7 +249,7 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 	}
 	var tier *ruleset.ProficiencyTier
 	for i := range rs.Resolution.ProficiencyTiers {
-		if t := &rs.Resolution.ProficiencyTiers[i]; foldKey(t.ID) == foldKey(req.Tier) || foldKey(t.Label) == foldKey(req.Tier) {
+		if t := &rs.Resolution.ProficiencyTiers[i]; ruleset.FoldName(t.ID) == ruleset.FoldName(req.Tier) || ruleset.FoldName(t.Label) == ruleset.FoldName(req.Tier) {
 			tier = t
 			break
 		}
@@ -264,14 +264,14 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 // fieldNamed returns the sheet field whose id or label is name, ignoring case and
 // spacing (ids first), or nil.
 func fieldNamed(rs *ruleset.Ruleset, name string) *ruleset.Field {
-	want := foldKey(name)
+	want := ruleset.FoldName(name)
 	for i := range rs.Sheet.Fields {
-		if foldKey(rs.Sheet.Fields[i].ID) == want {
+		if ruleset.FoldName(rs.Sheet.Fields[i].ID) == want {
 			return &rs.Sheet.Fields[i]
 		}
 	}
 	for i := range rs.Sheet.Fields {
-		if foldKey(rs.Sheet.Fields[i].Label) == want {
+		if ruleset.FoldName(rs.Sheet.Fields[i].Label) == want {
 			return &rs.Sheet.Fields[i]
 		}
 	}

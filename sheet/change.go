@@ -12,6 +12,7 @@ import (
 
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
 )
 
 // Change is one stored leaf an operation changed on one card: its path, and the stored
@@ -444,10 +445,10 @@ func sameValue(a, b any) bool {
 // it is, so later edits survive. It returns the changes the revert itself made.
 func Revert(card *Card, changes []Change) []Change {
 	var done []Change
-	name := NormalName(card.Name)
+	name := ruleset.FoldName(card.Name)
 	for i := len(changes) - 1; i >= 0; i-- {
 		ch := changes[i]
-		if ch.Card != "" && NormalName(ch.Card) != name {
+		if ch.Card != "" && ruleset.FoldName(ch.Card) != name {
 			continue
 		}
 		cur, err := card.Get(ch.Path)

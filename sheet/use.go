@@ -27,7 +27,7 @@ type Found struct {
 // lookup cannot find (a catalog that would not load) is unknown-entry: what it costs is
 // unknown, and guessing would hand out a free use.
 func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (Found, error) {
-	want := foldKey(name)
+	want := ruleset.FoldName(name)
 	if want == "" {
 		return Found{}, refuse(refusal.UnknownEntry, "no name given")
 	}
@@ -41,9 +41,9 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 				continue
 			}
 			shown, _ := row.Text(nameCol)
-			hit := nameCol != "" && foldKey(shown) == want
+			hit := nameCol != "" && ruleset.FoldName(shown) == want
 			if !hit {
-				if e, ok := entryOf(entries, m); ok && foldKey(e.Label) == want {
+				if e, ok := entryOf(entries, m); ok && ruleset.FoldName(e.Label) == want {
 					hit = true
 				}
 			}
@@ -403,14 +403,14 @@ func declaredPool(rs *ruleset.Ruleset, id string) *ruleset.LivePool {
 // declaredPoolNamed returns the declared live pool whose id or label is name, ignoring
 // case and spacing, or nil.
 func declaredPoolNamed(rs *ruleset.Ruleset, name string) *ruleset.LivePool {
-	want := foldKey(name)
+	want := ruleset.FoldName(name)
 	for i := range rs.Sheet.Live.Pools {
-		if d := &rs.Sheet.Live.Pools[i]; foldKey(d.ID) == want {
+		if d := &rs.Sheet.Live.Pools[i]; ruleset.FoldName(d.ID) == want {
 			return d
 		}
 	}
 	for i := range rs.Sheet.Live.Pools {
-		if d := &rs.Sheet.Live.Pools[i]; foldKey(d.Label) == want {
+		if d := &rs.Sheet.Live.Pools[i]; ruleset.FoldName(d.Label) == want {
 			return d
 		}
 	}
