@@ -50,7 +50,17 @@ func AdvanceRequestOf(t parser.Tag) (AdvanceRequest, error) {
 	return req, nil
 }
 
-// opAdvance is the dispatch handler of advance.
+// opAdvance is the dispatch handler of advance: it changes the card's permanent build
+// as the seed's sheet.advancement permits (SPEC 5.6); now is the new value, and scaled
+// values are recomputed. The card's sheet version is kept. The caller passes game cards
+// only: a library card is never advanced.
+//
+// Refusals: not-enabled without an advancement block; unknown-field, -ability, -skill,
+// -save and -tier for a name the sheet does not have (ids and labels match ignoring
+// case); not-allowed for a target the block does not permit; bad-amount, stating the
+// bounds, for a value outside them — a number field's min and max (and a whole number
+// where it is an integer field), an ability's bounds, a text's maxLength — never clamped;
+// malformed for a request of the wrong shape (by on a text field, both by and to).
 func opAdvance(op *Op) (string, error) {
 	req, err := AdvanceRequestOf(op.Req)
 	if err != nil {
@@ -62,28 +72,6 @@ func opAdvance(op *Op) (string, error) {
 	}
 	op.BuildChanged = true
 	return now, nil
-}
-
-// Advance changes card's permanent build as the seed's sheet.advancement permits (SPEC
-// 5.6) and returns the outcome (now: the new value) and the changes, scaled values
-// recomputed included; card changes only when the advance is applied. The card's sheet
-// version is kept. The caller passes game cards only: a library card is never advanced.
-//
-// Refusals: not-enabled without an advancement block; unknown-field, -ability, -skill,
-// -save and -tier for a name the sheet does not have (ids and labels match ignoring
-// case); not-allowed for a target the block does not permit; bad-amount, stating the
-// bounds, for a value outside them — a number field's min and max (and a whole number
-// where it is an integer field), an ability's bounds, a text's maxLength — never clamped;
-// malformed for a request of the wrong shape (by on a text field, both by and to).
-func Advance(rs *ruleset.Ruleset, card *Card, entries Entries, req AdvanceRequest) (Outcome, []Change) {
-	work := card.Clone()
-	now, err := advanceOn(rs, work, Evaluate(rs, work, nil), entries, req)
-	if err != nil {
-		return Refused(err), nil
-	}
-	changes := diffBuild(nil, card.Name, &card.Build, &work.Build)
-	*card = *work
-	return Applied(now), changes
 }
 
 // maxAdvanceNumber bounds a number field that declares no min or max: a tag's numbers

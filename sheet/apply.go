@@ -17,11 +17,6 @@ type Options struct {
 	// Party are the cards who="party" applies to, each on its own; nil means every card
 	// passed to Apply.
 	Party []*Card
-	// Check, when set, may refuse a card before anything is applied to it (a permission,
-	// a library card): its error's refusal reason is the card's outcome.
-	Check func(card *Card, op string) error
-	// Items gives the items a card holds, for itemStat; nil holds none.
-	Items func(card *Card) ItemStats
 	// Catalogs is where use and advance find the catalog entries a card's rows came from
 	// (engine 2); nil finds none.
 	Catalogs Entries
@@ -71,19 +66,6 @@ type Op struct {
 	BuildChanged bool
 
 	ix *index
-}
-
-// Reevaluate works the sheet out again on the working copy, after a handler changed it.
-func (op *Op) Reevaluate() *Values {
-	op.Values = evaluateCard(op.ix, op.Card, op.items())
-	return op.Values
-}
-
-func (op *Op) items() ItemStats {
-	if op.Opts != nil && op.Opts.Items != nil {
-		return op.Opts.Items(op.Card)
-	}
-	return nil
 }
 
 // Handler applies one op to op.Card and returns its `now`, or a refusal (a
@@ -184,11 +166,6 @@ func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 // applyOne runs one handler on a working copy of card and keeps the copy only when it
 // succeeds.
 func applyOne(ix *index, card *Card, req parser.Tag, h opSpec, opts *Options) CardResult {
-	if opts.Check != nil {
-		if err := opts.Check(card, req.Op); err != nil {
-			return CardResult{Card: card.Name, Outcome: Refused(err)}
-		}
-	}
 	live := h.liveOnly
 	work := &Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
 	if !live {
@@ -198,7 +175,7 @@ func applyOne(ix *index, card *Card, req parser.Tag, h opSpec, opts *Options) Ca
 	if live {
 		op.Values = evaluateLive(ix, op.Card)
 	} else {
-		op.Values = evaluateCard(ix, op.Card, op.items())
+		op.Values = evaluateCard(ix, op.Card, nil)
 	}
 	now, err := h.handler(op)
 	if err != nil {

@@ -102,7 +102,13 @@ type Payment struct {
 }
 
 // opUse is the dispatch handler of use and cast: name= (spell= is read as name=) and the
-// optional upcast pool=.
+// optional upcast pool=. It pays for using the entry name names (SPEC 5.5), all or
+// nothing: every cost term is paid (a named pool from itself, a group from its first
+// pool, in declaration order, that can afford it — never climbing by itself), then one
+// use from every counter row the same entry wrote. Anything short refuses the whole use
+// insufficient, saying what was short. An entry with no cost and no counter succeeds and
+// changes nothing. now lists each pool paid ("3rd-level slots 1/3; Last Ember 0/1"); the
+// outcome carries the effect's level and its targets.
 func opUse(op *Op) (string, error) {
 	name, _ := op.Req.Get("name")
 	pool, _ := op.Req.Get("pool")
@@ -112,27 +118,6 @@ func opUse(op *Op) (string, error) {
 	}
 	op.Outcome.Level, op.Outcome.Targets = res.Level, res.Targets
 	return now, nil
-}
-
-// Use pays for using the entry name names on card (SPEC 5.5), all or nothing, and returns
-// the outcome and the changes made; card changes only when the use is applied. pool is
-// the upcast (pool=), "" for none. Every cost term is paid (a named pool from itself, a
-// group from its first pool, in declaration order, that can afford it — never climbing
-// by itself), then one use from every counter row the same entry wrote. Anything short
-// refuses the whole use insufficient, saying what was short. An entry with no cost and no
-// counter succeeds and changes nothing. now lists each pool paid ("3rd-level slots 1/3;
-// Last Ember 0/1"); the outcome carries the effect's level and its targets.
-func Use(rs *ruleset.Ruleset, card *Card, entries Entries, name, pool string) (Outcome, []Change) {
-	work := card.Clone()
-	now, res, err := payUse(rs, work, Evaluate(rs, work, nil), entries, name, pool)
-	if err != nil {
-		return Refused(err), nil
-	}
-	changes := diffLive(nil, card.Name, &card.Live, &work.Live)
-	*card = *work
-	out := Applied(now)
-	out.Level, out.Targets = res.Level, res.Targets
-	return out, changes
 }
 
 // payUse plans the use on card (evaluated as vals) and, when everything can be paid,
@@ -152,13 +137,6 @@ func payUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name
 		now = append(now, p.Label+" "+PoolNow(rp, p.Value, rp.Temp))
 	}
 	return strings.Join(now, "; "), res, nil
-}
-
-// PlanUse works out what using the entry name names would pay, without changing the
-// card: the refusal Use would give, or the payments, level and targets. A front end uses
-// it to price an option before offering it.
-func PlanUse(rs *ruleset.Ruleset, card *Card, entries Entries, name, pool string) (UseResult, error) {
-	return planUse(rs, card, Evaluate(rs, card, nil), entries, name, pool)
 }
 
 func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name, pool string) (UseResult, error) {
