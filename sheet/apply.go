@@ -102,7 +102,25 @@ var ops = map[string]opSpec{
 // nothing on its own: a card the op succeeds on is replaced by its changed copy, a
 // refused one is left exactly as it was. who="party" applies to every party card on its
 // own and reports partial outcomes ("Mira 1450; Bram 1200; Ash refused (not-allowed)").
+// Every refusal it returns names the request's op as the one that refused (Outcome.Op).
 func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Result {
+	res := apply(rs, cards, req, opts)
+	op := strings.ToLower(req.Op)
+	res.Outcome.refusedBy(op)
+	for i := range res.Cards {
+		res.Cards[i].Outcome.refusedBy(op)
+	}
+	return res
+}
+
+// refusedBy names op as the op that refused o, when o is a refusal naming none.
+func (o *Outcome) refusedBy(op string) {
+	if !o.OK() && o.Op == "" {
+		o.Op = op
+	}
+}
+
+func apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Result {
 	if err := req.Err(); err != nil {
 		return Result{Outcome: Refused(err)}
 	}

@@ -1,6 +1,11 @@
 package sheet
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"sheetkeeper/refusal"
+)
 
 func TestWhoAndParty(t *testing.T) {
 	rs := fixture(t, "trials.json")
@@ -45,5 +50,25 @@ func TestWhoAndParty(t *testing.T) {
 	res = Apply(rs, nil, tag(t, `[sheet: who="party" op="rest" rest="camp"]`), Options{})
 	if got := summary(res.Outcome); got != "refused unknown-character" {
 		t.Errorf("empty party: %q", got)
+	}
+}
+
+// TestRefusalNamesItsOp: a refusal says which op refused, for the log, while the
+// write-back still reads only the reason.
+func TestRefusalNamesItsOp(t *testing.T) {
+	rs := fixture(t, "trials.json")
+	mira := newCard(rs, "Mira")
+	res := Apply(rs, []*Card{mira}, tag(t, `[sheet: who="Mira" op="Spend" pool="stamina" amount="9"]`), Options{})
+	if res.Outcome.Op != "spend" || res.Cards[0].Outcome.Op != "spend" {
+		t.Fatalf("outcome %+v, card %+v", res.Outcome, res.Cards[0].Outcome)
+	}
+	if got := res.Outcome.Err().Error(); !strings.HasPrefix(got, "spend: insufficient") {
+		t.Errorf("Err() = %q", got)
+	}
+	if wb := res.Outcome.WriteBack(); wb.Reason != refusal.Insufficient {
+		t.Errorf("write-back %+v", wb)
+	}
+	if ok := Apply(rs, []*Card{mira}, tag(t, `[sheet: who="Mira" op="spend" pool="stamina" amount="1"]`), Options{}); ok.Outcome.Op != "" {
+		t.Errorf("an applied outcome names an op: %+v", ok.Outcome)
 	}
 }
