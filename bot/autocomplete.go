@@ -248,9 +248,21 @@ func (c *Core) libraryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	return ranked(q.typed, out), nil
 }
 
-// catalogChoices offers the catalogs of the card's or the campaign's ruleset; /pick only
-// those of rows (the others write nothing onto a sheet).
-func (c *Core) catalogChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+// anyCatalogChoices offers every catalog of the card's or the campaign's ruleset
+// (/catalog search browses them all).
+func (c *Core) anyCatalogChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.catalogChoices(tx, q, false)
+}
+
+// rowCatalogChoices offers only the catalogs of rows (/pick: the others write nothing
+// onto a sheet).
+func (c *Core) rowCatalogChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.catalogChoices(tx, q, true)
+}
+
+// catalogChoices offers the catalogs of the card's or the campaign's ruleset, only those
+// of rows when rowsOnly.
+func (c *Core) catalogChoices(tx storage.Tx, q *acQuery, rowsOnly bool) ([]Choice, error) {
 	_, l, _, err := c.quickCard(tx, q, "name")
 	if err != nil {
 		if _, l, err = c.campaignRules(tx, q.a.ChannelID); err != nil {
@@ -260,7 +272,7 @@ func (c *Core) catalogChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	var out []Choice
 	for i := range l.Catalogs {
 		cat := &l.Catalogs[i]
-		if q.cmd == "pick" && cat.Kind() != "rows" {
+		if rowsOnly && cat.Kind() != "rows" {
 			continue
 		}
 		name := cat.Label + " (" + cat.ID + ")"

@@ -302,7 +302,7 @@ func pickCommands(r *router) {
 		},
 	}, (*Core).cmdPick).
 		complete("name", (*Core).anyCardChoices).
-		complete("catalog", (*Core).catalogChoices).
+		complete("catalog", (*Core).rowCatalogChoices).
 		complete("entry", (*Core).pickEntryChoices)
 	r.command(CommandSpec{
 		Name:        "catalog search",
@@ -314,7 +314,7 @@ func pickCommands(r *router) {
 			{Name: "name", Description: "A character: opens on its entries (startFrom) and marks what it has", Type: "string"},
 		},
 	}, (*Core).cmdCatalogSearch).
-		complete("catalog", (*Core).catalogChoices).
+		complete("catalog", (*Core).anyCatalogChoices).
 		complete("name", (*Core).anyCardChoices)
 }
 
