@@ -606,7 +606,7 @@ func findRow(l *ruleset.List, rows []sheet.Row, which string) (int, error) {
 	col := l.NameColumn()
 	found := -1
 	for i, r := range rows {
-		if s, _ := r.Text(col); col != "" && ruleset.FoldName(s) == ruleset.FoldName(which) {
+		if r.Named(col, which) {
 			if found >= 0 {
 				return 0, refusal.New(refusal.AmbiguousEntry, "more than one row of %s is called %s: give its number", l.Label, which)
 			}

@@ -132,7 +132,7 @@ func scaledSpec(list *ruleset.List, e *ruleset.Entry, row Row) *ruleset.Row {
 		if r.List != list.ID || r.Scaled == nil {
 			continue
 		}
-		if name, _ := r.Values[nameCol].(string); ruleset.FoldName(name) == key {
+		if Row(r.Values).Named(nameCol, key) {
 			return r
 		}
 	}

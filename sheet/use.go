@@ -40,8 +40,7 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 			if m == "" || slices.Contains(matched, m) {
 				continue
 			}
-			shown, _ := row.Text(nameCol)
-			hit := nameCol != "" && ruleset.FoldName(shown) == want
+			hit := row.Named(nameCol, want)
 			if !hit {
 				if e, ok := entryOf(entries, m); ok && ruleset.FoldName(e.Label) == want {
 					hit = true
