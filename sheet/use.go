@@ -79,25 +79,21 @@ func shownNameColumn(rs *ruleset.Ruleset, list *ruleset.List) string {
 	return list.NameColumn()
 }
 
-// UseResult is what a use paid: each pool and how much, the level the effect takes
-// (0 when the cost has no level), how far above its own level it was paid, and how many
-// targets it reaches (0 when the entry says nothing about targets).
-type UseResult struct {
-	Entry   *ruleset.Entry
-	Marker  string
-	Paid    []Payment
+// useResult is what a use paid: each pool and what it leaves, the level the effect
+// takes (0 when the cost has no level), how far above its own level it was paid, and how
+// many targets it reaches (0 when the entry says nothing about targets).
+type useResult struct {
+	Paid    []payment
 	Level   int
 	Steps   int
 	Targets int
 }
 
-// Payment is one pool a use spends from and what it leaves.
-type Payment struct {
-	Key    string
-	Label  string
-	Amount int
-	Value  int // after paying
-	Max    int
+// payment is one pool a use spends from and what it leaves.
+type payment struct {
+	Key   string
+	Label string
+	Value int // after paying
 }
 
 // opUse is the dispatch handler of use and cast: name= (spell= is read as name=) and the
@@ -121,7 +117,7 @@ func opUse(op *Op) (string, error) {
 
 // payUse plans the use on card (evaluated as vals) and, when everything can be paid,
 // pays it on card. It returns the use's now.
-func payUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name, pool string) (string, UseResult, error) {
+func payUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name, pool string) (string, useResult, error) {
 	res, err := planUse(rs, card, vals, entries, name, pool)
 	if err != nil {
 		return "", res, err
@@ -138,13 +134,13 @@ func payUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name
 	return strings.Join(now, "; "), res, nil
 }
 
-func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name, pool string) (UseResult, error) {
+func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name, pool string) (useResult, error) {
 	found, err := FindEntry(rs, card, entries, name)
 	if err != nil {
-		return UseResult{}, err
+		return useResult{}, err
 	}
 	p := &payer{rs: rs, vals: vals, live: vals.Live, running: map[string]int{}}
-	res := UseResult{Entry: found.Entry, Marker: found.Marker}
+	var res useResult
 	var terms []ruleset.CostTerm
 	var targetCount, perStep *int
 	if m := found.Entry.Mechanics; m != nil {
@@ -153,7 +149,7 @@ func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, nam
 
 	if strings.TrimSpace(pool) != "" {
 		if err := p.upcast(terms, pool, &res); err != nil {
-			return UseResult{}, err
+			return useResult{}, err
 		}
 	} else {
 		for _, t := range terms {
@@ -165,7 +161,7 @@ func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, nam
 	}
 	p.counters(card, found.Marker)
 	if len(p.short) > 0 {
-		return UseResult{}, refuse(refusal.Insufficient, "not enough: %s", strings.Join(p.short, "; "))
+		return useResult{}, refuse(refusal.Insufficient, "not enough: %s", strings.Join(p.short, "; "))
 	}
 	res.Paid = p.paid
 	if targetCount != nil || perStep != nil {
@@ -188,7 +184,7 @@ type payer struct {
 	vals    *Values
 	live    *Resolved
 	running map[string]int
-	paid    []Payment
+	paid    []payment
 	short   []string
 }
 
@@ -202,12 +198,11 @@ func (u *payer) pay(p *Pool, amount int) {
 	u.running[p.Key] += amount
 	for i := range u.paid {
 		if u.paid[i].Key == p.Key {
-			u.paid[i].Amount += amount
 			u.paid[i].Value -= amount
 			return
 		}
 	}
-	u.paid = append(u.paid, Payment{Key: p.Key, Label: p.Label, Amount: amount, Value: left - amount, Max: p.Max})
+	u.paid = append(u.paid, payment{Key: p.Key, Label: p.Label, Value: left - amount})
 }
 
 // term pays one cost term: a live pool from itself (never climbing to a higher one), a
@@ -251,7 +246,7 @@ func (u *payer) term(t ruleset.CostTerm) {
 // group, or one that pays for that group, at a level not below the cost's (the pools a
 // front end offers, SPEC 5.5). Anything else is bad-pool, never reinterpreted. Paying above the cost's level raises the effect by
 // the difference.
-func (u *payer) upcast(terms []ruleset.CostTerm, pool string, res *UseResult) error {
+func (u *payer) upcast(terms []ruleset.CostTerm, pool string, res *useResult) error {
 	if len(terms) != 1 {
 		return refuse(refusal.BadPool, "pool= needs a cost of exactly one term; this one has %d", len(terms))
 	}
