@@ -120,6 +120,7 @@ func (o *Outcome) refusedBy(op string) {
 	}
 }
 
+// apply is Apply before its refusals are marked with the op.
 func apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Result {
 	if err := req.Err(); err != nil {
 		return Result{Outcome: Refused(err)}
