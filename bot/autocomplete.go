@@ -102,13 +102,13 @@ func clipRunes(s string, n int) string {
 // ranked keeps the choices whose name or value holds what was typed, those starting with
 // it first; in the order given otherwise.
 func ranked(typed string, choices []Choice) []Choice {
-	want := foldText(typed)
+	want := ruleset.FoldName(typed)
 	if want == "" {
 		return choices
 	}
 	var first, then []Choice
 	for _, ch := range choices {
-		name, value := foldText(ch.Name), foldText(ch.Value)
+		name, value := ruleset.FoldName(ch.Name), ruleset.FoldName(ch.Value)
 		switch {
 		case strings.HasPrefix(name, want) || strings.HasPrefix(value, want):
 			first = append(first, ch)
@@ -209,7 +209,7 @@ func (c *Core) cardChoices(tx storage.Tx, q *acQuery, party, library bool) ([]Ch
 			return nil, err
 		}
 		for _, ch := range lib {
-			same := func(o Choice) bool { return sheet.SameName(o.Value, ch.Value) }
+			same := func(o Choice) bool { return ruleset.FoldName(o.Value) == ruleset.FoldName(ch.Value) }
 			if !slices.ContainsFunc(own, same) && !slices.ContainsFunc(others, same) {
 				others = append(others, ch)
 			}
@@ -248,9 +248,21 @@ func (c *Core) libraryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	return ranked(q.typed, out), nil
 }
 
-// catalogChoices offers the catalogs of the card's or the campaign's ruleset; /pick only
-// those of rows (the others write nothing onto a sheet).
-func (c *Core) catalogChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+// anyCatalogChoices offers every catalog of the card's or the campaign's ruleset
+// (/catalog search browses them all).
+func (c *Core) anyCatalogChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.catalogChoices(tx, q, false)
+}
+
+// rowCatalogChoices offers only the catalogs of rows (/pick: the others write nothing
+// onto a sheet).
+func (c *Core) rowCatalogChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.catalogChoices(tx, q, true)
+}
+
+// catalogChoices offers the catalogs of the card's or the campaign's ruleset, only those
+// of rows when rowsOnly.
+func (c *Core) catalogChoices(tx storage.Tx, q *acQuery, rowsOnly bool) ([]Choice, error) {
 	_, l, _, err := c.quickCard(tx, q, "name")
 	if err != nil {
 		if _, l, err = c.campaignRules(tx, q.a.ChannelID); err != nil {
@@ -260,7 +272,7 @@ func (c *Core) catalogChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	var out []Choice
 	for i := range l.Catalogs {
 		cat := &l.Catalogs[i]
-		if q.cmd == "pick" && cat.Kind() != "rows" {
+		if rowsOnly && cat.Kind() != "rows" {
 			continue
 		}
 		name := cat.Label + " (" + cat.ID + ")"
@@ -578,10 +590,10 @@ func (c *Core) valueChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	}
 	switch {
 	case strings.TrimSpace(q.get("field")) != "":
-		want := foldText(q.get("field"))
+		want := ruleset.FoldName(q.get("field"))
 		for i := range rs.Sheet.Fields {
 			f := &rs.Sheet.Fields[i]
-			if foldText(f.ID) != want && foldText(f.Label) != want {
+			if ruleset.FoldName(f.ID) != want && ruleset.FoldName(f.Label) != want {
 				continue
 			}
 			switch f.Type {
@@ -611,10 +623,10 @@ func (c *Core) rowChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	if err != nil || card == nil {
 		return nil, nil
 	}
-	want := foldText(q.get("list"))
+	want := ruleset.FoldName(q.get("list"))
 	for li := range l.Sheet.Lists {
 		list := &l.Sheet.Lists[li]
-		if foldText(list.ID) != want && foldText(list.Label) != want {
+		if ruleset.FoldName(list.ID) != want && ruleset.FoldName(list.Label) != want {
 			continue
 		}
 		col := list.NameColumn()

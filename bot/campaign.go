@@ -131,24 +131,15 @@ func isGM(camp *storage.Campaign, u User) bool {
 	return false
 }
 
-// findCard finds the record whose card name is name: case-insensitive and
-// whitespace-normalised, as who= compares. None is unknown-character, two are
-// ambiguous-character.
+// findCard finds the record whose card name is name, by sheet.FindNamed's rule (as
+// who= compares). None is unknown-character, two are ambiguous-character.
 func findCard(records []*storage.CardRecord, name string) (*storage.CardRecord, error) {
-	var found *storage.CardRecord
-	for _, r := range records {
-		if r.Card == nil || !sheet.SameName(r.Card.Name, name) {
-			continue
+	return sheet.FindNamed(records, name, func(r *storage.CardRecord) string {
+		if r.Card == nil {
+			return ""
 		}
-		if found != nil {
-			return nil, refusal.New(refusal.AmbiguousCharacter, "more than one character is called %q", name)
-		}
-		found = r
-	}
-	if found == nil || strings.TrimSpace(name) == "" {
-		return nil, refusal.New(refusal.UnknownCharacter, "no character is called %q", name)
-	}
-	return found, nil
+		return r.Card.Name
+	})
 }
 
 // gameCard finds a game card of the campaign in channelID by name (see findCard).

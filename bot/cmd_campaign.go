@@ -190,7 +190,7 @@ func pickLayers(rs *ruleset.Ruleset, option string) ([]string, error) {
 		}
 		var found *ruleset.Layer
 		for i := range rs.Layers {
-			if strings.EqualFold(rs.Layers[i].ID, w) || strings.EqualFold(rs.Layers[i].Label, w) {
+			if ruleset.FoldName(rs.Layers[i].ID) == ruleset.FoldName(w) || ruleset.FoldName(rs.Layers[i].Label) == ruleset.FoldName(w) {
 				found = &rs.Layers[i]
 			}
 		}

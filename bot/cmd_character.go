@@ -335,9 +335,6 @@ func setBuild(t *cardTarget, kind, name, raw string) (label, before, after strin
 	return k.Label, before, tier.Label, nil
 }
 
-// fold is a name as commands match it: case folded, spaces normalised.
-func fold(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
-
 func fieldByName(rs *ruleset.Ruleset, name string) *ruleset.Field {
 	return byName(rs.Sheet.Fields, name, func(f *ruleset.Field) []string { return []string{f.ID, f.Label} })
 }
@@ -365,17 +362,17 @@ func columnByName(l *ruleset.List, name string) *ruleset.Column {
 // byName finds the item whose id (first) or other names match name, ignoring case and
 // spacing: ids win over labels, so an id can never be shadowed.
 func byName[T any](items []T, name string, names func(*T) []string) *T {
-	want := fold(name)
+	want := ruleset.FoldName(name)
 	if want == "" {
 		return nil
 	}
 	for pass := range 2 {
 		for i := range items {
 			ns := names(&items[i])
-			if pass == 0 && fold(ns[0]) == want {
+			if pass == 0 && ruleset.FoldName(ns[0]) == want {
 				return &items[i]
 			}
-			if pass == 1 && slices.ContainsFunc(ns[1:], func(n string) bool { return n != "" && fold(n) == want }) {
+			if pass == 1 && slices.ContainsFunc(ns[1:], func(n string) bool { return n != "" && ruleset.FoldName(n) == want }) {
 				return &items[i]
 			}
 		}
@@ -452,7 +449,7 @@ func typedValue(f *ruleset.Field, raw string, removed []string) (any, error) {
 				continue
 			}
 			label := f.ValueLabels[v]
-			if fold(v) == fold(raw) || label != "" && fold(label) == fold(raw) {
+			if ruleset.FoldName(v) == ruleset.FoldName(raw) || label != "" && ruleset.FoldName(label) == ruleset.FoldName(raw) {
 				return v, nil
 			}
 			choices = append(choices, v)
@@ -609,7 +606,7 @@ func findRow(l *ruleset.List, rows []sheet.Row, which string) (int, error) {
 	col := l.NameColumn()
 	found := -1
 	for i, r := range rows {
-		if s, _ := r.Text(col); col != "" && fold(s) == fold(which) {
+		if r.Named(col, which) {
 			if found >= 0 {
 				return 0, refusal.New(refusal.AmbiguousEntry, "more than one row of %s is called %s: give its number", l.Label, which)
 			}
@@ -686,7 +683,7 @@ func (c *Core) cmdRowAdd(ctx context.Context, cmd Command) (Response, error) {
 		}
 		card.Build.Lists[l.ID] = append(rows, row)
 		if l.Pools != nil {
-			if name, _ := row.Text(l.Pools.NameColumn); !rowNamed(rows, l.Pools.NameColumn, name) {
+			if name, _ := row.Text(l.Pools.NameColumn); !sheet.HasRowKeyed(rows, l.Pools.NameColumn, name) {
 				delete(card.Live.Pools, sheet.RowPoolKey(l.ID, name)) // a new counter starts full
 			}
 		}
@@ -732,19 +729,10 @@ func (c *Core) cmdRowRemove(ctx context.Context, cmd Command) (Response, error) 
 		card.Build.Lists[l.ID] = slices.Delete(rows, i, i+1)
 		if l.Pools != nil {
 			counter, _ := removed.Text(l.Pools.NameColumn)
-			if !rowNamed(card.Build.Lists[l.ID], l.Pools.NameColumn, counter) {
+			if !sheet.HasRowKeyed(card.Build.Lists[l.ID], l.Pools.NameColumn, counter) {
 				delete(card.Live.Pools, sheet.RowPoolKey(l.ID, counter)) // its counter is gone
 			}
 		}
 		return fmt.Sprintf("removed %s from %s.", name, l.Label), nil
-	})
-}
-
-// rowNamed reports whether rows hold a counter keyed as name is.
-func rowNamed(rows []sheet.Row, col, name string) bool {
-	key := strings.ToLower(strings.TrimSpace(name))
-	return slices.ContainsFunc(rows, func(r sheet.Row) bool {
-		s, _ := r.Text(col)
-		return strings.ToLower(strings.TrimSpace(s)) == key
 	})
 }

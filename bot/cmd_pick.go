@@ -35,12 +35,6 @@ func (c *Core) catalogs(l *ruleset.Loaded) *catalog.Index {
 	return got.(*catalog.Index)
 }
 
-// foldText is text as a list of choices compares it: lowercased, runs of white space one
-// space.
-func foldText(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
-}
-
 // sheetField is the sheet field of rs with id, or nil.
 func sheetField(rs *ruleset.Ruleset, id string) *ruleset.Field {
 	for i := range rs.Sheet.Fields {
@@ -308,7 +302,7 @@ func pickCommands(r *router) {
 		},
 	}, (*Core).cmdPick).
 		complete("name", (*Core).anyCardChoices).
-		complete("catalog", (*Core).catalogChoices).
+		complete("catalog", (*Core).rowCatalogChoices).
 		complete("entry", (*Core).pickEntryChoices)
 	r.command(CommandSpec{
 		Name:        "catalog search",
@@ -320,7 +314,7 @@ func pickCommands(r *router) {
 			{Name: "name", Description: "A character: opens on its entries (startFrom) and marks what it has", Type: "string"},
 		},
 	}, (*Core).cmdCatalogSearch).
-		complete("catalog", (*Core).catalogChoices).
+		complete("catalog", (*Core).anyCatalogChoices).
 		complete("name", (*Core).anyCardChoices)
 }
 

@@ -137,7 +137,7 @@ func cardRef(name string, room int) string {
 
 func nameHash(name string) string {
 	h := fnv.New32a()
-	h.Write([]byte(strings.ToLower(strings.Join(strings.Fields(name), " "))))
+	h.Write([]byte(ruleset.FoldName(name)))
 	return fmt.Sprintf("%08x", h.Sum32())
 }
 

@@ -77,7 +77,7 @@ func (c *Core) cmdScheduleRest(ctx context.Context, cmd Command) (Response, erro
 		}
 		label = rest.Label
 		who := strings.TrimSpace(cmd.Get("who"))
-		if who == "" || strings.EqualFold(who, "party") {
+		if who == "" || sheet.IsParty(who) {
 			who = "party"
 		} else {
 			rec, err := gameCard(tx, cmd.ChannelID, who)

@@ -128,11 +128,13 @@ func (c *Core) Commands() []CommandSpec {
 }
 
 // OnCommand answers one slash command. A handler that panics is answered "Internal
-// error" (the panic is logged): one bad command never takes the bot down.
+// error" (the panic is logged): one bad command never takes the bot down. A refusal
+// names the command as the op refused ("/pick"; refusal.WithOp).
 func (c *Core) OnCommand(ctx context.Context, cmd Command) (resp Response) {
+	op := "/" + normalCommand(cmd.Name)
 	defer func() {
 		if p := recover(); p != nil {
-			resp = c.failure("/"+normalCommand(cmd.Name), fmt.Errorf("panic: %v", p))
+			resp = c.failure(op, fmt.Errorf("panic: %v", p))
 		}
 	}()
 	r, ok := c.router.routes[normalCommand(cmd.Name)]
@@ -148,12 +150,12 @@ func (c *Core) OnCommand(ctx context.Context, cmd Command) (resp Response) {
 			return err
 		})
 		if err != nil {
-			return c.failure("/"+normalCommand(cmd.Name), err)
+			return c.failure(op, refusal.WithOp(op, err))
 		}
 	}
 	resp, err := r.run(c, ctx, cmd)
 	if err != nil {
-		return c.failure("/"+normalCommand(cmd.Name), err)
+		return c.failure(op, refusal.WithOp(op, err))
 	}
 	return resp
 }

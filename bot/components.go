@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"sheetkeeper/refusal"
 )
 
 // Components: the buttons and select menus of a response carry all the state a click
@@ -133,7 +135,7 @@ func (c *Core) OnComponent(ctx context.Context, comp Component) (resp Response) 
 		return Response{Ephemeral: true, Content: "That button is no longer in use: run the command again."}
 	}
 	if err != nil {
-		return c.failure("component "+kind, err)
+		return c.failure("component "+kind, refusal.WithOp("component "+kind, err))
 	}
 	return resp
 }

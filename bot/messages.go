@@ -263,7 +263,7 @@ func (t *table) revert(changes []sheet.Change) []sheet.Change {
 
 func (t *table) touched(name string) {
 	for _, r := range t.records {
-		if sheet.SameName(r.Card.Name, name) {
+		if ruleset.FoldName(r.Card.Name) == ruleset.FoldName(name) {
 			t.dirty[r] = true
 		}
 	}

@@ -187,7 +187,7 @@ func firedHeader(s storage.Schedule, label string, at time.Time) string {
 
 // whoWords says whom a schedule rests.
 func whoWords(who string) string {
-	if who = strings.TrimSpace(who); who == "" || strings.EqualFold(who, "party") {
+	if who = strings.TrimSpace(who); who == "" || sheet.IsParty(who) {
 		return "the party"
 	}
 	return who

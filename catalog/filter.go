@@ -96,7 +96,7 @@ func readClause(cat *ruleset.Catalog, part, name, op, value string) (clause, err
 			return clause{}, refusal.New(refusal.Malformed, "%q: %s holds words, so it takes = or !=", part, f.Label)
 		}
 		for _, alt := range strings.Split(value, "|") {
-			if w := fold(alt); w != "" {
+			if w := ruleset.FoldName(alt); w != "" {
 				cl.words = append(cl.words, w)
 				cl.show = append(cl.show, strings.TrimSpace(alt))
 			}
@@ -172,9 +172,9 @@ var filterParser = participle.MustBuild[filterSyntax](participle.Lexer(filterLex
 
 // filterNamed finds a filter of cat by id or label, case ignored; -1 when none.
 func filterNamed(cat *ruleset.Catalog, name string) int {
-	want := fold(name)
+	want := ruleset.FoldName(name)
 	for i := range cat.Filters {
-		if fold(cat.Filters[i].ID) == want || fold(cat.Filters[i].Label) == want {
+		if ruleset.FoldName(cat.Filters[i].ID) == want || ruleset.FoldName(cat.Filters[i].Label) == want {
 			return i
 		}
 	}
@@ -285,7 +285,7 @@ func (c *Catalog) StartFrom(rs *ruleset.Ruleset, card *sheet.Card, given Filter)
 				continue
 			}
 			for _, w := range strings.FieldsFunc(x, func(r rune) bool { return r == '/' || r == ',' || r == ';' }) {
-				if f := fold(w); f != "" {
+				if f := ruleset.FoldName(w); f != "" {
 					cl.words = append(cl.words, f)
 					cl.show = append(cl.show, strings.TrimSpace(w))
 				}

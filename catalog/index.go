@@ -95,14 +95,14 @@ func (ix *Index) byID(id string) *Catalog {
 // searching. Refused unknown-entry, naming the catalogs there are.
 func (ix *Index) Find(name string) (*Catalog, error) {
 	rs := ix.rules.Ruleset
-	want := fold(name)
+	want := ruleset.FoldName(name)
 	for i := range rs.Catalogs {
 		if rs.Catalogs[i].ID == strings.TrimSpace(name) {
 			return ix.Catalog(&rs.Catalogs[i]), nil
 		}
 	}
 	for i := range rs.Catalogs {
-		if fold(rs.Catalogs[i].ID) == want || fold(rs.Catalogs[i].Label) == want {
+		if ruleset.FoldName(rs.Catalogs[i].ID) == want || ruleset.FoldName(rs.Catalogs[i].Label) == want {
 			return ix.Catalog(&rs.Catalogs[i]), nil
 		}
 	}
@@ -162,9 +162,9 @@ func build(l *ruleset.Loaded, cat *ruleset.Catalog) *Catalog {
 	c.byID = make(map[string]*Entry, len(entries))
 	for i := range entries {
 		e := &entries[i]
-		ie := Entry{Entry: e, id: e.ID, label: fold(e.Label), values: make([]filterValue, len(cat.Filters))}
+		ie := Entry{Entry: e, id: e.ID, label: ruleset.FoldName(e.Label), values: make([]filterValue, len(cat.Filters))}
 		if e.Summary != nil {
-			ie.summary = fold(*e.Summary)
+			ie.summary = ruleset.FoldName(*e.Summary)
 		}
 		for j := range cat.Filters {
 			ie.values[j] = readFilterValue(e.Filters[cat.Filters[j].ID])
@@ -184,23 +184,18 @@ func readFilterValue(v any) filterValue {
 	case float64:
 		return filterValue{set: true, isNum: true, num: x}
 	case string:
-		return filterValue{set: true, words: []string{x}, folded: []string{fold(x)}}
+		return filterValue{set: true, words: []string{x}, folded: []string{ruleset.FoldName(x)}}
 	case []any:
 		fv := filterValue{set: true}
 		for _, w := range x {
 			if s, ok := w.(string); ok {
 				fv.words = append(fv.words, s)
-				fv.folded = append(fv.folded, fold(s))
+				fv.folded = append(fv.folded, ruleset.FoldName(s))
 			}
 		}
 		return fv
 	}
 	return filterValue{}
-}
-
-// fold is text as the catalog compares it: lowercased, runs of white space one space.
-func fold(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
 // Values is an entry's filter values in words, filter by filter ("Charge tier 1; Guild

@@ -24,7 +24,7 @@ type Query struct {
 // catalog order (authors order them on purpose). limit > 0 keeps only that many of the
 // best (the autocomplete's 25), without gathering and sorting the rest.
 func (c *Catalog) Search(q *Query, limit int) []*Entry {
-	text := fold(q.Text)
+	text := ruleset.FoldName(q.Text)
 	var words []string
 	if text != "" {
 		words = strings.Fields(text)
@@ -115,7 +115,7 @@ const minSummaryQuery = 3
 // id, else by label (case and spacing ignored). A label two entries share is
 // ambiguous-entry; an entry a layer hides is unknown-entry, saying which layer.
 func (c *Catalog) Named(name string, clauses Filter, hides Hides) (*ruleset.Entry, error) {
-	want := fold(name)
+	want := ruleset.FoldName(name)
 	var byLabel []*Entry
 	var found *Entry
 	for i := range c.entries {

@@ -134,6 +134,23 @@ func E(op string, r Reason, err error) *Error {
 	return &Error{Op: op, Reason: r, Err: err}
 }
 
+// WithOp returns err with the refusal it carries (Of's) marked as a refusal of op, when
+// that refusal names no op yet: what an edge does (the engine's Apply with the tag's op,
+// the bot's router with the command) so a log line says what was refused. The refusal
+// is copied, never changed in place (one value may be returned twice), and the copy is
+// returned alone: at the edge the refusal is the whole story, and its cause stays
+// reachable through Unwrap. Reason, Detail and Bounds — all a user or a write-back
+// reads — are kept as they were. Any other error, or nil, is returned as it is.
+func WithOp(op string, err error) error {
+	var e *Error
+	if op == "" || !errors.As(err, &e) || e.Op != "" {
+		return err
+	}
+	c := *e
+	c.Op = op
+	return &c
+}
+
 // New returns a refusal with a detail built from format and args.
 func New(r Reason, format string, args ...any) *Error {
 	return &Error{Reason: r, Detail: fmt.Sprintf(format, args...)}

@@ -40,6 +40,28 @@ func TestOf(t *testing.T) {
 	}
 }
 
+func TestWithOp(t *testing.T) {
+	inner := &Error{Reason: BadAmount, Detail: "7 of 5", Bounds: "0..5"}
+	got := WithOp("damage", fmt.Errorf("applying: %w", inner))
+	var e *Error
+	if !errors.As(got, &e) || e.Op != "damage" || e.Reason != BadAmount || e.Detail != "7 of 5" || e.Bounds != "0..5" {
+		t.Fatalf("WithOp = %#v", got)
+	}
+	if got.Error() != "damage: bad-amount: 7 of 5" {
+		t.Errorf("Error() = %q", got.Error())
+	}
+	if inner.Op != "" {
+		t.Error("WithOp changed the refusal in place")
+	}
+	if again := WithOp("heal", got); again.(*Error).Op != "damage" {
+		t.Error("WithOp replaced an op already named")
+	}
+	plain := errors.New("disk on fire")
+	if WithOp("damage", plain) != plain || WithOp("damage", nil) != nil || WithOp("", inner) != inner {
+		t.Error("WithOp changed what it should leave alone")
+	}
+}
+
 func TestOpAndCause(t *testing.T) {
 	cause := errors.New("disk on fire")
 	e := E("join", NoCampaign, cause)

@@ -50,7 +50,17 @@ func AdvanceRequestOf(t parser.Tag) (AdvanceRequest, error) {
 	return req, nil
 }
 
-// opAdvance is the dispatch handler of advance.
+// opAdvance is the dispatch handler of advance: it changes the card's permanent build
+// as the seed's sheet.advancement permits (SPEC 5.6); now is the new value, and scaled
+// values are recomputed. The card's sheet version is kept. The caller passes game cards
+// only: a library card is never advanced.
+//
+// Refusals: not-enabled without an advancement block; unknown-field, -ability, -skill,
+// -save and -tier for a name the sheet does not have (ids and labels match ignoring
+// case); not-allowed for a target the block does not permit; bad-amount, stating the
+// bounds, for a value outside them — a number field's min and max (and a whole number
+// where it is an integer field), an ability's bounds, a text's maxLength — never clamped;
+// malformed for a request of the wrong shape (by on a text field, both by and to).
 func opAdvance(op *Op) (string, error) {
 	req, err := AdvanceRequestOf(op.Req)
 	if err != nil {
@@ -62,28 +72,6 @@ func opAdvance(op *Op) (string, error) {
 	}
 	op.BuildChanged = true
 	return now, nil
-}
-
-// Advance changes card's permanent build as the seed's sheet.advancement permits (SPEC
-// 5.6) and returns the outcome (now: the new value) and the changes, scaled values
-// recomputed included; card changes only when the advance is applied. The card's sheet
-// version is kept. The caller passes game cards only: a library card is never advanced.
-//
-// Refusals: not-enabled without an advancement block; unknown-field, -ability, -skill,
-// -save and -tier for a name the sheet does not have (ids and labels match ignoring
-// case); not-allowed for a target the block does not permit; bad-amount, stating the
-// bounds, for a value outside them — a number field's min and max (and a whole number
-// where it is an integer field), an ability's bounds, a text's maxLength — never clamped;
-// malformed for a request of the wrong shape (by on a text field, both by and to).
-func Advance(rs *ruleset.Ruleset, card *Card, entries Entries, req AdvanceRequest) (Outcome, []Change) {
-	work := card.Clone()
-	now, err := advanceOn(rs, work, Evaluate(rs, work, nil), entries, req)
-	if err != nil {
-		return Refused(err), nil
-	}
-	changes := diffBuild(nil, card.Name, &card.Build, &work.Build)
-	*card = *work
-	return Applied(now), changes
 }
 
 // maxAdvanceNumber bounds a number field that declares no min or max: a tag's numbers
@@ -199,7 +187,7 @@ func fieldBounds(f *ruleset.Field) (int, int) {
 func advanceAbility(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.Advancement, req AdvanceRequest) (string, error) {
 	var a *ruleset.Ability
 	for i := range rs.Sheet.Abilities {
-		if x := &rs.Sheet.Abilities[i]; foldKey(x.ID) == foldKey(req.Name) || foldKey(x.Label) == foldKey(req.Name) {
+		if x := &rs.Sheet.Abilities[i]; ruleset.FoldName(x.ID) == ruleset.FoldName(req.Name) || ruleset.FoldName(x.Label) == ruleset.FoldName(req.Name) {
 			a = x
 			break
 		}
@@ -233,7 +221,7 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 	}
 	var k *ruleset.Skill
 	for i := range list {
-		if x := &list[i]; foldKey(x.ID) == foldKey(req.Name) || foldKey(x.Label) == foldKey(req.Name) {
+		if x := &list[i]; ruleset.FoldName(x.ID) == ruleset.FoldName(req.Name) || ruleset.FoldName(x.Label) == ruleset.FoldName(req.Name) {
 			k = x
 			break
 		}
@@ -249,7 +237,7 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 	}
 	var tier *ruleset.ProficiencyTier
 	for i := range rs.Resolution.ProficiencyTiers {
-		if t := &rs.Resolution.ProficiencyTiers[i]; foldKey(t.ID) == foldKey(req.Tier) || foldKey(t.Label) == foldKey(req.Tier) {
+		if t := &rs.Resolution.ProficiencyTiers[i]; ruleset.FoldName(t.ID) == ruleset.FoldName(req.Tier) || ruleset.FoldName(t.Label) == ruleset.FoldName(req.Tier) {
 			tier = t
 			break
 		}
@@ -264,14 +252,14 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 // fieldNamed returns the sheet field whose id or label is name, ignoring case and
 // spacing (ids first), or nil.
 func fieldNamed(rs *ruleset.Ruleset, name string) *ruleset.Field {
-	want := foldKey(name)
+	want := ruleset.FoldName(name)
 	for i := range rs.Sheet.Fields {
-		if foldKey(rs.Sheet.Fields[i].ID) == want {
+		if ruleset.FoldName(rs.Sheet.Fields[i].ID) == want {
 			return &rs.Sheet.Fields[i]
 		}
 	}
 	for i := range rs.Sheet.Fields {
-		if foldKey(rs.Sheet.Fields[i].Label) == want {
+		if ruleset.FoldName(rs.Sheet.Fields[i].Label) == want {
 			return &rs.Sheet.Fields[i]
 		}
 	}

@@ -111,7 +111,8 @@ func TestAdvanceRescales(t *testing.T) {
 	if got := counters(); len(got) != 3 || got[0] != 1 || got[1] != 0 || got[2] != 0 {
 		t.Fatalf("picked at level 1: %v", got)
 	}
-	out, ch := Advance(rs, c, inline(rs), AdvanceRequest{Kind: "field", Name: "level", To: advPtr("6")})
+	res := Apply(rs, []*Card{c}, tag(t, `[sheet: op="advance" field="level" to="6"]`), Options{Default: c.Name, Catalogs: inline(rs)})
+	out, ch := res.Outcome, res.Changes()
 	if !out.OK() || out.Now != "6" {
 		t.Fatalf("advance: %+v", out)
 	}
@@ -159,5 +160,3 @@ func TestAdvanceParty(t *testing.T) {
 		t.Fatalf("Ash changed: %+v", res.Cards[2])
 	}
 }
-
-func advPtr[T any](v T) *T { return &v }

@@ -17,11 +17,6 @@ type Options struct {
 	// Party are the cards who="party" applies to, each on its own; nil means every card
 	// passed to Apply.
 	Party []*Card
-	// Check, when set, may refuse a card before anything is applied to it (a permission,
-	// a library card): its error's refusal reason is the card's outcome.
-	Check func(card *Card, op string) error
-	// Items gives the items a card holds, for itemStat; nil holds none.
-	Items func(card *Card) ItemStats
 	// Catalogs is where use and advance find the catalog entries a card's rows came from
 	// (engine 2); nil finds none.
 	Catalogs Entries
@@ -73,19 +68,6 @@ type Op struct {
 	ix *index
 }
 
-// Reevaluate works the sheet out again on the working copy, after a handler changed it.
-func (op *Op) Reevaluate() *Values {
-	op.Values = evaluateCard(op.ix, op.Card, op.items())
-	return op.Values
-}
-
-func (op *Op) items() ItemStats {
-	if op.Opts != nil && op.Opts.Items != nil {
-		return op.Opts.Items(op.Card)
-	}
-	return nil
-}
-
 // Handler applies one op to op.Card and returns its `now`, or a refusal (a
 // *refusal.Error). A refused handler may leave op.Card in any state: it is discarded.
 type Handler func(op *Op) (now string, err error)
@@ -120,7 +102,26 @@ var ops = map[string]opSpec{
 // nothing on its own: a card the op succeeds on is replaced by its changed copy, a
 // refused one is left exactly as it was. who="party" applies to every party card on its
 // own and reports partial outcomes ("Mira 1450; Bram 1200; Ash refused (not-allowed)").
+// Every refusal it returns names the request's op as the one that refused (Outcome.Op).
 func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Result {
+	res := apply(rs, cards, req, opts)
+	op := strings.ToLower(req.Op)
+	res.Outcome.refusedBy(op)
+	for i := range res.Cards {
+		res.Cards[i].Outcome.refusedBy(op)
+	}
+	return res
+}
+
+// refusedBy names op as the op that refused o, when o is a refusal naming none.
+func (o *Outcome) refusedBy(op string) {
+	if !o.OK() && o.Op == "" {
+		o.Op = op
+	}
+}
+
+// apply is Apply before its refusals are marked with the op.
+func apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Result {
 	if err := req.Err(); err != nil {
 		return Result{Outcome: Refused(err)}
 	}
@@ -184,11 +185,6 @@ func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 // applyOne runs one handler on a working copy of card and keeps the copy only when it
 // succeeds.
 func applyOne(ix *index, card *Card, req parser.Tag, h opSpec, opts *Options) CardResult {
-	if opts.Check != nil {
-		if err := opts.Check(card, req.Op); err != nil {
-			return CardResult{Card: card.Name, Outcome: Refused(err)}
-		}
-	}
 	live := h.liveOnly
 	work := &Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
 	if !live {
@@ -198,7 +194,7 @@ func applyOne(ix *index, card *Card, req parser.Tag, h opSpec, opts *Options) Ca
 	if live {
 		op.Values = evaluateLive(ix, op.Card)
 	} else {
-		op.Values = evaluateCard(ix, op.Card, op.items())
+		op.Values = evaluateCard(ix, op.Card, nil)
 	}
 	now, err := h.handler(op)
 	if err != nil {

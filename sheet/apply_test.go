@@ -1,6 +1,7 @@
 package sheet
 
 import (
+	"strings"
 	"testing"
 
 	"sheetkeeper/refusal"
@@ -11,24 +12,24 @@ func TestWhoAndParty(t *testing.T) {
 	mira, bram, ash := newCard(rs, "Mira  Vale"), newCard(rs, "Bram"), newCard(rs, "Ash")
 	cards := []*Card{mira, bram, ash}
 	bram.Build.Fields = map[string]any{"toughness": 3.0}
-	opts := Options{Check: func(c *Card, op string) error {
-		if c.Name == "Ash" {
-			return refuse(refusal.NotAllowed, "Ash is a library card")
-		}
-		return nil
-	}}
+	// Ash starts with no stamina, so a spend refuses Ash alone: a party command reports
+	// Ash's refusal beside the others' outcomes.
+	if out := run(t, rs, ash, `[sheet: op="spend" pool="stamina" amount="5"]`); !out.OK() {
+		t.Fatalf("emptying Ash's stamina: %+v", out)
+	}
+	opts := Options{}
 	for _, tc := range []struct {
 		tag, def, want string
 	}{
 		{`[sheet: who=" mira   VALE " op="spend" pool="stamina" amount="1"]`, "", "4/5"},
-		{`[sheet: who="Ash" op="spend" pool="stamina" amount="1"]`, "", "refused not-allowed"},
+		{`[sheet: who="Ash" op="spend" pool="stamina" amount="1"]`, "", "refused insufficient"},
 		{`[sheet: who="Nobody" op="spend" pool="stamina" amount="1"]`, "", "refused unknown-character"},
 		{`[sheet: op="spend" pool="stamina" amount="1"]`, "", "refused who-required"},
 		{`[sheet: op="spend" pool="stamina" amount="1"]`, "bram", "7/8"},
-		{`[sheet: who="party" op="spend" pool="stamina" amount="5"]`, "", "Mira  Vale refused (insufficient); Bram 2/8; Ash refused (not-allowed)"},
+		{`[sheet: who="party" op="spend" pool="stamina" amount="5"]`, "", "Mira  Vale refused (insufficient); Bram 2/8; Ash refused (insufficient)"},
 		{`[sheet: who="Party" op="spend" pool="stamina" amount="9"]`, "", "refused insufficient"},
-		{`[sheet: who="party" op="rest" rest="camp"]`, "", "Mira  Vale Make camp: Stamina 5/5, Focus 1/3, Heat 0, Strain 0/3; Bram Make camp: Stamina 8/8, Focus 1/3, Heat 0, Strain 0/6; Ash refused (not-allowed)"},
-		{`[sheet: op="spend" pool="stamina" amount="1" result="ok" now="x"]`, "Ash", "refused not-allowed"},
+		{`[sheet: who="party" op="rest" rest="camp"]`, "", "Mira  Vale Make camp: Stamina 5/5, Focus 1/3, Heat 0, Strain 0/3; Bram Make camp: Stamina 8/8, Focus 1/3, Heat 0, Strain 0/6; Ash Make camp: Stamina 5/5, Focus 1/3, Heat 0, Strain 0/3"},
+		{`[sheet: op="spend" pool="stamina" amount="1" result="ok" now="x"]`, "Ash", "4/5"}, // result= and now= are not read,
 	} {
 		o := opts
 		o.Default = tc.def
@@ -49,5 +50,25 @@ func TestWhoAndParty(t *testing.T) {
 	res = Apply(rs, nil, tag(t, `[sheet: who="party" op="rest" rest="camp"]`), Options{})
 	if got := summary(res.Outcome); got != "refused unknown-character" {
 		t.Errorf("empty party: %q", got)
+	}
+}
+
+// TestRefusalNamesItsOp: a refusal says which op refused, for the log, while the
+// write-back still reads only the reason.
+func TestRefusalNamesItsOp(t *testing.T) {
+	rs := fixture(t, "trials.json")
+	mira := newCard(rs, "Mira")
+	res := Apply(rs, []*Card{mira}, tag(t, `[sheet: who="Mira" op="Spend" pool="stamina" amount="9"]`), Options{})
+	if res.Outcome.Op != "spend" || res.Cards[0].Outcome.Op != "spend" {
+		t.Fatalf("outcome %+v, card %+v", res.Outcome, res.Cards[0].Outcome)
+	}
+	if got := res.Outcome.Err().Error(); !strings.HasPrefix(got, "spend: insufficient") {
+		t.Errorf("Err() = %q", got)
+	}
+	if wb := res.Outcome.WriteBack(); wb.Reason != refusal.Insufficient {
+		t.Errorf("write-back %+v", wb)
+	}
+	if ok := Apply(rs, []*Card{mira}, tag(t, `[sheet: who="Mira" op="spend" pool="stamina" amount="1"]`), Options{}); ok.Outcome.Op != "" {
+		t.Errorf("an applied outcome names an op: %+v", ok.Outcome)
 	}
 }

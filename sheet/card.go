@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"sheetkeeper/internal/jsonappend"
+	"sheetkeeper/ruleset"
 )
 
 // Card is one character: a name, the ruleset it was built on, its permanent build and
@@ -74,6 +75,17 @@ func (r Row) Marker() string {
 func (r Row) Text(id string) (string, bool) {
 	s, ok := r[id].(string)
 	return s, ok
+}
+
+// Named reports whether the row answers, by its column col, to name as someone typed
+// it: ruleset.FoldName on both sides; no column ("") names nothing. The one rule for
+// finding a row by its name (a row pool's counter is another idea: RowKey).
+func (r Row) Named(col, name string) bool {
+	if col == "" {
+		return false
+	}
+	s, _ := r.Text(col)
+	return ruleset.FoldName(s) == ruleset.FoldName(name)
 }
 
 // Number returns the row's value in column id when it is a finite number.

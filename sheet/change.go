@@ -12,6 +12,7 @@ import (
 
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
 )
 
 // Change is one stored leaf an operation changed on one card: its path, and the stored
@@ -46,13 +47,15 @@ type Change struct {
 // bad-amount, the bounds "lo..hi"). Level and Targets are a use's raised effect level
 // and target count (0 when they do not apply).
 type Outcome struct {
-	Result  parser.Result  `json:"result"`
-	Now     string         `json:"now,omitempty"`
-	Reason  refusal.Reason `json:"reason,omitempty"`
-	Bounds  string         `json:"bounds,omitempty"`
-	Detail  string         `json:"detail,omitempty"`
-	Level   int            `json:"level,omitempty"`
-	Targets int            `json:"targets,omitempty"`
+	Result parser.Result  `json:"result"`
+	Now    string         `json:"now,omitempty"`
+	Reason refusal.Reason `json:"reason,omitempty"`
+	// Op is the op that refused ("damage"), for logs; the write-back never reads it.
+	Op      string `json:"op,omitempty"`
+	Bounds  string `json:"bounds,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+	Level   int    `json:"level,omitempty"`
+	Targets int    `json:"targets,omitempty"`
 }
 
 // OK reports whether the operation was applied.
@@ -68,7 +71,7 @@ func (o Outcome) Err() error {
 	if o.OK() {
 		return nil
 	}
-	return &refusal.Error{Reason: o.Reason, Detail: o.Detail, Bounds: o.Bounds}
+	return &refusal.Error{Op: o.Op, Reason: o.Reason, Detail: o.Detail, Bounds: o.Bounds}
 }
 
 // Applied is an ok outcome with the given now.
@@ -79,7 +82,7 @@ func Applied(now string) Outcome { return Outcome{Result: parser.ResultOK, Now: 
 func Refused(err error) Outcome {
 	var e *refusal.Error
 	if errors.As(err, &e) {
-		return Outcome{Result: parser.ResultRefused, Reason: e.Reason, Detail: e.Detail, Bounds: e.Bounds}
+		return Outcome{Result: parser.ResultRefused, Reason: e.Reason, Op: e.Op, Detail: e.Detail, Bounds: e.Bounds}
 	}
 	return Outcome{Result: parser.ResultRefused, Reason: refusal.Malformed, Detail: err.Error()}
 }
@@ -444,10 +447,10 @@ func sameValue(a, b any) bool {
 // it is, so later edits survive. It returns the changes the revert itself made.
 func Revert(card *Card, changes []Change) []Change {
 	var done []Change
-	name := NormalName(card.Name)
+	name := ruleset.FoldName(card.Name)
 	for i := len(changes) - 1; i >= 0; i-- {
 		ch := changes[i]
-		if ch.Card != "" && NormalName(ch.Card) != name {
+		if ch.Card != "" && ruleset.FoldName(ch.Card) != name {
 			continue
 		}
 		cur, err := card.Get(ch.Path)

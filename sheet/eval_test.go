@@ -161,20 +161,3 @@ func TestHideWhen(t *testing.T) {
 		}
 	}
 }
-
-func TestGroupBySection(t *testing.T) {
-	rs := fixture(t, "trials.json")
-	groups := GroupBySection(rs, []string{"mind", "", "body", "mind", "gone"})
-	if len(groups) != 3 || groups[0].Section.ID != "body" || groups[1].Section.ID != "mind" || groups[2].Section != nil {
-		t.Fatalf("%+v", groups)
-	}
-	if got := groups[1].Indexes; len(got) != 2 || got[0] != 0 || got[1] != 3 {
-		t.Errorf("mind %v", got)
-	}
-	if got := groups[2].Indexes; len(got) != 2 || got[0] != 1 || got[1] != 4 {
-		t.Errorf("loose %v", got)
-	}
-	if g := GroupBySection(rs, []string{"", ""}); len(g) != 1 || g[0].Section != nil || len(g[0].Indexes) != 2 {
-		t.Errorf("unsectioned %+v", g)
-	}
-}

@@ -68,6 +68,18 @@ func run(t testing.TB, rs *ruleset.Ruleset, card *Card, text string) Outcome {
 	return Apply(rs, []*Card{card}, tag(t, text), Options{Default: card.Name}).Outcome
 }
 
+// use applies op="use" of the entry name (pool: the upcast, "" for none) to card through
+// Apply, as the bot does, and returns the outcome and the changes.
+func use(t fataler, rs *ruleset.Ruleset, card *Card, entries Entries, name, pool string) (Outcome, []Change) {
+	t.Helper()
+	text := `[sheet: op="use" name="` + name + `"`
+	if pool != "" {
+		text += ` pool="` + pool + `"`
+	}
+	res := Apply(rs, []*Card{card}, tag(t, text+`]`), Options{Default: card.Name, Catalogs: entries})
+	return res.Outcome, res.Changes()
+}
+
 // now is the write-back summary of an outcome: now for ok, "refused <reason>[ bounds]".
 func summary(o Outcome) string {
 	if o.OK() {

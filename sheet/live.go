@@ -183,9 +183,25 @@ func StateDefault(s *ruleset.State) string {
 	return ""
 }
 
-// RowPoolKey is the pool key of a list row named name: "<list>:<lowercased trimmed name>".
+// RowPoolKey is the pool key of a list row named name: "<list>:<RowKey(name)>".
 func RowPoolKey(list, name string) string {
-	return list + ":" + strings.ToLower(strings.TrimSpace(name))
+	return list + ":" + RowKey(name)
+}
+
+// RowKey is a row's name as a row pool's key holds it: lowercased and trimmed, inner
+// spacing kept. It is not ruleset.FoldName on purpose: the key is stored in every card's
+// live state, so folding it differently would orphan the counters of rows already
+// kept. Two rows are the same counter when their RowKeys are equal (HasRowKeyed).
+func RowKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// HasRowKeyed reports whether rows hold a row whose nameCol keys the same counter as
+// name (equal RowKeys): the one row-name match for row pools.
+func HasRowKeyed(rows []Row, nameCol, name string) bool {
+	key := RowKey(name)
+	return slices.ContainsFunc(rows, func(r Row) bool {
+		n, _ := r.Text(nameCol)
+		return RowKey(n) == key
+	})
 }
 
 // listPools lists every pool the card has, given its build-only evaluation: declared

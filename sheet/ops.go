@@ -27,14 +27,14 @@ func FindPool(r *Resolved, name string) (*Pool, error) {
 	}
 	for i := range r.Pools {
 		p := &r.Pools[i]
-		if p.List == "" && (sameName(p.Key, want) || sameName(p.Label, want)) {
+		if p.List == "" && (sameTagName(p.Key, want) || sameTagName(p.Label, want)) {
 			return p, nil
 		}
 	}
 	var found *Pool
 	for i := range r.Pools {
 		p := &r.Pools[i]
-		if p.List != "" && (sameName(p.Key, want) || sameName(p.Label, want)) {
+		if p.List != "" && (sameTagName(p.Key, want) || sameTagName(p.Label, want)) {
 			if found != nil {
 				return nil, refuse(refusal.AmbiguousPool, "more than one pool is called %q", name)
 			}
@@ -148,7 +148,7 @@ func opTemp(op *Op) (string, error) {
 func findTrack(r *Resolved, name string) (*TrackValue, error) {
 	for i := range r.Tracks {
 		t := &r.Tracks[i]
-		if sameName(t.ID, name) || sameName(t.Label, name) {
+		if sameTagName(t.ID, name) || sameTagName(t.Label, name) {
 			return t, nil
 		}
 	}
@@ -174,7 +174,7 @@ func opWound(op *Op) (string, error) {
 	kindName, _ := op.Req.Get("kind")
 	rank := -1
 	for i, k := range w.ladder {
-		if sameName(k.ID, kindName) || sameName(k.Label, kindName) {
+		if sameTagName(k.ID, kindName) || sameTagName(k.Label, kindName) {
 			rank = i
 			break
 		}
@@ -245,7 +245,7 @@ func opCondition(op *Op) (string, error) {
 	r := op.Values.Live
 	for i := range r.Conditions {
 		c := &r.Conditions[i]
-		if !sameName(c.ID, name) && !sameName(c.Label, name) {
+		if !sameTagName(c.ID, name) && !sameTagName(c.Label, name) {
 			continue
 		}
 		on := true
@@ -275,11 +275,11 @@ func opState(op *Op) (string, error) {
 	r := op.Values.Live
 	for i := range r.States {
 		s := &r.States[i]
-		if !sameName(s.ID, name) && !sameName(s.Label, name) {
+		if !sameTagName(s.ID, name) && !sameTagName(s.Label, name) {
 			continue
 		}
 		for _, v := range s.Decl.Values {
-			if sameName(v, value) || sameName(s.Decl.ValueLabel(v), value) {
+			if sameTagName(v, value) || sameTagName(s.Decl.ValueLabel(v), value) {
 				setStateValue(&op.Card.Live, s.Decl, v)
 				return s.Label + " " + s.Decl.ValueLabel(v), nil
 			}
@@ -297,7 +297,7 @@ func opNote(op *Op) (string, error) {
 	r := op.Values.Live
 	for i := range r.Text {
 		t := &r.Text[i]
-		if !sameName(t.ID, name) && !sameName(t.Label, name) {
+		if !sameTagName(t.ID, name) && !sameTagName(t.Label, name) {
 			continue
 		}
 		v := parser.CapRunes(value, t.MaxLength)

@@ -61,7 +61,7 @@ func Pick(rs *ruleset.Ruleset, card *Card, catalogID string, entry *ruleset.Entr
 			continue
 		}
 		name, _ := r.Values[l.Pools.NameColumn].(string)
-		if strings.TrimSpace(name) == "" || hasRowNamed(card.Build.Lists[l.ID], l.Pools.NameColumn, name) {
+		if strings.TrimSpace(name) == "" || HasRowKeyed(card.Build.Lists[l.ID], l.Pools.NameColumn, name) {
 			continue // a counter the card already had keeps what it has left
 		}
 		delete(work.Live.Pools, RowPoolKey(l.ID, name))
@@ -83,15 +83,4 @@ func listOf(rs *ruleset.Ruleset, id string) *ruleset.List {
 		}
 	}
 	return nil
-}
-
-// hasRowNamed reports whether rows hold a row whose name column keys it as name does.
-func hasRowNamed(rows []Row, nameCol, name string) bool {
-	key := strings.ToLower(strings.TrimSpace(name))
-	for _, r := range rows {
-		if n, _ := r.Text(nameCol); strings.ToLower(strings.TrimSpace(n)) == key {
-			return true
-		}
-	}
-	return false
 }

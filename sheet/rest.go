@@ -11,7 +11,7 @@ import (
 // FindRest finds a declared rest by id or label, case ignored.
 func FindRest(rs *ruleset.Ruleset, name string) (*ruleset.Rest, error) {
 	for i := range rs.Rests {
-		if r := &rs.Rests[i]; sameName(r.ID, name) || sameName(r.Label, name) {
+		if r := &rs.Rests[i]; sameTagName(r.ID, name) || sameTagName(r.Label, name) {
 			return r, nil
 		}
 	}

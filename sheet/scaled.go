@@ -123,7 +123,7 @@ func scaledSpec(list *ruleset.List, e *ruleset.Entry, row Row) *ruleset.Row {
 		return nil
 	}
 	have, _ := row.Text(nameCol)
-	key := foldKey(have)
+	key := ruleset.FoldName(have)
 	if key == "" {
 		return nil
 	}
@@ -132,7 +132,7 @@ func scaledSpec(list *ruleset.List, e *ruleset.Entry, row Row) *ruleset.Row {
 		if r.List != list.ID || r.Scaled == nil {
 			continue
 		}
-		if name, _ := r.Values[nameCol].(string); foldKey(name) == key {
+		if Row(r.Values).Named(nameCol, key) {
 			return r
 		}
 	}
@@ -155,12 +155,6 @@ func fitColumn(x float64, col *ruleset.Column) float64 {
 		}
 	}
 	return x
-}
-
-// foldKey is a name as matching reads it: case folded, outer space trimmed and inner
-// runs of white space made one space.
-func foldKey(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
 // scaledIDs returns a scaled map's column ids in order, so changes come out the same

@@ -27,7 +27,7 @@ type Found struct {
 // lookup cannot find (a catalog that would not load) is unknown-entry: what it costs is
 // unknown, and guessing would hand out a free use.
 func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (Found, error) {
-	want := foldKey(name)
+	want := ruleset.FoldName(name)
 	if want == "" {
 		return Found{}, refuse(refusal.UnknownEntry, "no name given")
 	}
@@ -40,10 +40,9 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 			if m == "" || slices.Contains(matched, m) {
 				continue
 			}
-			shown, _ := row.Text(nameCol)
-			hit := nameCol != "" && foldKey(shown) == want
+			hit := row.Named(nameCol, want)
 			if !hit {
-				if e, ok := entryOf(entries, m); ok && foldKey(e.Label) == want {
+				if e, ok := entryOf(entries, m); ok && ruleset.FoldName(e.Label) == want {
 					hit = true
 				}
 			}
@@ -80,29 +79,31 @@ func shownNameColumn(rs *ruleset.Ruleset, list *ruleset.List) string {
 	return list.NameColumn()
 }
 
-// UseResult is what a use paid: each pool and how much, the level the effect takes
-// (0 when the cost has no level), how far above its own level it was paid, and how many
-// targets it reaches (0 when the entry says nothing about targets).
-type UseResult struct {
-	Entry   *ruleset.Entry
-	Marker  string
-	Paid    []Payment
+// useResult is what a use paid: each pool and what it leaves, the level the effect
+// takes (0 when the cost has no level), how far above its own level it was paid, and how
+// many targets it reaches (0 when the entry says nothing about targets).
+type useResult struct {
+	Paid    []payment
 	Level   int
 	Steps   int
 	Targets int
 }
 
-// Payment is one pool a use spends from and what it leaves.
-type Payment struct {
-	Key    string
-	Label  string
-	Amount int
-	Value  int // after paying
-	Max    int
+// payment is one pool a use spends from and what it leaves.
+type payment struct {
+	Key   string
+	Label string
+	Value int // after paying
 }
 
 // opUse is the dispatch handler of use and cast: name= (spell= is read as name=) and the
-// optional upcast pool=.
+// optional upcast pool=. It pays for using the entry name names (SPEC 5.5), all or
+// nothing: every cost term is paid (a named pool from itself, a group from its first
+// pool, in declaration order, that can afford it — never climbing by itself), then one
+// use from every counter row the same entry wrote. Anything short refuses the whole use
+// insufficient, saying what was short. An entry with no cost and no counter succeeds and
+// changes nothing. now lists each pool paid ("3rd-level slots 1/3; Last Ember 0/1"); the
+// outcome carries the effect's level and its targets.
 func opUse(op *Op) (string, error) {
 	name, _ := op.Req.Get("name")
 	pool, _ := op.Req.Get("pool")
@@ -114,30 +115,9 @@ func opUse(op *Op) (string, error) {
 	return now, nil
 }
 
-// Use pays for using the entry name names on card (SPEC 5.5), all or nothing, and returns
-// the outcome and the changes made; card changes only when the use is applied. pool is
-// the upcast (pool=), "" for none. Every cost term is paid (a named pool from itself, a
-// group from its first pool, in declaration order, that can afford it — never climbing
-// by itself), then one use from every counter row the same entry wrote. Anything short
-// refuses the whole use insufficient, saying what was short. An entry with no cost and no
-// counter succeeds and changes nothing. now lists each pool paid ("3rd-level slots 1/3;
-// Last Ember 0/1"); the outcome carries the effect's level and its targets.
-func Use(rs *ruleset.Ruleset, card *Card, entries Entries, name, pool string) (Outcome, []Change) {
-	work := card.Clone()
-	now, res, err := payUse(rs, work, Evaluate(rs, work, nil), entries, name, pool)
-	if err != nil {
-		return Refused(err), nil
-	}
-	changes := diffLive(nil, card.Name, &card.Live, &work.Live)
-	*card = *work
-	out := Applied(now)
-	out.Level, out.Targets = res.Level, res.Targets
-	return out, changes
-}
-
 // payUse plans the use on card (evaluated as vals) and, when everything can be paid,
 // pays it on card. It returns the use's now.
-func payUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name, pool string) (string, UseResult, error) {
+func payUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name, pool string) (string, useResult, error) {
 	res, err := planUse(rs, card, vals, entries, name, pool)
 	if err != nil {
 		return "", res, err
@@ -154,20 +134,13 @@ func payUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name
 	return strings.Join(now, "; "), res, nil
 }
 
-// PlanUse works out what using the entry name names would pay, without changing the
-// card: the refusal Use would give, or the payments, level and targets. A front end uses
-// it to price an option before offering it.
-func PlanUse(rs *ruleset.Ruleset, card *Card, entries Entries, name, pool string) (UseResult, error) {
-	return planUse(rs, card, Evaluate(rs, card, nil), entries, name, pool)
-}
-
-func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name, pool string) (UseResult, error) {
+func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, name, pool string) (useResult, error) {
 	found, err := FindEntry(rs, card, entries, name)
 	if err != nil {
-		return UseResult{}, err
+		return useResult{}, err
 	}
 	p := &payer{rs: rs, vals: vals, live: vals.Live, running: map[string]int{}}
-	res := UseResult{Entry: found.Entry, Marker: found.Marker}
+	var res useResult
 	var terms []ruleset.CostTerm
 	var targetCount, perStep *int
 	if m := found.Entry.Mechanics; m != nil {
@@ -176,7 +149,7 @@ func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, nam
 
 	if strings.TrimSpace(pool) != "" {
 		if err := p.upcast(terms, pool, &res); err != nil {
-			return UseResult{}, err
+			return useResult{}, err
 		}
 	} else {
 		for _, t := range terms {
@@ -188,7 +161,7 @@ func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, nam
 	}
 	p.counters(card, found.Marker)
 	if len(p.short) > 0 {
-		return UseResult{}, refuse(refusal.Insufficient, "not enough: %s", strings.Join(p.short, "; "))
+		return useResult{}, refuse(refusal.Insufficient, "not enough: %s", strings.Join(p.short, "; "))
 	}
 	res.Paid = p.paid
 	if targetCount != nil || perStep != nil {
@@ -211,7 +184,7 @@ type payer struct {
 	vals    *Values
 	live    *Resolved
 	running map[string]int
-	paid    []Payment
+	paid    []payment
 	short   []string
 }
 
@@ -225,12 +198,11 @@ func (u *payer) pay(p *Pool, amount int) {
 	u.running[p.Key] += amount
 	for i := range u.paid {
 		if u.paid[i].Key == p.Key {
-			u.paid[i].Amount += amount
 			u.paid[i].Value -= amount
 			return
 		}
 	}
-	u.paid = append(u.paid, Payment{Key: p.Key, Label: p.Label, Amount: amount, Value: left - amount, Max: p.Max})
+	u.paid = append(u.paid, payment{Key: p.Key, Label: p.Label, Value: left - amount})
 }
 
 // term pays one cost term: a live pool from itself (never climbing to a higher one), a
@@ -274,7 +246,7 @@ func (u *payer) term(t ruleset.CostTerm) {
 // group, or one that pays for that group, at a level not below the cost's (the pools a
 // front end offers, SPEC 5.5). Anything else is bad-pool, never reinterpreted. Paying above the cost's level raises the effect by
 // the difference.
-func (u *payer) upcast(terms []ruleset.CostTerm, pool string, res *UseResult) error {
+func (u *payer) upcast(terms []ruleset.CostTerm, pool string, res *useResult) error {
 	if len(terms) != 1 {
 		return refuse(refusal.BadPool, "pool= needs a cost of exactly one term; this one has %d", len(terms))
 	}
@@ -403,14 +375,14 @@ func declaredPool(rs *ruleset.Ruleset, id string) *ruleset.LivePool {
 // declaredPoolNamed returns the declared live pool whose id or label is name, ignoring
 // case and spacing, or nil.
 func declaredPoolNamed(rs *ruleset.Ruleset, name string) *ruleset.LivePool {
-	want := foldKey(name)
+	want := ruleset.FoldName(name)
 	for i := range rs.Sheet.Live.Pools {
-		if d := &rs.Sheet.Live.Pools[i]; foldKey(d.ID) == want {
+		if d := &rs.Sheet.Live.Pools[i]; ruleset.FoldName(d.ID) == want {
 			return d
 		}
 	}
 	for i := range rs.Sheet.Live.Pools {
-		if d := &rs.Sheet.Live.Pools[i]; foldKey(d.Label) == want {
+		if d := &rs.Sheet.Live.Pools[i]; ruleset.FoldName(d.Label) == want {
 			return d
 		}
 	}

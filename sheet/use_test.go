@@ -91,7 +91,7 @@ func TestUseLastEmberFollowsHeart(t *testing.T) {
 			t.Fatalf("heart %v: tricks rows %v, want one row with uses %v", tc.heart, rows, tc.uses)
 		}
 		before := c.Clone()
-		out, changes := Use(rs, c, inline(rs), "last ember", "")
+		out, changes := use(t, rs, c, inline(rs), "last ember", "")
 		if string(out.Result) != tc.result || out.Now != tc.now || out.Reason != tc.reason {
 			t.Errorf("heart %v: got %+v, want %s now=%q reason=%q", tc.heart, out, tc.result, tc.now, tc.reason)
 		}
@@ -185,7 +185,7 @@ func TestUsePayment(t *testing.T) {
 			c := caster(t, rs)
 			setPools(c, tc.pools)
 			before := c.Clone()
-			out, changes := Use(rs, c, inline(rs), tc.entry, tc.pool)
+			out, changes := use(t, rs, c, inline(rs), tc.entry, tc.pool)
 			if string(out.Result) != tc.result || out.Now != tc.now || out.Reason != tc.reason ||
 				out.Level != tc.level || out.Targets != tc.targets {
 				t.Fatalf("got %+v\nwant %s now=%q reason=%q level=%d targets=%d", out, tc.result, tc.now, tc.reason, tc.level, tc.targets)
@@ -211,7 +211,7 @@ func TestUseShortfallSaysWhat(t *testing.T) {
 	rs := useRuleset(t, arcanaPath)
 	c := caster(t, rs)
 	setPools(c, map[string]int{"slots_1": 0, "ki": 1})
-	out, _ := Use(rs, c, inline(rs), "Ki Bolt", "")
+	out, _ := use(t, rs, c, inline(rs), "Ki Bolt", "")
 	want := "not enough: 1st-level slots has 0 of 1; Ki has 1 of 2"
 	if out.Reason != refusal.Insufficient || out.Detail != want {
 		t.Fatalf("got %+v, want detail %q", out, want)
@@ -223,7 +223,7 @@ func TestUseCounterAndCostTogether(t *testing.T) {
 	c := caster(t, rs)
 	c.Build.Abilities = map[string]float64{"heart": 2}
 	pickAll(t, rs, c, "features", "last-ember")
-	out, changes := Use(rs, c, inline(rs), "Last Ember", "")
+	out, changes := use(t, rs, c, inline(rs), "Last Ember", "")
 	if !out.OK() || out.Now != "Hit points 19/20; Last Ember 1/2" {
 		t.Fatalf("got %+v", out)
 	}
@@ -240,8 +240,8 @@ func TestUseCounterAndCostTogether(t *testing.T) {
 		}
 	}
 	// The counter runs out before the hit points do.
-	Use(rs, c, inline(rs), "Last Ember", "")
-	out, _ = Use(rs, c, inline(rs), "Last Ember", "")
+	use(t, rs, c, inline(rs), "Last Ember", "")
+	out, _ = use(t, rs, c, inline(rs), "Last Ember", "")
 	if out.Reason != refusal.Insufficient || out.Detail != "not enough: Last Ember has 0 of 1" {
 		t.Fatalf("third use: %+v", out)
 	}
@@ -375,7 +375,7 @@ func TestUseRefusedLeavesCardIdentical(t *testing.T) {
 		for range rapid.IntRange(1, 4).Draw(rt, "uses") {
 			name := rapid.SampledFrom(names).Draw(rt, "name")
 			pool := rapid.SampledFrom(pools).Draw(rt, "pool")
-			out, changes := Use(rs, c, look, name, pool)
+			out, changes := use(t, rs, c, look, name, pool)
 			if !out.OK() {
 				if len(changes) != 0 || !c.Equal(before) {
 					rt.Fatalf("refused %s pool=%q (%s) changed the card", name, pool, out.Reason)
@@ -401,10 +401,12 @@ func BenchmarkUseUpcast(b *testing.B) {
 	rs := useRuleset(b, arcanaPath)
 	look := inline(rs)
 	base := caster(b, rs)
+	req := tag(b, `[sheet: op="use" name="Hold Person" pool="4th-level slots"]`)
+	opts := Options{Default: base.Name, Catalogs: look}
 	b.ReportAllocs()
 	for b.Loop() {
 		c := base.Clone()
-		if out, _ := Use(rs, c, look, "Hold Person", "4th-level slots"); !out.OK() {
+		if out := Apply(rs, []*Card{c}, req, opts).Outcome; !out.OK() {
 			b.Fatal(out)
 		}
 	}
@@ -443,17 +445,17 @@ func TestUseFireball5e(t *testing.T) {
 		{"Fireball", "5th-level slots", "5th-level slots 0/1"},
 		{"Magic Missile", "", "1st-level slots 3/4"},
 	} {
-		out, _ := Use(rs, c, look, tc.entry, tc.pool)
+		out, _ := use(t, rs, c, look, tc.entry, tc.pool)
 		if !out.OK() || out.Now != tc.now {
 			t.Errorf("%s pool=%q: %+v, want now %q", tc.entry, tc.pool, out, tc.now)
 		}
 	}
 	c.Live.Pools["slots_1"] = PoolValue{Value: 0}
-	if out, _ := Use(rs, c, look, "magic missile", ""); out.Reason != refusal.Insufficient {
+	if out, _ := use(t, rs, c, look, "magic missile", ""); out.Reason != refusal.Insufficient {
 		t.Errorf("1st-level slots empty: %+v", out)
 	}
 	// Pact slots are another group and do not pay for slots in this file.
-	if out, _ := Use(rs, c, look, "magic missile", "Pact Magic slots"); out.Reason != refusal.BadPool {
+	if out, _ := use(t, rs, c, look, "magic missile", "Pact Magic slots"); out.Reason != refusal.BadPool {
 		t.Errorf("pact slots without pays: %+v", out)
 	}
 }

@@ -2,60 +2,49 @@ package sheet
 
 import (
 	"strings"
-	"unicode"
 
 	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
 )
 
-// NormalName is a name as who= compares it: lowercased, whitespace runs folded to one
-// space, trimmed.
-func NormalName(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) || r == '\uFEFF' {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteString(string(unicode.ToLower(r)))
-	}
-	return b.String()
-}
-
-// SameName reports whether two character names are the same to who=: ignoring case and
-// differences in whitespace.
-func SameName(a, b string) bool { return NormalName(a) == NormalName(b) }
-
-// sameName compares a sheet name (id or label) with what a command wrote: trimmed, case
-// ignored — Marinara's rule for pools, tracks, conditions, states, fields and rests.
-func sameName(a, b string) bool {
+// sameTagName compares a sheet name (id or label) with what a tag's pool=, track=,
+// condition=, state=, field= or rest= wrote: trimmed, case ignored, inner spacing kept.
+// It is not ruleset.FoldName on purpose: this is Marinara's rule for those attributes
+// (live-state.ts), so a tag an AI GM wrote for Marinara hits exactly what it hits there.
+func sameTagName(a, b string) bool {
 	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
 }
 
 // IsParty reports whether who= names the whole party.
-func IsParty(who string) bool { return NormalName(who) == "party" }
+func IsParty(who string) bool { return ruleset.FoldName(who) == "party" }
 
-// FindCard finds the card who= names among cards: case-insensitive, whitespace-normalised.
-// No card is unknown-character; two are ambiguous-character.
+// FindCard finds the card who= names among cards (see FindNamed).
 func FindCard(cards []*Card, who string) (*Card, error) {
-	want := NormalName(who)
-	var found *Card
-	for _, c := range cards {
-		if NormalName(c.Name) != want {
+	return FindNamed(cards, who, func(c *Card) string { return c.Name })
+}
+
+// FindNamed is the one card lookup: the item among items whose character name, as
+// ruleset.FoldName folds it, is who's. name gives an item's character name ("" for an
+// item without a card, which never matches). None is unknown-character; two are
+// ambiguous-character. Generic so the bot finds a stored card record by the same rule.
+func FindNamed[T any](items []T, who string, name func(T) string) (T, error) {
+	var found, zero T
+	want := ruleset.FoldName(who)
+	if want == "" {
+		return zero, refuse(refusal.UnknownCharacter, "no character is called %q", who)
+	}
+	n := 0
+	for _, it := range items {
+		if ruleset.FoldName(name(it)) != want {
 			continue
 		}
-		if found != nil {
-			return nil, refuse(refusal.AmbiguousCharacter, "more than one character is called %q", who)
+		if n++; n > 1 {
+			return zero, refuse(refusal.AmbiguousCharacter, "more than one character is called %q", who)
 		}
-		found = c
+		found = it
 	}
-	if found == nil || want == "" {
-		return nil, refuse(refusal.UnknownCharacter, "no character is called %q", who)
+	if n == 0 {
+		return zero, refuse(refusal.UnknownCharacter, "no character is called %q", who)
 	}
 	return found, nil
 }

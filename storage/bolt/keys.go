@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"strings"
 
-	"sheetkeeper/sheet"
+	"sheetkeeper/ruleset"
 	"sheetkeeper/storage"
 )
 
@@ -91,7 +91,7 @@ func nameKey(what, part, name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := sheet.NormalName(name)
+	n := ruleset.FoldName(name)
 	if n == "" {
 		return nil, fail(storage.Invalid, "storage: empty card name %q", name)
 	}
