@@ -129,11 +129,6 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// E returns a refusal of op for reason r, caused by err (nil when nothing caused it).
-func E(op string, r Reason, err error) *Error {
-	return &Error{Op: op, Reason: r, Err: err}
-}
-
 // WithOp returns err with the refusal it carries (Of's) marked as a refusal of op, when
 // that refusal names no op yet: what an edge does (the engine's Apply with the tag's op,
 // the bot's router with the command) so a log line says what was refused. The refusal

@@ -64,7 +64,7 @@ func TestWithOp(t *testing.T) {
 
 func TestOpAndCause(t *testing.T) {
 	cause := errors.New("disk on fire")
-	e := E("join", NoCampaign, cause)
+	e := &Error{Op: "join", Reason: NoCampaign, Err: cause}
 	if got := e.Error(); got != "join: no-campaign: disk on fire" {
 		t.Fatalf("Error() = %q", got)
 	}
@@ -75,7 +75,7 @@ func TestOpAndCause(t *testing.T) {
 		t.Fatal("Of does not see the refusal through a wrap")
 	}
 	// A refusal caused by another refusal answers with its own reason.
-	if Of(E("pick", UnknownCharacter, New(NoCampaign, "x"))) != UnknownCharacter {
+	if Of(&Error{Op: "pick", Reason: UnknownCharacter, Err: New(NoCampaign, "x")}) != UnknownCharacter {
 		t.Fatal("the outer refusal does not decide")
 	}
 	full := &Error{Op: "damage", Reason: BadAmount, Detail: "7 of 5", Err: cause}
