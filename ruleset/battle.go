@@ -41,9 +41,9 @@ func (c *checker) checkBattle(b *Battle) {
 		return
 	}
 	const p = "battle"
-	c.usesOnce("the battle block", 22, p)
+	c.UsesOnce("the battle block", 22, p)
 	if b.Health.Track != "" {
-		c.usesOnce("combat health on a wound track", 30, strictjson.Join(p, "health"))
+		c.UsesOnce("combat health on a wound track", 30, strictjson.Join(p, "health"))
 	}
 	c.fightHealth(strictjson.Join(p, "health"), b.Health)
 	health := b.Health.Pool
@@ -55,11 +55,11 @@ func (c *checker) checkBattle(b *Battle) {
 		energy = b.Energy.Pool
 		ep := strictjson.Join(strictjson.Join(p, "energy"), "pool")
 		if c.declaredPool(ep, energy) && energy == health {
-			c.add(ep, "the energy pool cannot also be the health pool")
+			c.Add(ep, "the energy pool cannot also be the health pool")
 		}
 	}
 	sp := strictjson.Join(p, "slots")
-	c.count(sp, len(b.Slots), 0, 12)
+	c.Count(sp, len(b.Slots), 0, 12)
 	pools, levels := map[string]bool{}, map[int]bool{}
 	for i, s := range b.Slots {
 		pp := strictjson.Join(strictjson.Join(sp, i), "pool")
@@ -67,19 +67,19 @@ func (c *checker) checkBattle(b *Battle) {
 		if c.declaredPool(pp, s.Pool) {
 			switch {
 			case s.Pool == health || s.Pool == energy:
-				c.add(pp, "pool %q is already the health or energy pool", s.Pool)
+				c.Add(pp, "pool %q is already the health or energy pool", s.Pool)
 			case pools[s.Pool]:
-				c.add(pp, "slot pool %q is listed twice", s.Pool)
+				c.Add(pp, "slot pool %q is listed twice", s.Pool)
 			}
 		}
 		pools[s.Pool] = true
-		if c.between(lp, float64(s.Level), 1, 9) && levels[s.Level] {
-			c.add(lp, "slot level %d is listed twice", s.Level)
+		if c.Between(lp, float64(s.Level), 1, 9) && levels[s.Level] {
+			c.Add(lp, "slot level %d is listed twice", s.Level)
 		}
 		levels[s.Level] = true
 	}
 	kp := strictjson.Join(p, "skills")
-	c.count(kp, len(b.Skills), 0, 8)
+	c.Count(kp, len(b.Skills), 0, 8)
 	for i := range b.Skills {
 		c.rowFilter(strictjson.Join(kp, i), b.Skills[i])
 	}

@@ -3,8 +3,6 @@ package ruleset
 import (
 	"slices"
 	"strings"
-
-	"sheetkeeper/strictjson"
 )
 
 // Combat says how a fight is RESOLVED by the ruleset's own numbers: what is rolled and
@@ -484,14 +482,6 @@ var (
 
 // combatMaxDistance bounds every distance a fight reads, in the ruleset's own unit.
 const combatMaxDistance = 10000.0
-
-// pathOf joins keys and indexes onto a path.
-func pathOf(base string, keys ...any) string {
-	for _, k := range keys {
-		base = strictjson.Join(base, k)
-	}
-	return base
-}
 
 // hasWord reports whether words holds w.
 func hasWord(words []string, w string) bool { return slices.Contains(words, w) }

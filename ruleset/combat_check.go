@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"fmt"
+	"sheetkeeper/ruleset/rules"
 
 	"sheetkeeper/strictjson"
 )
@@ -12,12 +13,12 @@ func (c *checker) checkCombat(cb *Combat) {
 		return
 	}
 	const p = "combat"
-	at := func(keys ...any) string { return pathOf(p, keys...) }
-	c.usesOnce("the combat block", 26, p)
-	c.oneOf(at("kind"), cb.Kind, "attack-vs-defense", "dice-pool")
+	at := func(keys ...any) string { return rules.PathOf(p, keys...) }
+	c.UsesOnce("the combat block", 26, p)
+	c.OneOf(at("kind"), cb.Kind, "attack-vs-defense", "dice-pool")
 	healthTrack := c.fightHealth(at("health"), cb.Health)
 	if cb.Health.Track != "" {
-		c.usesOnce("combat health on a wound track", 30, at("health"))
+		c.UsesOnce("combat health on a wound track", 30, at("health"))
 	}
 	c.valueRef(&cb.Defense, at("defense"), readAll())
 	c.checkInitiative(cb, at("initiative"))
@@ -42,7 +43,7 @@ func (c *checker) checkInitiative(cb *Combat, path string) {
 	in := &cb.Initiative
 	at := func(k string) string { return strictjson.Join(path, k) }
 	if (in.Dice == nil) == (in.Pool == nil) {
-		c.add(path, "initiative is thrown as dice or as a pool: exactly one of the two")
+		c.Add(path, "initiative is thrown as dice or as a pool: exactly one of the two")
 	}
 	if in.Dice != nil {
 		c.combatDice(at("dice"), *in.Dice)
@@ -50,25 +51,25 @@ func (c *checker) checkInitiative(cb *Combat, path string) {
 	if in.Modifier != nil {
 		c.valueRef(in.Modifier, at("modifier"), readAll())
 		if in.Dice == nil {
-			c.add(at("modifier"), "a modifier is added to initiative dice, and there are none")
+			c.Add(at("modifier"), "a modifier is added to initiative dice, and there are none")
 		}
 	}
 	if in.Pool != nil {
-		c.usesOnce("initiative thrown as a pool", 48, at("pool"))
+		c.UsesOnce("initiative thrown as a pool", 48, at("pool"))
 		c.valueRef(in.Pool, at("pool"), readAll())
 		if !cb.pooled() {
-			c.add(at("pool"), `initiative thrown as a pool is for a "dice-pool" fight`)
+			c.Add(at("pool"), `initiative thrown as a pool is for a "dice-pool" fight`)
 		}
 	}
 	if in.Plus != nil {
-		c.between(at("plus"), float64(*in.Plus), 0, 100)
+		c.Between(at("plus"), float64(*in.Plus), 0, 100)
 		if in.Pool == nil {
-			c.add(at("plus"), "plus is added to a pool's successes, and initiative is not a pool")
+			c.Add(at("plus"), "plus is added to a pool's successes, and initiative is not a pool")
 		}
 	}
 	if in.Each != "" {
-		c.usesOnce("initiative thrown again each round", 47, at("each"))
-		c.oneOf(at("each"), in.Each, "fight", "round")
+		c.UsesOnce("initiative thrown again each round", 47, at("each"))
+		c.OneOf(at("each"), in.Each, "fight", "round")
 	}
 	if in.Resource != nil {
 		c.checkInitiativeResource(cb, path)
@@ -82,99 +83,99 @@ func (c *checker) checkInitiativeResource(cb *Combat, path string) {
 	at := func(k string) string { return strictjson.Join(path, k) }
 	r := in.Resource
 	rp := at("resource")
-	c.usesOnce("initiative that attacks move", 48, rp)
+	c.UsesOnce("initiative that attacks move", 48, rp)
 	if !cb.pooled() {
-		c.add(rp, `initiative that attacks move is for a "dice-pool" fight`)
+		c.Add(rp, `initiative that attacks move is for a "dice-pool" fight`)
 	}
 	if in.Pool == nil {
-		c.add(rp, "a number attacks move opens with a thrown pool, so initiative needs pool")
+		c.Add(rp, "a number attacks move opens with a thrown pool, so initiative needs pool")
 	}
 	if in.Each != "" {
-		c.add(at("each"), "a number attacks move is kept for the whole fight, so it is never thrown again")
+		c.Add(at("each"), "a number attacks move is kept for the whole fight, so it is never thrown again")
 	}
-	c.between(strictjson.Join(rp, "base"), float64(r.Base), 0, 100)
+	c.Between(strictjson.Join(rp, "base"), float64(r.Base), 0, 100)
 	sp := strictjson.Join(rp, "styles")
-	c.count(sp, len(r.Styles), 1, 4)
-	c.unique(sp, "style", len(r.Styles), func(i int) string { return r.Styles[i].ID })
+	c.Count(sp, len(r.Styles), 1, 4)
+	c.Unique(sp, "style", len(r.Styles), func(i int) string { return r.Styles[i].ID })
 	takes := false
 	for i, s := range r.Styles {
 		p := strictjson.Join(sp, i)
-		c.sheetID(strictjson.Join(p, "id"), s.ID)
-		c.label(strictjson.Join(p, "label"), s.Label)
+		c.SheetID(strictjson.Join(p, "id"), s.ID)
+		c.Label(strictjson.Join(p, "label"), s.Label)
 		if (s.Takes == nil) == (s.Spends == nil) {
-			c.add(p, "a style either takes or spends: exactly one of the two")
+			c.Add(p, "a style either takes or spends: exactly one of the two")
 		}
 		if s.Takes != nil {
 			takes = true
 			if s.Takes.Gain != nil {
-				c.between(pathOf(p, "takes", "gain"), float64(*s.Takes.Gain), 0, 20)
+				c.Between(rules.PathOf(p, "takes", "gain"), float64(*s.Takes.Gain), 0, 20)
 			}
 		}
 		if s.Spends != nil && s.Spends.OnMiss != nil {
 			mp := strictjson.Join(strictjson.Join(p, "spends"), "onMiss")
-			c.stepTable(mp, s.Spends.OnMiss, 100)
+			c.StepTable(mp, s.Spends.OnMiss, 100)
 			for j, step := range s.Spends.OnMiss {
 				if step[1] < 0 {
-					c.add(fmt.Sprintf("%s[%d][1]", mp, j), "a miss costs nothing or more, never a gain")
+					c.Add(fmt.Sprintf("%s[%d][1]", mp, j), "a miss costs nothing or more, never a gain")
 				}
 			}
 		}
 	}
 	if len(r.Styles) > 0 && !takes {
-		c.add(sp, "at least one style takes: a crashed combatant attacks in it")
+		c.Add(sp, "at least one style takes: a crashed combatant attacks in it")
 	}
 	if cr := r.Crash; cr != nil {
 		cp := strictjson.Join(rp, "crash")
 		if cr.At != nil {
-			c.between(strictjson.Join(cp, "at"), float64(*cr.At), -100, 100)
+			c.Between(strictjson.Join(cp, "at"), float64(*cr.At), -100, 100)
 		}
 		if cr.Condition != "" {
 			c.knownCondition(strictjson.Join(cp, "condition"), cr.Condition)
 		}
 		if cr.Bonus != nil {
-			c.between(strictjson.Join(cp, "bonus"), float64(*cr.Bonus), 0, 100)
+			c.Between(strictjson.Join(cp, "bonus"), float64(*cr.Bonus), 0, 100)
 		}
 		if cr.RecoverAfter != nil {
-			c.between(strictjson.Join(cp, "recoverAfter"), float64(*cr.RecoverAfter), 1, 20)
+			c.Between(strictjson.Join(cp, "recoverAfter"), float64(*cr.RecoverAfter), 1, 20)
 		}
 	}
 	if r.Crash != nil && r.Base <= r.Crash.CrashAt() {
-		c.add(strictjson.Join(rp, "base"), "the base is what a number goes back to, so it must be above the crash line %d", r.Crash.CrashAt())
+		c.Add(strictjson.Join(rp, "base"), "the base is what a number goes back to, so it must be above the crash line %d", r.Crash.CrashAt())
 	}
 }
 
 // combatDice checks a handful of fight dice: 1–10 dice of 2–1000 sides.
 func (c *checker) combatDice(path string, d CombatDice) {
-	c.between(strictjson.Join(path, "count"), float64(d.Count), 1, 10)
-	c.between(strictjson.Join(path, "sides"), float64(d.Sides), 2, 1000)
+	c.Between(strictjson.Join(path, "count"), float64(d.Count), 1, 10)
+	c.Between(strictjson.Join(path, "sides"), float64(d.Sides), 2, 1000)
 }
 
 func (c *checker) checkAttackRoll(cb *Combat, path string) {
 	ar := cb.AttackRoll
 	if cb.pooled() {
 		if ar != nil {
-			c.add(path, `a "dice-pool" fight throws pools, so it rolls no attack dice`)
+			c.Add(path, `a "dice-pool" fight throws pools, so it rolls no attack dice`)
 		}
 	} else if ar == nil && cb.Kind == "attack-vs-defense" {
-		c.add(path, `an "attack-vs-defense" fight needs attackRoll to say what an attack rolls`)
+		c.Add(path, `an "attack-vs-defense" fight needs attackRoll to say what an attack rolls`)
 	}
 	if ar == nil {
 		return
 	}
 	c.combatDice(strictjson.Join(path, "dice"), ar.Dice)
 	if ar.Critical != "" {
-		c.oneOf(strictjson.Join(path, "critical"), ar.Critical, "double-dice", "max-dice", "none")
+		c.OneOf(strictjson.Join(path, "critical"), ar.Critical, "double-dice", "max-dice", "none")
 	}
 	if n := ar.Naturals; n != nil {
 		np := strictjson.Join(path, "naturals")
 		if n.Max != "" {
-			c.oneOf(strictjson.Join(np, "max"), n.Max, "critical", "hit", "none")
+			c.OneOf(strictjson.Join(np, "max"), n.Max, "critical", "hit", "none")
 		}
 		if n.Min != "" {
-			c.oneOf(strictjson.Join(np, "min"), n.Min, "miss", "none")
+			c.OneOf(strictjson.Join(np, "min"), n.Min, "miss", "none")
 		}
 		if ar.Dice.Count != 1 && (n.Max != "" && n.Max != "none" || n.Min != "" && n.Min != "none") {
-			c.add(np, "natural results need a single die; with several dice use none")
+			c.Add(np, "natural results need a single die; with several dice use none")
 		}
 	}
 }
@@ -183,35 +184,35 @@ func (c *checker) checkCombatPool(cb *Combat, path string) {
 	cp := cb.Pool
 	if cb.pooled() {
 		if cp == nil {
-			c.add(path, `a "dice-pool" fight needs pool to say how it rolls damage`)
+			c.Add(path, `a "dice-pool" fight needs pool to say how it rolls damage`)
 		}
 		if c.rs.Resolution.Kind != "dice-pool" {
-			c.add("combat.kind", `a "dice-pool" fight throws the ruleset's own pools, so resolution.kind must be "dice-pool" too`)
+			c.Add("combat.kind", `a "dice-pool" fight throws the ruleset's own pools, so resolution.kind must be "dice-pool" too`)
 		}
 	} else if cp != nil && cb.Kind == "attack-vs-defense" {
-		c.add(path, `pool is for a "dice-pool" fight`)
+		c.Add(path, `pool is for a "dice-pool" fight`)
 	}
 	if cp == nil {
 		return
 	}
 	if cp.DamageTarget != nil {
 		dp := strictjson.Join(path, "damageTarget")
-		if c.between(dp, float64(*cp.DamageTarget), 2, 100) {
+		if c.Between(dp, float64(*cp.DamageTarget), 2, 100) {
 			if sides := c.poolDieSides(); sides > 0 && *cp.DamageTarget > sides {
-				c.add(dp, "a %d-sided die never reaches %d", sides, *cp.DamageTarget)
+				c.Add(dp, "a %d-sided die never reaches %d", sides, *cp.DamageTarget)
 			}
 		}
 	}
 	if s := cp.Soak; s != nil {
 		sp := strictjson.Join(path, "soak")
 		if s.All == nil && s.ByKind == nil {
-			c.add(sp, "soak takes something off: all, byKind or both")
+			c.Add(sp, "soak takes something off: all, byKind or both")
 		}
 		if s.All != nil {
 			c.valueRef(s.All, strictjson.Join(sp, "all"), readAll())
 		}
 		kinds := c.healthKinds(cb)
-		for _, kind := range sortedKeys(s.ByKind) {
+		for _, kind := range rules.SortedKeys(s.ByKind) {
 			kp := strictjson.Join(strictjson.Join(sp, "byKind"), kind)
 			ref := s.ByKind[kind]
 			c.valueRef(&ref, kp, readAll())
@@ -222,7 +223,7 @@ func (c *checker) checkCombatPool(cb *Combat, path string) {
 		hp := strictjson.Join(path, "hardness")
 		c.valueRef(cp.Hardness, hp, readAll())
 		if !cb.spendsInitiative() {
-			c.add(hp, hardnessNeedsSpending)
+			c.Add(hp, hardnessNeedsSpending)
 		}
 	}
 }
@@ -248,9 +249,9 @@ func (c *checker) healthKinds(cb *Combat) map[string]bool {
 func (c *checker) healthKind(path, kind string, kinds map[string]bool) {
 	switch {
 	case kinds == nil:
-		c.add(path, "soak by kind needs health to be a wound track with kinds")
+		c.Add(path, "soak by kind needs health to be a wound track with kinds")
 	case !kinds[kind]:
-		c.add(path, "%q is not a kind of the health track", kind)
+		c.Add(path, "%q is not a kind of the health track", kind)
 	}
 }
 
@@ -265,15 +266,15 @@ func (c *checker) poolDieSides() int {
 
 func (c *checker) checkEconomy(e *Economy, path string) {
 	bp := strictjson.Join(path, "budgets")
-	c.count(bp, len(e.Budgets), 1, 8)
-	c.unique(bp, "budget", len(e.Budgets), func(i int) string { return e.Budgets[i].ID })
+	c.Count(bp, len(e.Budgets), 1, 8)
+	c.Unique(bp, "budget", len(e.Budgets), func(i int) string { return e.Budgets[i].ID })
 	for i, b := range e.Budgets {
 		p := strictjson.Join(bp, i)
-		c.sheetID(strictjson.Join(p, "id"), b.ID)
-		c.label(strictjson.Join(p, "label"), b.Label)
-		c.oneOf(strictjson.Join(p, "per"), b.Per, "turn", "round")
+		c.SheetID(strictjson.Join(p, "id"), b.ID)
+		c.Label(strictjson.Join(p, "label"), b.Label)
+		c.OneOf(strictjson.Join(p, "per"), b.Per, "turn", "round")
 		if b.Count != nil {
-			c.between(strictjson.Join(p, "count"), float64(*b.Count), 1, 10)
+			c.Between(strictjson.Join(p, "count"), float64(*b.Count), 1, 10)
 		}
 	}
 	if e.Movement != nil {
@@ -283,17 +284,17 @@ func (c *checker) checkEconomy(e *Economy, path string) {
 
 // budget checks that id names one of the fight's budgets.
 func (c *checker) economyBudget(path, id string) {
-	c.known(path, "budget", id, c.rs.Combat.budgetIDs()[id])
+	c.Known(path, "budget", id, c.rs.Combat.budgetIDs()[id])
 }
 
 // checkBoard checks what a fight on a board reads: the cell, shots, cover and strikes
 // at somebody walking away, none of which means anything without a cell.
 func (c *checker) checkBoard(cb *Combat, at func(...any) string) {
 	if d := cb.Distance; d != nil {
-		c.usesOnce("a fight on a board", 28, at("distance"))
-		c.promptText(at("distance", "label"), d.Label, 12)
+		c.UsesOnce("a fight on a board", 28, at("distance"))
+		c.PromptText(at("distance", "label"), d.Label, 12)
 		if d.PerCell <= 0 {
-			c.add(at("distance", "perCell"), "must be above 0")
+			c.Add(at("distance", "perCell"), "must be above 0")
 		}
 	} else {
 		for _, k := range []struct {
@@ -301,21 +302,21 @@ func (c *checker) checkBoard(cb *Combat, at func(...any) string) {
 			set bool
 		}{{"ranged", cb.Ranged != nil}, {"cover", cb.Cover != nil}, {"opportunity", cb.Opportunity != nil}} {
 			if k.set {
-				c.add(at(k.key), "%s is measured in cells, so the combat block needs distance too", k.key)
+				c.Add(at(k.key), "%s is measured in cells, so the combat block needs distance too", k.key)
 				break
 			}
 		}
 	}
 	if r := cb.Ranged; r != nil {
 		if r.Long != "" {
-			c.oneOf(at("ranged", "long"), r.Long, "disadvantage", "normal")
+			c.OneOf(at("ranged", "long"), r.Long, "disadvantage", "normal")
 		}
 		if r.AdjacentFoe != "" {
-			c.oneOf(at("ranged", "adjacentFoe"), r.AdjacentFoe, "disadvantage", "normal")
+			c.OneOf(at("ranged", "adjacentFoe"), r.AdjacentFoe, "disadvantage", "normal")
 		}
 	}
 	if cb.Cover != nil {
-		c.between(at("cover", "bonus"), float64(cb.Cover.Bonus), 0, 100)
+		c.Between(at("cover", "bonus"), float64(cb.Cover.Bonus), 0, 100)
 	}
 	if cb.Opportunity != nil {
 		c.economyBudget(at("opportunity", "budget"), cb.Opportunity.Budget)
@@ -323,45 +324,45 @@ func (c *checker) checkBoard(cb *Combat, at func(...any) string) {
 	if o := cb.OffHand; o != nil {
 		c.economyBudget(at("offHand", "budget"), o.Budget)
 		if o.Ability != "" {
-			c.oneOf(at("offHand", "ability"), o.Ability, "full", "penalty-only")
+			c.OneOf(at("offHand", "ability"), o.Ability, "full", "penalty-only")
 		}
 	}
 }
 
 func (c *checker) checkAttackSources(cb *Combat, path string) {
-	c.count(path, len(cb.Attacks), 0, 8)
+	c.Count(path, len(cb.Attacks), 0, 8)
 	for i := range cb.Attacks {
 		c.checkAttackSource(cb, &cb.Attacks[i], strictjson.Join(path, i))
 	}
 }
 
 func (c *checker) checkAttackSource(cb *Combat, a *AttackSource, path string) {
-	at := func(keys ...any) string { return pathOf(path, keys...) }
+	at := func(keys ...any) string { return rules.PathOf(path, keys...) }
 	c.economyBudget(at("budget"), a.Budget)
 	if a.Strikes != nil {
-		c.usesOnce("strikes per spend", 29, at("strikes"))
+		c.UsesOnce("strikes per spend", 29, at("strikes"))
 		c.valueRef(a.Strikes, at("strikes"), readAll())
 		if a.Strikes.Const != nil && *a.Strikes.Const < 1 {
-			c.add(at("strikes", "const"), "one spend buys at least one strike")
+			c.Add(at("strikes", "const"), "one spend buys at least one strike")
 		}
 	} else if a.StrikesCappedBy != nil {
-		c.add(at("strikesCappedBy"), "strikesCappedBy holds a row to one strike, and without strikes the list buys one strike a spend anyway")
+		c.Add(at("strikesCappedBy"), "strikesCappedBy holds a row to one strike, and without strikes the list buys one strike a spend anyway")
 	}
 	if a.StrikesCappedBy != nil {
-		c.usesOnce("strikesCappedBy", 32, at("strikesCappedBy"))
+		c.UsesOnce("strikesCappedBy", 32, at("strikesCappedBy"))
 	}
 	if a.ToHit.Skill != nil {
-		c.usesOnce("an attack's skill column", 47, at("toHit", "skill"))
+		c.UsesOnce("an attack's skill column", 47, at("toHit", "skill"))
 	}
 	if a.Reach != nil || a.Range != nil {
-		c.usesOnce("a fight on a board", 28, path)
+		c.UsesOnce("a fight on a board", 28, path)
 	}
 	if cb.Distance == nil {
 		if a.Reach != nil {
-			c.add(at("reach"), "reach is measured in cells, so the combat block needs distance too")
+			c.Add(at("reach"), "reach is measured in cells, so the combat block needs distance too")
 		}
 		if a.Range != nil {
-			c.add(at("range"), "range is measured in cells, so the combat block needs distance too")
+			c.Add(at("range"), "range is measured in cells, so the combat block needs distance too")
 		}
 	}
 	c.distanceSourceShape(a.Reach, at("reach"))
@@ -370,11 +371,11 @@ func (c *checker) checkAttackSource(cb *Combat, a *AttackSource, path string) {
 		c.distanceSourceShape(a.Range.Long, at("range", "long"))
 		n, l := a.Range.Normal.Const, a.Range.Long
 		if n != nil && l != nil && l.Const != nil && *l.Const < *n {
-			c.add(at("range", "long"), "the long distance is at least the ordinary one")
+			c.Add(at("range", "long"), "the long distance is at least the ordinary one")
 		}
 	}
 	l := c.names.list(a.List)
-	if !c.known(at("list"), "list", a.List, l != nil) {
+	if !c.Known(at("list"), "list", a.List, l != nil) {
 		return
 	}
 	c.columnOfType(at("name"), l, a.Name, "text")
@@ -393,7 +394,7 @@ func (c *checker) checkAttackSource(cb *Combat, a *AttackSource, path string) {
 	col(a.Damage.Bonus, "number", "damage", "bonus")
 	if t := a.Damage.Type; t != nil {
 		if f := c.columnOfType(at("damage", "type", "column"), l, t.Column, ""); f != nil && f.Type != "text" && f.Type != "enum" {
-			c.add(at("damage", "type", "column"), "column %q of list %q is a %s column, not text or enum", f.ID, l.ID, f.Type)
+			c.Add(at("damage", "type", "column"), "column %q of list %q is a %s column, not text or enum", f.ID, l.ID, f.Type)
 		}
 	}
 	for _, d := range []struct {
@@ -426,15 +427,15 @@ func (c *checker) distanceSourceShape(d *DistanceSource, path string) {
 		return
 	}
 	if (d.Column == "") == (d.Const == nil) {
-		c.add(path, "a distance names exactly one of: column, const")
+		c.Add(path, "a distance names exactly one of: column, const")
 	}
 	if d.Const != nil {
-		c.between(strictjson.Join(path, "const"), *d.Const, 0, combatMaxDistance)
+		c.Between(strictjson.Join(path, "const"), *d.Const, 0, combatMaxDistance)
 	}
 }
 
 func (c *checker) checkAbilitySources(cb *Combat, path string) {
-	c.count(path, len(cb.Abilities), 0, 8)
+	c.Count(path, len(cb.Abilities), 0, 8)
 	for i := range cb.Abilities {
 		a := &cb.Abilities[i]
 		p := strictjson.Join(path, i)
@@ -453,7 +454,7 @@ func (c *checker) checkAbilitySources(cb *Combat, path string) {
 // that filter them.
 func (c *checker) rowFilter(path string, f RowFilter) {
 	l := c.names.list(f.List)
-	if !c.known(strictjson.Join(path, "list"), "list", f.List, l != nil) {
+	if !c.Known(strictjson.Join(path, "list"), "list", f.List, l != nil) {
 		return
 	}
 	if f.OnlyWhen != "" {
@@ -465,32 +466,32 @@ func (c *checker) rowFilter(path string, f RowFilter) {
 	}
 	ap := strictjson.Join(path, "alwaysWhen")
 	if f.OnlyWhen == "" {
-		c.add(ap, "alwaysWhen is the exception to onlyWhen, so it needs onlyWhen beside it")
+		c.Add(ap, "alwaysWhen is the exception to onlyWhen, so it needs onlyWhen beside it")
 	}
 	col := c.columnOfType(strictjson.Join(ap, "column"), l, aw.Column, "")
 	switch v := aw.Equals.(type) {
 	case string:
-		c.maxLen(strictjson.Join(ap, "equals"), v, 4000)
+		c.MaxLen(strictjson.Join(ap, "equals"), v, 4000)
 	case float64, bool:
 	default:
-		c.add(strictjson.Join(ap, "equals"), "expected a string, number or boolean")
+		c.Add(strictjson.Join(ap, "equals"), "expected a string, number or boolean")
 		return
 	}
 	if col != nil {
 		if msg := col.refusesScalar(aw.Equals); msg != "" {
-			c.add(strictjson.Join(ap, "equals"), "column %q %s", col.ID, msg)
+			c.Add(strictjson.Join(ap, "equals"), "column %q %s", col.ID, msg)
 		}
 	}
 }
 
 func (c *checker) checkStandard(cb *Combat, at func(...any) string) {
-	c.count(at("standard"), len(cb.Standard), 0, 6)
+	c.Count(at("standard"), len(cb.Standard), 0, 6)
 	seen := map[string]bool{}
 	for i, s := range cb.Standard {
 		p := at("standard", i)
-		c.oneOf(p, s, standardActions...)
+		c.OneOf(p, s, standardActions...)
 		if seen[s] {
-			c.add(p, "standard action %q is listed twice", s)
+			c.Add(p, "standard action %q is listed twice", s)
 		}
 		seen[s] = true
 	}
@@ -500,11 +501,11 @@ func (c *checker) checkStandard(cb *Combat, at func(...any) string) {
 	}
 	dp := at("standardEffects", "dodge")
 	if !seen["dodge"] {
-		c.add(dp, "this ruleset's standard actions have no dodge for these saves to belong to")
+		c.Add(dp, "this ruleset's standard actions have no dodge for these saves to belong to")
 	}
 	sp := strictjson.Join(dp, "saves")
-	c.count(sp, len(se.Dodge.Saves), 1, 12)
+	c.Count(sp, len(se.Dodge.Saves), 1, 12)
 	for i, s := range se.Dodge.Saves {
-		c.known(strictjson.Join(sp, i), "save", s, c.names.save(s) != nil)
+		c.Known(strictjson.Join(sp, i), "save", s, c.names.save(s) != nil)
 	}
 }

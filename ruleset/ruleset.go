@@ -11,6 +11,7 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/rules"
 	"sheetkeeper/strictjson"
 )
 
@@ -36,24 +37,16 @@ type Ruleset struct {
 
 	// features lists what the file uses that a package must declare a Capability API
 	// for; filled while checking.
-	features []Feature
+	features []rules.Feature
 	// names are the sheet's name indexes, built once by Parse and only read after, so a
 	// standalone catalog file is checked against them without checking the sheet again.
 	names *sheetNames
 }
 
-// Feature is something a ruleset uses that needs at least Capability API 1.Minor,
-// and where it is first used.
-type Feature struct {
-	Name  string
-	Minor int
-	Path  string
-}
-
 // Features returns what the ruleset uses that a package must declare an API for, in
 // the order met. A single-file ruleset needs no declaration: the engine that reads it
 // validates it.
-func (rs *Ruleset) Features() []Feature { return rs.features }
+func (rs *Ruleset) Features() []rules.Feature { return rs.features }
 
 // MaxSingleFileBytes bounds a ruleset imported as one file (catalogs inline).
 const MaxSingleFileBytes = 512 * 1024
@@ -69,8 +62,9 @@ func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 	if ps.Complete() {
 		c := &checker{rs: rs}
 		c.check()
-		ps = append(ps, c.p...)
+		ps = append(ps, c.Problems...)
 		rs.names = c.names
+		rs.features = c.Features
 	}
 	ps.Sort()
 	return rs, ps
@@ -79,16 +73,9 @@ func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 // checker carries what the meaning checks share: the ruleset, the problems found and the
 // name indexes built once from the sheet.
 type checker struct {
+	rules.Report
 	rs    *Ruleset
-	p     strictjson.Problems
 	names *sheetNames
-}
-
-func (c *checker) add(path, format string, args ...any) { c.p.Add(path, format, args...) }
-
-// uses records that the ruleset needs Capability API 1.minor for feature at path.
-func (c *checker) uses(feature string, minor int, path string) {
-	c.rs.features = append(c.rs.features, Feature{Name: feature, Minor: minor, Path: path})
 }
 
 // check runs every meaning check, the sheet's first: the others resolve names against it.
