@@ -1,6 +1,9 @@
 package ruleset
 
-import "strings"
+import (
+	"sheetkeeper/ruleset/fight"
+	"strings"
+)
 
 // entryContext indexes, once per check, the names outside the sheet an entry may use:
 // the ruleset's catalogs and the combat block's words. The sheet's own names are in
@@ -42,7 +45,7 @@ func newEntryContext(c *checker) *entryContext {
 }
 
 // woundTrack is the wound track health is measured on, "" for a pool or a plain track.
-func woundTrack(c *checker, h Health) string {
+func woundTrack(c *checker, h fight.Health) string {
 	if t := c.names.track(h.Track); t != nil && t.IsWound() {
 		return t.ID
 	}

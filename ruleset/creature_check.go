@@ -1,6 +1,7 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/fight"
 	"sheetkeeper/ruleset/rules"
 	"slices"
 	"strings"
@@ -93,7 +94,7 @@ func (c *checker) creatureNumbers(cr *Creature, at func(...any) string) {
 		c.Between(at("defense"), float64(*cr.Defense), 0, 1000)
 	}
 	if cr.Speed != nil {
-		c.Between(at("speed"), *cr.Speed, 0, combatMaxDistance)
+		c.Between(at("speed"), *cr.Speed, 0, fight.MaxDistance)
 	}
 	if cr.InitiativeModifier != nil {
 		c.Between(at("initiativeModifier"), float64(*cr.InitiativeModifier), -50, 100)
@@ -204,13 +205,13 @@ func (c *checker) creatureAction(a *CreatureAction, path string) {
 		c.Between(at("targetCount"), float64(*a.TargetCount), 1, maxTargetCount)
 	}
 	if a.Reach != nil {
-		c.Between(at("reach"), *a.Reach, 0, combatMaxDistance)
+		c.Between(at("reach"), *a.Reach, 0, fight.MaxDistance)
 	}
 	c.creatureRange(a, at("range"))
 	if ar := a.Area; ar != nil {
 		c.OneOf(at("area", "shape"), ar.Shape, "burst", "cone", "line")
-		if ar.Size <= 0 || ar.Size > combatMaxDistance {
-			c.Add(at("area", "size"), "%s is out of range: above 0 and at most %s", rules.Num(ar.Size), rules.Num(combatMaxDistance))
+		if ar.Size <= 0 || ar.Size > fight.MaxDistance {
+			c.Add(at("area", "size"), "%s is out of range: above 0 and at most %s", rules.Num(ar.Size), rules.Num(fight.MaxDistance))
 		}
 	}
 	if u := a.Uses; u != nil {
@@ -218,7 +219,7 @@ func (c *checker) creatureAction(a *CreatureAction, path string) {
 		c.Between(at("uses", "count"), float64(u.Count), 1, 20)
 	}
 	if r := a.Recharge; r != nil {
-		c.combatDice(at("recharge", "dice"), r.Dice)
+		r.Dice.Check(&c.Report, at("recharge", "dice"))
 		if c.Between(at("recharge", "from"), float64(r.From), 1, 1000) && r.From > r.Dice.Max() {
 			c.Add(at("recharge", "from"), "these dice roll %d at most, so the action would never come back", r.Dice.Max())
 		}
@@ -301,15 +302,15 @@ func (c *checker) creatureRange(a *CreatureAction, path string) {
 	case 0:
 	case 'n':
 		var n float64
-		if c.decodeRaw(a.RawRange, &n, path) && c.Between(path, n, 0, combatMaxDistance) {
+		if c.decodeRaw(a.RawRange, &n, path) && c.Between(path, n, 0, fight.MaxDistance) {
 			a.Range = &CreatureDistance{Normal: n}
 		}
 	case 'o':
 		c.UsesOnce("a fight on a board", 28, path)
 		d := &CreatureDistance{}
 		if c.decodeRaw(a.RawRange, d, path) {
-			c.Between(strictjson.Join(path, "normal"), d.Normal, 0, combatMaxDistance)
-			if d.Long != nil && c.Between(strictjson.Join(path, "long"), *d.Long, 0, combatMaxDistance) && *d.Long < d.Normal {
+			c.Between(strictjson.Join(path, "normal"), d.Normal, 0, fight.MaxDistance)
+			if d.Long != nil && c.Between(strictjson.Join(path, "long"), *d.Long, 0, fight.MaxDistance) && *d.Long < d.Normal {
 				c.Add(strictjson.Join(path, "long"), "the long distance is at least the ordinary one")
 			}
 			a.Range = d
@@ -339,11 +340,11 @@ func (c *checker) creatureSignature(cr *Creature, at func(...any) string) {
 // creatureNames checks every name of the block against the ruleset: the threat tier,
 // abilities, saves, contest checks, damage types, conditions, and what only a dice-pool
 // fight reads. Resistances and immunities are checked as they are decoded.
-func (c *checker) creatureNames(cr *Creature, cb *Combat, at func(...any) string) {
+func (c *checker) creatureNames(cr *Creature, cb *fight.Combat, at func(...any) string) {
 	switch {
 	case cb.Threat == nil || len(cb.Threat.Tiers) == 0:
 		c.Add(at("tier"), "this ruleset declares no threat tiers for a creature to sit on")
-	case !cb.hasTier(cr.Tier):
+	case !cb.HasTier(cr.Tier):
 		c.Add(at("tier"), "unknown threat tier %q", cr.Tier)
 	}
 	for _, id := range rules.SortedKeys(cr.Abilities) {
@@ -353,34 +354,34 @@ func (c *checker) creatureNames(cr *Creature, cb *Combat, at func(...any) string
 		c.Known(at("saves", id), "save", id, c.names.save(id) != nil)
 	}
 	for _, id := range rules.SortedKeys(cr.Checks) {
-		c.Known(at("checks", id), "contest check", id, cb.hasCheck(id))
+		c.Known(at("checks", id), "contest check", id, cb.HasCheck(id))
 	}
 	for i, t := range cr.Vulnerable {
 		c.creatureDamageType(at("vulnerable", i), t, cb)
 	}
 	for i, id := range cr.ConditionImmunities {
-		c.knownCondition(at("conditionImmunities", i), id)
+		c.Known(at("conditionImmunities", i), "condition", id, c.names.condition(id) != nil)
 	}
-	if cr.Hardness != nil && !cb.spendsInitiative() {
-		c.Add(at("hardness"), hardnessNeedsSpending)
+	if cr.Hardness != nil && !cb.SpendsInitiative() {
+		c.Add(at("hardness"), fight.HardnessNeedsSpending)
 	}
 	if s := cr.Soak; s != nil {
 		switch {
-		case !cb.pooled():
+		case !cb.Pooled():
 			c.Add(at("soak"), `soak is for a "dice-pool" fight`)
 		case cb.Pool == nil || cb.Pool.Soak == nil:
 			c.Add(at("soak"), "this fight's pool block says nothing about soak, so there is no way to take it")
 		}
-		kinds := c.healthKinds(cb)
+		kinds := cb.HealthKinds(fightSheet{c})
 		for _, k := range rules.SortedKeys(s.ByKind) {
-			c.healthKind(at("soak", "byKind", k), k, kinds)
+			fight.CheckSoakKind(&c.Report, at("soak", "byKind", k), k, kinds)
 		}
 	}
 }
 
 // creatureDamageType checks a damage type against the ones the combat block declares.
-func (c *checker) creatureDamageType(path, t string, cb *Combat) {
-	if !cb.damageType(t) {
+func (c *checker) creatureDamageType(path, t string, cb *fight.Combat) {
+	if !cb.DamageType(t) {
 		c.Add(path, "unknown damage type %q", rules.Clip(t))
 	}
 }
@@ -388,7 +389,7 @@ func (c *checker) creatureDamageType(path, t string, cb *Combat) {
 // creatureActionNames checks what every action names: budgets, saves, conditions,
 // damage types, pool dice, the catalogs a reaction answers, and the block's own actions
 // a sequence makes.
-func (c *checker) creatureActionNames(cr *Creature, cb *Combat, at func(...any) string) {
+func (c *checker) creatureActionNames(cr *Creature, cb *fight.Combat, at func(...any) string) {
 	byID := map[string]*CreatureAction{}
 	for i := range cr.Actions {
 		a := &cr.Actions[i]
@@ -398,9 +399,9 @@ func (c *checker) creatureActionNames(cr *Creature, cb *Combat, at func(...any) 
 		}
 		byID[a.ID] = a
 	}
-	budgets := cb.budgetIDs()
+	budgets := cb.BudgetIDs()
 	poolDie := 0
-	if cb.pooled() {
+	if cb.Pooled() {
 		poolDie = c.poolDieSides()
 	}
 	wrongDie := func(path, dice string) {
@@ -494,7 +495,7 @@ func (c *checker) creatureReaction(mo *ReactionMoment, path string, catalogs map
 
 // creatureRiders checks the block's riders: their own shape, ids, damage types, pool
 // dice, and the block's actions they fire on.
-func (c *checker) creatureRiders(cr *Creature, cb *Combat, at func(...any) string) {
+func (c *checker) creatureRiders(cr *Creature, cb *fight.Combat, at func(...any) string) {
 	actions := map[string]bool{}
 	for _, a := range cr.Actions {
 		actions[a.ID] = true
@@ -517,7 +518,7 @@ func (c *checker) creatureRiders(cr *Creature, cb *Combat, at func(...any) strin
 		c.OneOf(p("oncePer"), r.OncePer, "turn", "round")
 		if r.Amount.Dice != nil {
 			c.Dice(p("amount", "dice"), *r.Amount.Dice)
-			if cb.pooled() {
+			if cb.Pooled() {
 				if die := c.poolDieSides(); die > 0 && diceSides(*r.Amount.Dice) != die {
 					c.Add(p("amount", "dice"), `a "dice-pool" fight throws d%ds, so damage dice are d%ds`, die, die)
 				}
@@ -651,27 +652,4 @@ func (c *checker) creatureRow(l *List, row map[string]any, path string) {
 		}
 	}
 	c.Add(mp, "catalog %q has no entry %q", catID, entryID)
-}
-
-// hasTier reports whether the threat scale has tier id.
-func (cb *Combat) hasTier(id string) bool {
-	if cb.Threat == nil {
-		return false
-	}
-	for _, t := range cb.Threat.Tiers {
-		if t.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-// hasCheck reports whether the combat block declares contest check id.
-func (cb *Combat) hasCheck(id string) bool {
-	for _, ch := range cb.Checks {
-		if ch.ID == id {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,7 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/fight"
 	"sheetkeeper/ruleset/rules"
 	"strconv"
 	"strings"
@@ -180,8 +181,7 @@ type RiderRequires struct {
 
 // Vocabulary and bounds of mechanics.
 var (
-	mechanicsKinds  = []string{"attack", "heal", "buff", "debuff", "utility", "rider"}
-	standardActions = []string{"dash", "disengage", "dodge", "help", "hide", "ready"}
+	mechanicsKinds = []string{"attack", "heal", "buff", "debuff", "utility", "rider"}
 	// riderForbids are the keys a passive rider entry cannot carry: nothing takes it.
 	riderForbids = []string{"range", "area", "targets", "friendlyFire", "amount", "damageType", "plus",
 		"attackRoll", "save", "cost", "perCostStep", "concentration", "reaction", "targetCount", "autoHit",
@@ -566,7 +566,7 @@ func (c *checker) budgets(path string, m *Mechanics, ctx *entryContext) {
 		c.Count(strictjson.Join(p, "actions"), len(s.Actions), 1, 6)
 		for i, a := range s.Actions {
 			ap := strictjson.Join(strictjson.Join(p, "actions"), i)
-			if c.OneOf(ap, a, standardActions...) && ctx.budgets != nil && !ctx.standard[a] {
+			if c.OneOf(ap, a, fight.StandardActions...) && ctx.budgets != nil && !ctx.standard[a] {
 				c.Add(ap, "this ruleset does not have the standard action %q", a)
 			}
 		}

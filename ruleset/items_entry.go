@@ -1,8 +1,10 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/fight"
 	"sheetkeeper/ruleset/rules"
 	"sheetkeeper/strictjson"
+	"slices"
 )
 
 // Item is what an entry of an item catalog is: a thing to carry, written in the items
@@ -50,7 +52,7 @@ type ItemBinds struct {
 // plus abilities it sets or raises and harm or conditions it keeps off.
 type ItemEffect struct {
 	Effects             []string                  `json:"effects,omitempty"`
-	Modifiers           []Modifier                `json:"modifiers,omitempty"`
+	Modifiers           []fight.Modifier          `json:"modifiers,omitempty"`
 	FailsSaves          []string                  `json:"failsSaves,omitempty"`
 	Saves               []string                  `json:"saves,omitempty"`
 	Skills              []string                  `json:"skills,omitempty"`
@@ -398,11 +400,11 @@ func (c *checker) itemEffect(path string, e *ItemEffect, ctx *entryContext) {
 		c.Count(at("effects"), len(e.Effects), 1, 6)
 	}
 	for i, eff := range e.Effects {
-		if hasWord(itemRefusedEffects, eff) {
+		if slices.Contains(itemRefusedEffects, eff) {
 			c.Add(strictjson.Join(at("effects"), i), "an item cannot have %q: nobody put it on, and it never ends by itself", eff)
 		}
 	}
-	c.effects(path, &Effects{Effects: e.Effects, Modifiers: e.Modifiers, FailsSaves: e.FailsSaves, Saves: e.Saves, Skills: e.Skills}, false, true)
+	fight.CheckItemEffects(&c.Report, fightSheet{c}, path, &fight.Effects{Effects: e.Effects, Modifiers: e.Modifiers, FailsSaves: e.FailsSaves, Saves: e.Saves, Skills: e.Skills})
 	if ctxPooled(c) {
 		for i, m := range e.Modifiers {
 			if m.To == "attacks" && m.Dice != "" {

@@ -11,29 +11,30 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/fight"
 	"sheetkeeper/ruleset/rules"
 	"sheetkeeper/strictjson"
 )
 
 // Ruleset is one decoded, validated ruleset definition.
 type Ruleset struct {
-	Comment       string     `json:"$comment,omitempty"`
-	SchemaVersion int        `json:"schemaVersion"`
-	ID            string     `json:"id"`
-	Version       int        `json:"version"`
-	Name          string     `json:"name"`
-	Edition       string     `json:"edition,omitempty"`
-	License       *License   `json:"license,omitempty"`
-	Coverage      Coverage   `json:"coverage"`
-	Resolution    Resolution `json:"resolution"`
-	Sheet         Sheet      `json:"sheet"`
-	Rests         []Rest     `json:"rests,omitempty"`
-	GM            GM         `json:"gm"`
-	Catalogs      []Catalog  `json:"catalogs,omitempty"`
-	Items         *Items     `json:"items,omitempty"`
-	Battle        *Battle    `json:"battle,omitempty"`
-	Combat        *Combat    `json:"combat,omitempty"`
-	Layers        []Layer    `json:"layers,omitempty"`
+	Comment       string        `json:"$comment,omitempty"`
+	SchemaVersion int           `json:"schemaVersion"`
+	ID            string        `json:"id"`
+	Version       int           `json:"version"`
+	Name          string        `json:"name"`
+	Edition       string        `json:"edition,omitempty"`
+	License       *License      `json:"license,omitempty"`
+	Coverage      Coverage      `json:"coverage"`
+	Resolution    Resolution    `json:"resolution"`
+	Sheet         Sheet         `json:"sheet"`
+	Rests         []Rest        `json:"rests,omitempty"`
+	GM            GM            `json:"gm"`
+	Catalogs      []Catalog     `json:"catalogs,omitempty"`
+	Items         *Items        `json:"items,omitempty"`
+	Battle        *fight.Battle `json:"battle,omitempty"`
+	Combat        *fight.Combat `json:"combat,omitempty"`
+	Layers        []Layer       `json:"layers,omitempty"`
 
 	// features lists what the file uses that a package must declare a Capability API
 	// for; filled while checking.
@@ -83,5 +84,5 @@ func (c *checker) check() {
 	c.checkCore()
 	c.checkCatalogs()
 	c.checkItems()
-	c.checkFight()
+	fight.Check(&c.Report, fightSheet{c}, c.rs.Battle, c.rs.Combat)
 }

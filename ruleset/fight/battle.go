@@ -1,4 +1,4 @@
-package ruleset
+package fight
 
 import (
 	"sheetkeeper/strictjson"
@@ -25,13 +25,6 @@ type PoolRef struct {
 type BattleSlot struct {
 	Pool  string `json:"pool"`
 	Level int    `json:"level"`
-}
-
-// checkFight checks the battle and combat blocks. Creatures are checked with the
-// catalogs that hold them (checkCreature).
-func (c *checker) checkFight() {
-	c.checkBattle(c.rs.Battle)
-	c.checkCombat(c.rs.Combat)
 }
 
 // checkBattle checks the battle block: declared pools used once each, distinct slot
@@ -83,28 +76,4 @@ func (c *checker) checkBattle(b *Battle) {
 	for i := range b.Skills {
 		c.rowFilter(strictjson.Join(kp, i), b.Skills[i])
 	}
-}
-
-// hasLootTable reports whether the items block declares loot table id.
-func (rs *Ruleset) hasLootTable(id string) bool {
-	if rs.Items == nil {
-		return false
-	}
-	for _, t := range rs.Items.LootTables {
-		if t.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-// itemTags returns the items block's tag ids, empty without one.
-func (rs *Ruleset) itemTags() map[string]bool {
-	m := map[string]bool{}
-	if rs.Items != nil {
-		for _, t := range rs.Items.Tags {
-			m[t.ID] = true
-		}
-	}
-	return m
 }

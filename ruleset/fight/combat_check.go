@@ -1,4 +1,4 @@
-package ruleset
+package fight
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ func (c *checker) checkCombat(cb *Combat) {
 	if cb.Health.Track != "" {
 		c.UsesOnce("combat health on a wound track", 30, at("health"))
 	}
-	c.valueRef(&cb.Defense, at("defense"), readAll())
+	c.sheet.ValueRef(&cb.Defense, at("defense"))
 	c.checkInitiative(cb, at("initiative"))
 	c.checkAttackRoll(cb, at("attackRoll"))
 	c.checkCombatPool(cb, at("pool"))
@@ -46,18 +46,18 @@ func (c *checker) checkInitiative(cb *Combat, path string) {
 		c.Add(path, "initiative is thrown as dice or as a pool: exactly one of the two")
 	}
 	if in.Dice != nil {
-		c.combatDice(at("dice"), *in.Dice)
+		in.Dice.Check(c.Report, at("dice"))
 	}
 	if in.Modifier != nil {
-		c.valueRef(in.Modifier, at("modifier"), readAll())
+		c.sheet.ValueRef(in.Modifier, at("modifier"))
 		if in.Dice == nil {
 			c.Add(at("modifier"), "a modifier is added to initiative dice, and there are none")
 		}
 	}
 	if in.Pool != nil {
 		c.UsesOnce("initiative thrown as a pool", 48, at("pool"))
-		c.valueRef(in.Pool, at("pool"), readAll())
-		if !cb.pooled() {
+		c.sheet.ValueRef(in.Pool, at("pool"))
+		if !cb.Pooled() {
 			c.Add(at("pool"), `initiative thrown as a pool is for a "dice-pool" fight`)
 		}
 	}
@@ -84,7 +84,7 @@ func (c *checker) checkInitiativeResource(cb *Combat, path string) {
 	r := in.Resource
 	rp := at("resource")
 	c.UsesOnce("initiative that attacks move", 48, rp)
-	if !cb.pooled() {
+	if !cb.Pooled() {
 		c.Add(rp, `initiative that attacks move is for a "dice-pool" fight`)
 	}
 	if in.Pool == nil {
@@ -144,15 +144,9 @@ func (c *checker) checkInitiativeResource(cb *Combat, path string) {
 	}
 }
 
-// combatDice checks a handful of fight dice: 1–10 dice of 2–1000 sides.
-func (c *checker) combatDice(path string, d CombatDice) {
-	c.Between(strictjson.Join(path, "count"), float64(d.Count), 1, 10)
-	c.Between(strictjson.Join(path, "sides"), float64(d.Sides), 2, 1000)
-}
-
 func (c *checker) checkAttackRoll(cb *Combat, path string) {
 	ar := cb.AttackRoll
-	if cb.pooled() {
+	if cb.Pooled() {
 		if ar != nil {
 			c.Add(path, `a "dice-pool" fight throws pools, so it rolls no attack dice`)
 		}
@@ -162,7 +156,7 @@ func (c *checker) checkAttackRoll(cb *Combat, path string) {
 	if ar == nil {
 		return
 	}
-	c.combatDice(strictjson.Join(path, "dice"), ar.Dice)
+	ar.Dice.Check(c.Report, strictjson.Join(path, "dice"))
 	if ar.Critical != "" {
 		c.OneOf(strictjson.Join(path, "critical"), ar.Critical, "double-dice", "max-dice", "none")
 	}
@@ -182,11 +176,11 @@ func (c *checker) checkAttackRoll(cb *Combat, path string) {
 
 func (c *checker) checkCombatPool(cb *Combat, path string) {
 	cp := cb.Pool
-	if cb.pooled() {
+	if cb.Pooled() {
 		if cp == nil {
 			c.Add(path, `a "dice-pool" fight needs pool to say how it rolls damage`)
 		}
-		if c.rs.Resolution.Kind != "dice-pool" {
+		if _, pooled := c.sheet.DicePool(); !pooled {
 			c.Add("combat.kind", `a "dice-pool" fight throws the ruleset's own pools, so resolution.kind must be "dice-pool" too`)
 		}
 	} else if cp != nil && cb.Kind == "attack-vs-defense" {
@@ -198,7 +192,7 @@ func (c *checker) checkCombatPool(cb *Combat, path string) {
 	if cp.DamageTarget != nil {
 		dp := strictjson.Join(path, "damageTarget")
 		if c.Between(dp, float64(*cp.DamageTarget), 2, 100) {
-			if sides := c.poolDieSides(); sides > 0 && *cp.DamageTarget > sides {
+			if sides, _ := c.sheet.DicePool(); sides > 0 && *cp.DamageTarget > sides {
 				c.Add(dp, "a %d-sided die never reaches %d", sides, *cp.DamageTarget)
 			}
 		}
@@ -209,59 +203,23 @@ func (c *checker) checkCombatPool(cb *Combat, path string) {
 			c.Add(sp, "soak takes something off: all, byKind or both")
 		}
 		if s.All != nil {
-			c.valueRef(s.All, strictjson.Join(sp, "all"), readAll())
+			c.sheet.ValueRef(s.All, strictjson.Join(sp, "all"))
 		}
-		kinds := c.healthKinds(cb)
+		kinds := cb.HealthKinds(c.sheet)
 		for _, kind := range rules.SortedKeys(s.ByKind) {
 			kp := strictjson.Join(strictjson.Join(sp, "byKind"), kind)
 			ref := s.ByKind[kind]
-			c.valueRef(&ref, kp, readAll())
-			c.healthKind(kp, kind, kinds)
+			c.sheet.ValueRef(&ref, kp)
+			CheckSoakKind(c.Report, kp, kind, kinds)
 		}
 	}
 	if cp.Hardness != nil {
 		hp := strictjson.Join(path, "hardness")
-		c.valueRef(cp.Hardness, hp, readAll())
-		if !cb.spendsInitiative() {
-			c.Add(hp, hardnessNeedsSpending)
+		c.sheet.ValueRef(cp.Hardness, hp)
+		if !cb.SpendsInitiative() {
+			c.Add(hp, HardnessNeedsSpending)
 		}
 	}
-}
-
-// healthKinds returns the kinds of the wound track health names, nil when health is not
-// a wound track with kinds.
-func (c *checker) healthKinds(cb *Combat) map[string]bool {
-	if cb == nil || cb.Health.Track == "" {
-		return nil
-	}
-	t := c.names.track(cb.Health.Track)
-	if t == nil {
-		return nil
-	}
-	m := map[string]bool{}
-	for _, k := range t.Kinds {
-		m[k.ID] = true
-	}
-	return m
-}
-
-// healthKind checks that kind is one of the health track's kinds.
-func (c *checker) healthKind(path, kind string, kinds map[string]bool) {
-	switch {
-	case kinds == nil:
-		c.Add(path, "soak by kind needs health to be a wound track with kinds")
-	case !kinds[kind]:
-		c.Add(path, "%q is not a kind of the health track", kind)
-	}
-}
-
-// poolDieSides is the die a dice-pool ruleset throws, 0 for another kind.
-func (c *checker) poolDieSides() int {
-	r := &c.rs.Resolution
-	if r.Kind != "dice-pool" {
-		return 0
-	}
-	return poolSides(r)
 }
 
 func (c *checker) checkEconomy(e *Economy, path string) {
@@ -278,13 +236,13 @@ func (c *checker) checkEconomy(e *Economy, path string) {
 		}
 	}
 	if e.Movement != nil {
-		c.valueRef(e.Movement, strictjson.Join(path, "movement"), readAll())
+		c.sheet.ValueRef(e.Movement, strictjson.Join(path, "movement"))
 	}
 }
 
 // budget checks that id names one of the fight's budgets.
 func (c *checker) economyBudget(path, id string) {
-	c.Known(path, "budget", id, c.rs.Combat.budgetIDs()[id])
+	c.Known(path, "budget", id, c.cb.BudgetIDs()[id])
 }
 
 // checkBoard checks what a fight on a board reads: the cell, shots, cover and strikes
@@ -341,7 +299,7 @@ func (c *checker) checkAttackSource(cb *Combat, a *AttackSource, path string) {
 	c.economyBudget(at("budget"), a.Budget)
 	if a.Strikes != nil {
 		c.UsesOnce("strikes per spend", 29, at("strikes"))
-		c.valueRef(a.Strikes, at("strikes"), readAll())
+		c.sheet.ValueRef(a.Strikes, at("strikes"))
 		if a.Strikes.Const != nil && *a.Strikes.Const < 1 {
 			c.Add(at("strikes", "const"), "one spend buys at least one strike")
 		}
@@ -374,14 +332,14 @@ func (c *checker) checkAttackSource(cb *Combat, a *AttackSource, path string) {
 			c.Add(at("range", "long"), "the long distance is at least the ordinary one")
 		}
 	}
-	l := c.names.list(a.List)
-	if !c.Known(at("list"), "list", a.List, l != nil) {
+	l := a.List
+	if !c.Known(at("list"), "list", l, c.sheet.Declares(List, l)) {
 		return
 	}
-	c.columnOfType(at("name"), l, a.Name, "text")
+	c.sheet.Column(at("name"), l, a.Name, "text")
 	col := func(ref *ColumnRef, typ string, keys ...any) {
 		if ref != nil {
-			c.columnOfType(at(append(keys, "column")...), l, ref.Column, typ)
+			c.sheet.Column(at(append(keys, "column")...), l, ref.Column, typ)
 		}
 	}
 	col(a.ToHit.Ability, "enum", "toHit", "ability")
@@ -393,8 +351,8 @@ func (c *checker) checkAttackSource(cb *Combat, a *AttackSource, path string) {
 	col(a.Damage.Ability, "enum", "damage", "ability")
 	col(a.Damage.Bonus, "number", "damage", "bonus")
 	if t := a.Damage.Type; t != nil {
-		if f := c.columnOfType(at("damage", "type", "column"), l, t.Column, ""); f != nil && f.Type != "text" && f.Type != "enum" {
-			c.Add(at("damage", "type", "column"), "column %q of list %q is a %s column, not text or enum", f.ID, l.ID, f.Type)
+		if f, ok := c.sheet.Column(at("damage", "type", "column"), l, t.Column, ""); ok && f.Type != "text" && f.Type != "enum" {
+			c.Add(at("damage", "type", "column"), "column %q of list %q is a %s column, not text or enum", t.Column, l, f.Type)
 		}
 	}
 	for _, d := range []struct {
@@ -402,7 +360,7 @@ func (c *checker) checkAttackSource(cb *Combat, a *AttackSource, path string) {
 		path string
 	}{{a.Reach, at("reach")}, {rangeNormal(a.Range), at("range", "normal")}, {rangeLong(a.Range), at("range", "long")}} {
 		if d.src != nil && d.src.Column != "" {
-			c.columnOfType(strictjson.Join(d.path, "column"), l, d.src.Column, "number")
+			c.sheet.Column(strictjson.Join(d.path, "column"), l, d.src.Column, "number")
 		}
 	}
 }
@@ -430,7 +388,7 @@ func (c *checker) distanceSourceShape(d *DistanceSource, path string) {
 		c.Add(path, "a distance names exactly one of: column, const")
 	}
 	if d.Const != nil {
-		c.Between(strictjson.Join(path, "const"), *d.Const, 0, combatMaxDistance)
+		c.Between(strictjson.Join(path, "const"), *d.Const, 0, MaxDistance)
 	}
 }
 
@@ -442,10 +400,10 @@ func (c *checker) checkAbilitySources(cb *Combat, path string) {
 		c.economyBudget(strictjson.Join(p, "budget"), a.Budget)
 		c.rowFilter(p, RowFilter{List: a.List, OnlyWhen: a.OnlyWhen, AlwaysWhen: a.AlwaysWhen})
 		if a.ToHit != nil {
-			c.valueRef(a.ToHit, strictjson.Join(p, "toHit"), readAll())
+			c.sheet.ValueRef(a.ToHit, strictjson.Join(p, "toHit"))
 		}
 		if a.SaveDifficulty != nil {
-			c.valueRef(a.SaveDifficulty, strictjson.Join(p, "saveDifficulty"), readAll())
+			c.sheet.ValueRef(a.SaveDifficulty, strictjson.Join(p, "saveDifficulty"))
 		}
 	}
 }
@@ -453,12 +411,12 @@ func (c *checker) checkAbilitySources(cb *Combat, path string) {
 // rowFilter checks a list whose catalog-marked rows a fight reads, and the two columns
 // that filter them.
 func (c *checker) rowFilter(path string, f RowFilter) {
-	l := c.names.list(f.List)
-	if !c.Known(strictjson.Join(path, "list"), "list", f.List, l != nil) {
+	l := f.List
+	if !c.Known(strictjson.Join(path, "list"), "list", l, c.sheet.Declares(List, l)) {
 		return
 	}
 	if f.OnlyWhen != "" {
-		c.columnOfType(strictjson.Join(path, "onlyWhen"), l, f.OnlyWhen, "boolean")
+		c.sheet.Column(strictjson.Join(path, "onlyWhen"), l, f.OnlyWhen, "boolean")
 	}
 	aw := f.AlwaysWhen
 	if aw == nil {
@@ -468,7 +426,7 @@ func (c *checker) rowFilter(path string, f RowFilter) {
 	if f.OnlyWhen == "" {
 		c.Add(ap, "alwaysWhen is the exception to onlyWhen, so it needs onlyWhen beside it")
 	}
-	col := c.columnOfType(strictjson.Join(ap, "column"), l, aw.Column, "")
+	col, found := c.sheet.Column(strictjson.Join(ap, "column"), l, aw.Column, "")
 	switch v := aw.Equals.(type) {
 	case string:
 		c.MaxLen(strictjson.Join(ap, "equals"), v, 4000)
@@ -477,9 +435,9 @@ func (c *checker) rowFilter(path string, f RowFilter) {
 		c.Add(strictjson.Join(ap, "equals"), "expected a string, number or boolean")
 		return
 	}
-	if col != nil {
-		if msg := col.refusesScalar(aw.Equals); msg != "" {
-			c.Add(strictjson.Join(ap, "equals"), "column %q %s", col.ID, msg)
+	if found {
+		if msg := col.Refuses(aw.Equals); msg != "" {
+			c.Add(strictjson.Join(ap, "equals"), "column %q %s", aw.Column, msg)
 		}
 	}
 }
@@ -489,7 +447,7 @@ func (c *checker) checkStandard(cb *Combat, at func(...any) string) {
 	seen := map[string]bool{}
 	for i, s := range cb.Standard {
 		p := at("standard", i)
-		c.OneOf(p, s, standardActions...)
+		c.OneOf(p, s, StandardActions...)
 		if seen[s] {
 			c.Add(p, "standard action %q is listed twice", s)
 		}
@@ -506,6 +464,6 @@ func (c *checker) checkStandard(cb *Combat, at func(...any) string) {
 	sp := strictjson.Join(dp, "saves")
 	c.Count(sp, len(se.Dodge.Saves), 1, 12)
 	for i, s := range se.Dodge.Saves {
-		c.Known(strictjson.Join(sp, i), "save", s, c.names.save(s) != nil)
+		c.Known(strictjson.Join(sp, i), "save", s, c.sheet.Declares(Save, s))
 	}
 }

@@ -1,4 +1,4 @@
-package ruleset
+package fight
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func (c *checker) checkConditions(cb *Combat, path string) {
 			c.Add(cp, "condition %q is mapped twice", e.Condition)
 		}
 		seen[e.Condition] = true
-		c.effects(p, e.vocab(), cb.pooled(), false)
+		c.effects(p, e.vocab(), cb.Pooled(), false)
 		if e.EndsWhenSourceDown {
 			c.UsesOnce("conditions that end when their source goes down", 29, strictjson.Join(p, "endsWhenSourceDown"))
 		}
@@ -68,15 +68,14 @@ func (c *checker) checkLevels(cb *Combat, path string) {
 		if e.Derived != "" {
 			read = e.Derived
 			c.UsesOnce("a level that reads a derived value", 54, strictjson.Join(p, "derived"))
-			_, ok := c.names.derivedIndex[e.Derived]
-			c.Known(strictjson.Join(p, "derived"), "derived value", e.Derived, ok)
+			c.Known(strictjson.Join(p, "derived"), "derived value", e.Derived, c.sheet.Declares(Derived, e.Derived))
 		} else if e.Track != "" {
 			tp := strictjson.Join(p, "track")
-			if t := c.names.track(e.Track); c.Known(tp, "live track", e.Track, t != nil) {
-				if t.IsWound() {
+			if t, ok := c.sheet.Track(e.Track); c.Known(tp, "live track", e.Track, ok) {
+				if t.Wound {
 					c.Add(tp, "track %q is a wound track; a level reads a plain track's number", e.Track)
-				} else if t.MaxNumber != nil && e.At > *t.MaxNumber {
-					c.Add(strictjson.Join(p, "at"), "track %q goes up to %d, so level %d is never reached", e.Track, *t.MaxNumber, e.At)
+				} else if t.Max != nil && e.At > *t.Max {
+					c.Add(strictjson.Join(p, "at"), "track %q goes up to %d, so level %d is never reached", e.Track, *t.Max, e.At)
 				}
 			}
 		}
@@ -96,7 +95,7 @@ func (c *checker) checkLevels(cb *Combat, path string) {
 		if len(e.Effects) == 0 && e.Modifiers == nil && e.FailsSaves == nil {
 			c.Add(strictjson.Join(p, "effects"), "a level does something: effects, modifiers or saves it fails")
 		}
-		c.effects(p, e.vocab(), cb.pooled(), false)
+		c.effects(p, e.vocab(), cb.Pooled(), false)
 	}
 }
 
@@ -131,9 +130,9 @@ func (c *checker) effects(path string, e *Effects, pooled, item bool) {
 			c.modifier(strictjson.Join(mp, i), &e.Modifiers[i], pooled)
 		}
 	}
-	c.IDList(strictjson.Join(path, "failsSaves"), e.FailsSaves, 12, "save", func(id string) bool { return c.names.save(id) != nil })
-	c.IDList(strictjson.Join(path, "saves"), e.Saves, 12, "save", func(id string) bool { return c.names.save(id) != nil })
-	c.IDList(strictjson.Join(path, "skills"), e.Skills, 24, "skill", func(id string) bool { return c.names.skill(id) != nil })
+	c.IDList(strictjson.Join(path, "failsSaves"), e.FailsSaves, 12, "save", func(id string) bool { return c.sheet.Declares(Save, id) })
+	c.IDList(strictjson.Join(path, "saves"), e.Saves, 12, "save", func(id string) bool { return c.sheet.Declares(Save, id) })
+	c.IDList(strictjson.Join(path, "skills"), e.Skills, 24, "skill", func(id string) bool { return c.sheet.Declares(Skill, id) })
 	if e.Saves != nil {
 		if !item {
 			c.UsesOnce("conditions narrowed to saves", 29, strictjson.Join(path, "saves"))
@@ -203,14 +202,14 @@ func (c *checker) modifier(path string, m *Modifier, pooled bool) {
 	}
 	if m.Skills != nil {
 		c.UsesOnce("modifiers narrowed to skills", 53, at("skills"))
-		c.IDList(at("skills"), m.Skills, 24, "skill", func(id string) bool { return c.names.skill(id) != nil })
+		c.IDList(at("skills"), m.Skills, 24, "skill", func(id string) bool { return c.sheet.Declares(Skill, id) })
 		if m.To != "checks" {
 			c.Add(at("skills"), "skills narrows a change to checks")
 		}
 	}
 	if m.Saves != nil {
 		c.UsesOnce("modifiers narrowed to saves", 53, at("saves"))
-		c.IDList(at("saves"), m.Saves, 12, "save", func(id string) bool { return c.names.save(id) != nil })
+		c.IDList(at("saves"), m.Saves, 12, "save", func(id string) bool { return c.sheet.Declares(Save, id) })
 		if m.To != "saves" {
 			c.Add(at("saves"), "saves narrows a change to saves")
 		}
@@ -226,7 +225,7 @@ func (c *checker) modifier(path string, m *Modifier, pooled bool) {
 
 // knownCondition checks that id names one of the sheet's live conditions.
 func (c *checker) knownCondition(path, id string) bool {
-	return c.Known(path, "condition", id, c.names.condition(id) != nil)
+	return c.Known(path, "condition", id, c.sheet.Declares(Condition, id))
 }
 
 func (c *checker) checkContests(cb *Combat, at func(...any) string) {
@@ -241,7 +240,7 @@ func (c *checker) checkContests(cb *Combat, at func(...any) string) {
 		p := strictjson.Join(cp, i)
 		c.SheetID(strictjson.Join(p, "id"), ch.ID)
 		c.Label(strictjson.Join(p, "label"), ch.Label)
-		c.valueRef(&cb.Checks[i].Value, strictjson.Join(p, "value"), readAll())
+		c.sheet.ValueRef(&cb.Checks[i].Value, strictjson.Join(p, "value"))
 		checks[ch.ID] = true
 	}
 	kp := at("contests")
@@ -258,8 +257,8 @@ func (c *checker) checkContests(cb *Combat, at func(...any) string) {
 			c.Add(pk("strike"), "strike is true or left out")
 		}
 		if k.Reach != nil {
-			if *k.Reach <= 0 || *k.Reach > combatMaxDistance {
-				c.Add(pk("reach"), "%s is out of range: above 0 and at most %s", rules.Num(*k.Reach), rules.Num(combatMaxDistance))
+			if *k.Reach <= 0 || *k.Reach > MaxDistance {
+				c.Add(pk("reach"), "%s is out of range: above 0 and at most %s", rules.Num(*k.Reach), rules.Num(MaxDistance))
 			}
 			if cb.Distance == nil {
 				c.Add(pk("reach"), "reach is measured in cells, so the combat block needs distance too")
@@ -318,8 +317,8 @@ func (c *checker) contestWin(cb *Combat, k *Contest, pk func(...any) string) {
 		c.OneOf(strictjson.Join(ep, "on"), e.On, "actor", "target")
 	}
 	if w.Push != nil {
-		if *w.Push <= 0 || *w.Push > combatMaxDistance {
-			c.Add(pk("onWin", "push"), "%s is out of range: above 0 and at most %s", rules.Num(*w.Push), rules.Num(combatMaxDistance))
+		if *w.Push <= 0 || *w.Push > MaxDistance {
+			c.Add(pk("onWin", "push"), "%s is out of range: above 0 and at most %s", rules.Num(*w.Push), rules.Num(MaxDistance))
 		}
 		if cb.Distance == nil {
 			c.Add(pk("onWin", "push"), "push is measured in cells, so the combat block needs distance too")
@@ -332,8 +331,8 @@ func (c *checker) checkConcentration(k *Concentration, path string) {
 		return
 	}
 	tp := strictjson.Join(path, "text")
-	c.Known(tp, "live text", k.Text, c.names.liveText(k.Text) != nil)
-	c.Known(strictjson.Join(path, "save"), "save", k.Save, c.names.save(k.Save) != nil)
+	c.Known(tp, "live text", k.Text, c.sheet.Declares(LiveText, k.Text))
+	c.Known(strictjson.Join(path, "save"), "save", k.Save, c.sheet.Declares(Save, k.Save))
 	c.Between(strictjson.Join(path, "floor"), float64(k.Floor), 0, 100)
 	if k.FromDamage <= 0 || k.FromDamage > 1 {
 		c.Add(strictjson.Join(path, "fromDamage"), "%s is out of range: above 0 and at most 1", rules.Num(k.FromDamage))
@@ -347,26 +346,26 @@ func (c *checker) checkDying(d *Dying, path string) {
 	at := func(k string) string { return strictjson.Join(path, k) }
 	c.OneOf(at("kind"), d.Kind, "saves")
 	for _, k := range []struct{ key, id string }{{"successes", d.Successes}, {"failures", d.Failures}} {
-		t := c.names.track(k.id)
-		if !c.Known(at(k.key), "live track", k.id, t != nil) {
+		t, ok := c.sheet.Track(k.id)
+		if !c.Known(at(k.key), "live track", k.id, ok) {
 			continue
 		}
 		switch {
-		case t.IsWound():
+		case t.Wound:
 			c.Add(at(k.key), "track %q is a wound track, not a counter of death saves", k.id)
-		case t.MaxNumber == nil:
+		case t.Max == nil:
 			c.Add(at(k.key), "track %q counts death saves, so its max is a number, not a value the sheet works out", k.id)
-		case *t.MaxNumber <= t.Min || *t.MaxNumber < 1:
+		case *t.Max <= t.Min || *t.Max < 1:
 			c.Add(at(k.key), "track %q counts death saves, so its max is at least 1 and above its min", k.id)
 		}
-		if !t.IsWound() && t.HideWhen != nil {
+		if !t.Wound && t.Hidden {
 			c.Add(at(k.key), "track %q counts death saves, so it cannot be hidden", k.id)
 		}
 	}
 	if d.Successes != "" && d.Successes == d.Failures {
 		c.Add(at("failures"), "successes and failures are counted on two different tracks")
 	}
-	c.combatDice(at("dice"), d.Dice)
+	d.Dice.Check(c.Report, at("dice"))
 	c.Between(at("succeedAt"), float64(d.SucceedAt), 1, 1000)
 	if n := d.Naturals; n != nil {
 		np := at("naturals")
@@ -416,7 +415,7 @@ func (c *checker) checkDamageTypes(cb *Combat, healthTrack string, at func(...an
 			c.Add(kp, "health is the wound track %q, so damageKinds must say what kind of harm damage marks", healthTrack)
 			return
 		}
-		kinds := c.healthKinds(cb)
+		kinds := cb.HealthKinds(c.sheet)
 		if c.SheetID(strictjson.Join(kp, "default"), dk.Default) && !kinds[dk.Default] {
 			c.Add(strictjson.Join(kp, "default"), "%q is not a kind of %q", dk.Default, healthTrack)
 		}
@@ -484,7 +483,7 @@ func (c *checker) checkSpendLimits(ls []SpendLimit, path string) {
 			c.Add(pp, "pool %q is limited twice", l.Pool)
 		}
 		seen[l.Pool] = true
-		c.valueRef(&l.Max, strictjson.Join(p, "max"), readAll())
+		c.sheet.ValueRef(&l.Max, strictjson.Join(p, "max"))
 		c.OneOf(strictjson.Join(p, "per"), l.Per, "turn", "round")
 	}
 }
@@ -495,10 +494,10 @@ func (c *checker) declaredPool(path, id string) bool {
 	if !c.SheetID(path, id) {
 		return false
 	}
-	if c.names.pool(id) != nil {
+	if _, ok := c.sheet.Pool(id); ok {
 		return true
 	}
-	if l := c.names.list(id); l != nil && l.Pools != nil {
+	if c.sheet.Declares(PoolList, id) {
 		c.Add(path, "%q is a list whose rows are pools, not a live pool", id)
 	} else {
 		c.Add(path, "unknown live pool %q", id)
@@ -515,19 +514,25 @@ func (c *checker) fightHealth(path string, h Health) string {
 	}
 	if h.Track != "" {
 		tp := strictjson.Join(path, "track")
-		t := c.names.track(h.Track)
-		if !c.Known(tp, "live track", h.Track, t != nil) {
+		t, ok := c.sheet.Track(h.Track)
+		if !c.Known(tp, "live track", h.Track, ok) {
 			return ""
 		}
-		if !t.IsWound() {
+		if !t.Wound {
 			c.Add(tp, "track %q has no levels or boxes, so a fight has nothing to mark on it", h.Track)
 			return ""
 		}
 		return h.Track
 	}
 	pp := strictjson.Join(path, "pool")
-	if c.declaredPool(pp, h.Pool) && !c.names.pool(h.Pool).StartsFull() {
+	if c.declaredPool(pp, h.Pool) && !poolStartsFull(c.sheet, h.Pool) {
 		c.Add(pp, "pool %q starts empty, so it cannot be the health pool", h.Pool)
 	}
 	return ""
+}
+
+// poolStartsFull reports whether declared pool id starts full.
+func poolStartsFull(s Sheet, id string) bool {
+	full, _ := s.Pool(id)
+	return full
 }
