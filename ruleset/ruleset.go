@@ -8,6 +8,11 @@
 // pays and level, targetsPerCostStep, several scaled rows told apart by name, the 1.340
 // limits). Catalog entries are validated here too, because what an entry may write is
 // decided by the sheet's lists; the catalog package serves them to the picker.
+//
+// The validation-only battle and combat blocks are checked in package fight, which asks
+// about the sheet through fight.Sheet (fightSheet here); what every part shares — the
+// report of problems and dated features, the small text and number checks, ValueRef —
+// is in package rules, below both.
 package ruleset
 
 import (
