@@ -2,7 +2,6 @@ package ruleset
 
 import (
 	"sheetkeeper/ruleset/fight"
-	"strings"
 )
 
 // entryContext indexes, once per check, the names outside the sheet an entry may use:
@@ -13,8 +12,8 @@ type entryContext struct {
 	// hasCombat says the ruleset has a combat block; without one, budgets, attack lists
 	// and standard actions are read by nothing and only their shape is checked.
 	hasCombat bool
-	// damageTypes holds the declared damage types, lowercased; nil when the combat block
-	// declares none (a type is then free text).
+	// damageTypes holds the declared damage types keyed by fight.DamageTypeKey; nil when
+	// the combat block declares none (a type is then free text).
 	damageTypes map[string]bool
 	// budgets holds the action economy's budgets; nil without a combat block.
 	budgets    map[string]bool
@@ -59,19 +58,8 @@ func (ctx *entryContext) fromCombat(c *checker) {
 		return
 	}
 	ctx.hasCombat = true
-	if cb.DamageTypes != nil {
-		ctx.damageTypes = map[string]bool{}
-		for _, t := range cb.DamageTypes {
-			ctx.damageTypes[strings.ToLower(strings.TrimSpace(t))] = true
-		}
-	}
-	ctx.budgets = map[string]bool{}
-	for i, b := range cb.Economy.Budgets {
-		if i == 0 {
-			ctx.mainBudget = b.ID
-		}
-		ctx.budgets[b.ID] = true
-	}
+	ctx.damageTypes = cb.DamageTypeSet()
+	ctx.budgets, ctx.mainBudget = cb.BudgetIDs(), cb.MainBudget()
 	ctx.standard = map[string]bool{}
 	for _, s := range cb.Standard {
 		ctx.standard[s] = true

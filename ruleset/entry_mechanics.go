@@ -321,7 +321,7 @@ func (c *checker) damageType(path, t string, ctx *entryContext) {
 
 // knownDamageType checks a damage type against the combat block's, where it declares any.
 func (c *checker) knownDamageType(path, t string, ctx *entryContext) {
-	if ctx.damageTypes != nil && !ctx.damageTypes[strings.ToLower(strings.TrimSpace(t))] {
+	if ctx.damageTypes != nil && !ctx.damageTypes[fight.DamageTypeKey(t)] {
 		c.Add(path, "unknown damage type %q", rules.Clip(t))
 	}
 }

@@ -485,18 +485,18 @@ var (
 // MaxDistance bounds every distance a fight reads, in the ruleset's own unit.
 const MaxDistance = 10000.0
 
-// damageTypeKey is how a damage type is matched: trimmed, without case.
-func damageTypeKey(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
+// DamageTypeKey is how a damage type is matched: trimmed, without case.
+func DamageTypeKey(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
 
-// damageTypes returns the declared damage types keyed for matching, or nil when the
+// DamageTypeSet returns the declared damage types keyed for matching, or nil when the
 // ruleset declares none (then any type is free text).
-func (cb *Combat) damageTypes() map[string]bool {
+func (cb *Combat) DamageTypeSet() map[string]bool {
 	if cb == nil || cb.DamageTypes == nil {
 		return nil
 	}
 	m := make(map[string]bool, len(cb.DamageTypes))
 	for _, t := range cb.DamageTypes {
-		m[damageTypeKey(t)] = true
+		m[DamageTypeKey(t)] = true
 	}
 	return m
 }
@@ -504,8 +504,8 @@ func (cb *Combat) damageTypes() map[string]bool {
 // DamageType reports whether t is a damage type the fight knows: always true when the
 // ruleset declares none.
 func (cb *Combat) DamageType(t string) bool {
-	types := cb.damageTypes()
-	return types == nil || types[damageTypeKey(t)]
+	types := cb.DamageTypeSet()
+	return types == nil || types[DamageTypeKey(t)]
 }
 
 // BudgetIDs returns the ids of the action economy's budgets, nil without a combat block.

@@ -397,7 +397,7 @@ func (c *checker) checkDamageTypes(cb *Combat, healthTrack string, at func(...an
 	for i, t := range cb.DamageTypes {
 		p := strictjson.Join(tp, i)
 		c.PromptText(p, t, 40)
-		key := damageTypeKey(t)
+		key := DamageTypeKey(t)
 		if declared[key] {
 			c.Add(p, "damage type %q is listed twice", t)
 		}
@@ -422,7 +422,7 @@ func (c *checker) checkDamageTypes(cb *Combat, healthTrack string, at func(...an
 		mapped := map[string]bool{}
 		for _, t := range rules.SortedKeys(dk.ByType) {
 			p := strictjson.Join(strictjson.Join(kp, "byType"), t)
-			key := damageTypeKey(t)
+			key := DamageTypeKey(t)
 			if mapped[key] {
 				c.Add(p, "damage type %q is mapped twice (types match without case)", t)
 			}
