@@ -16,23 +16,23 @@ func (c *checker) checkAdvancement() {
 		return
 	}
 	const path = "sheet.advancement"
-	c.uses("sheet advancement", advancementMinor, path)
-	c.count(path+".fields", len(a.Fields), 0, 24)
-	c.uniqueStrings(path+".fields", "field", a.Fields)
+	c.Uses("sheet advancement", advancementMinor, path)
+	c.Count(path+".fields", len(a.Fields), 0, 24)
+	c.UniqueStrings(path+".fields", "field", a.Fields)
 	for i, id := range a.Fields {
 		at := strictjson.Join(path+".fields", i)
 		f := c.names.field(id)
-		if !c.known(at, "field", id, f != nil) {
+		if !c.Known(at, "field", id, f != nil) {
 			continue
 		}
 		if f.Type != "number" && !f.IsText() {
-			c.add(at, "field %q is a %s field; advancement changes number, text and longtext fields", id, f.Type)
+			c.Add(at, "field %q is a %s field; advancement changes number, text and longtext fields", id, f.Type)
 		}
 	}
 	if a.Text != nil {
-		c.promptText(path+".text", *a.Text, 400)
+		c.PromptText(path+".text", *a.Text, 400)
 	}
 	if len(a.Fields) == 0 && !a.Abilities && !a.Skills && !a.Saves {
-		c.add(path, "advancement permits nothing: name fields or allow abilities, skills or saves")
+		c.Add(path, "advancement permits nothing: name fields or allow abilities, skills or saves")
 	}
 }

@@ -1,7 +1,7 @@
 package ruleset
 
 import (
-	"sort"
+	"sheetkeeper/ruleset/rules"
 	"strings"
 
 	"sheetkeeper/strictjson"
@@ -96,8 +96,8 @@ func (c *checker) checkCatalogs() {
 	if c.rs.Catalogs == nil {
 		return
 	}
-	c.count("catalogs", len(c.rs.Catalogs), 0, maxCatalogs)
-	c.unique("catalogs", "catalog", len(c.rs.Catalogs), func(i int) string { return c.rs.Catalogs[i].ID })
+	c.Count("catalogs", len(c.rs.Catalogs), 0, maxCatalogs)
+	c.Unique("catalogs", "catalog", len(c.rs.Catalogs), func(i int) string { return c.rs.Catalogs[i].ID })
 	ctx := newEntryContext(c)
 	for i := range c.rs.Catalogs {
 		cat := &c.rs.Catalogs[i]
@@ -112,53 +112,53 @@ func (c *checker) checkCatalogs() {
 // checkCatalogHeader checks what a catalog says about itself.
 func (c *checker) checkCatalogHeader(cat *Catalog, path string) {
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.sheetID(at("id"), cat.ID)
-	c.label(at("label"), cat.Label)
+	c.SheetID(at("id"), cat.ID)
+	c.Label(at("label"), cat.Label)
 	kind := cat.Kind()
 	if cat.Holds != nil {
-		c.oneOf(at("holds"), kind, holdsRows, holdsCreatures, holdsItems)
+		c.OneOf(at("holds"), kind, holdsRows, holdsCreatures, holdsItems)
 	}
 	switch kind {
 	case holdsCreatures:
-		c.usesOnce("creature catalogs", 27, at("holds"))
+		c.UsesOnce("creature catalogs", 27, at("holds"))
 		if c.rs.Combat == nil {
-			c.add(at("holds"), "a catalog of creatures needs a combat block for its creatures to be written in")
+			c.Add(at("holds"), "a catalog of creatures needs a combat block for its creatures to be written in")
 		}
 	case holdsItems:
-		c.usesOnce("item catalogs", 49, at("holds"))
+		c.UsesOnce("item catalogs", 49, at("holds"))
 		if c.rs.Items == nil {
-			c.add(at("holds"), "a catalog of items needs an items block for its items to be written in")
+			c.Add(at("holds"), "a catalog of items needs an items block for its items to be written in")
 		}
 	}
 	switch {
 	case kind != holdsRows && cat.Feeds != nil:
-		c.add(at("feeds"), "a catalog of %s writes no rows, so it feeds no list", kind)
+		c.Add(at("feeds"), "a catalog of %s writes no rows, so it feeds no list", kind)
 	case kind == holdsRows && cat.Feeds == nil:
-		c.add(at("feeds"), "a catalog of rows names the lists it feeds")
+		c.Add(at("feeds"), "a catalog of rows names the lists it feeds")
 	case cat.Feeds != nil:
-		c.count(at("feeds"), len(cat.Feeds), 1, maxFeeds)
+		c.Count(at("feeds"), len(cat.Feeds), 1, maxFeeds)
 		for i, id := range cat.Feeds {
-			c.known(strictjson.Join(at("feeds"), i), "list", id, c.names.list(id) != nil)
+			c.Known(strictjson.Join(at("feeds"), i), "list", id, c.names.list(id) != nil)
 		}
-		c.uniqueStrings(at("feeds"), "list", cat.Feeds)
+		c.UniqueStrings(at("feeds"), "list", cat.Feeds)
 	}
 	c.catalogFilters(at("filters"), cat.Filters)
 	if u := cat.Units; u != nil && u.Distance != nil {
-		c.promptText(at("units.distance.label"), u.Distance.Label, maxUnitLabel)
+		c.PromptText(at("units.distance.label"), u.Distance.Label, maxUnitLabel)
 		if u.Distance.PerCell <= 0 {
-			c.add(at("units.distance.perCell"), "must be above 0")
+			c.Add(at("units.distance.perCell"), "must be above 0")
 		}
 	}
 	if (cat.Entries == nil) == (cat.Asset == nil) {
-		c.add(path, `a catalog has exactly one of "entries" or "asset"`)
+		c.Add(path, `a catalog has exactly one of "entries" or "asset"`)
 	}
 	if cat.Entries != nil {
-		c.count(at("entries"), len(cat.Entries), 0, MaxCatalogEntries)
+		c.Count(at("entries"), len(cat.Entries), 0, MaxCatalogEntries)
 	}
 	if cat.Asset != nil {
-		c.usesOnce("standalone catalog files", 21, at("asset"))
-		if *cat.Asset != cat.AssetPath() || textLen(*cat.Asset) > maxAssetPath {
-			c.add(at("asset"), "a catalog's asset is %q", cat.AssetPath())
+		c.UsesOnce("standalone catalog files", 21, at("asset"))
+		if *cat.Asset != cat.AssetPath() || rules.TextLen(*cat.Asset) > maxAssetPath {
+			c.Add(at("asset"), "a catalog's asset is %q", cat.AssetPath())
 		}
 	}
 }
@@ -166,17 +166,17 @@ func (c *checker) checkCatalogHeader(cat *Catalog, path string) {
 // catalogFilters checks a header's filters: unique sheet ids, a type, and a startFrom
 // field the sheet declares.
 func (c *checker) catalogFilters(path string, fs []CatalogFilter) {
-	c.count(path, len(fs), 0, maxCatalogFilters)
-	c.unique(path, "catalog filter", len(fs), func(i int) string { return fs[i].ID })
+	c.Count(path, len(fs), 0, maxCatalogFilters)
+	c.Unique(path, "catalog filter", len(fs), func(i int) string { return fs[i].ID })
 	for i := range fs {
 		f := &fs[i]
 		p := strictjson.Join(path, i)
-		c.sheetID(strictjson.Join(p, "id"), f.ID)
-		c.label(strictjson.Join(p, "label"), f.Label)
-		c.oneOf(strictjson.Join(p, "type"), f.Type, "number", "text", "tags")
+		c.SheetID(strictjson.Join(p, "id"), f.ID)
+		c.Label(strictjson.Join(p, "label"), f.Label)
+		c.OneOf(strictjson.Join(p, "type"), f.Type, "number", "text", "tags")
 		if f.StartFrom != nil {
 			fp := strictjson.Join(p, "startFrom.field")
-			c.known(fp, "field", f.StartFrom.Field, c.names.field(f.StartFrom.Field) != nil)
+			c.Known(fp, "field", f.StartFrom.Field, c.names.field(f.StartFrom.Field) != nil)
 		}
 	}
 }
@@ -185,15 +185,15 @@ func (c *checker) catalogFilters(path string, fs []CatalogFilter) {
 // problem inside an entry with `catalog/entry`. Problems found before (the decode's) are
 // annotated too when they sit under this path.
 func (c *checker) checkEntries(cat *Catalog, entries []Entry, path string, ctx *entryContext) {
-	c.unique(path, "entry", len(entries), func(i int) string { return entries[i].ID })
-	before := c.p
-	c.p = nil
+	c.Unique(path, "entry", len(entries), func(i int) string { return entries[i].ID })
+	before := c.Problems
+	c.Problems = nil
 	for i := range entries {
 		c.checkEntry(cat, &entries[i], strictjson.Join(path, i), ctx)
 	}
-	annotateEntries(c.p, cat.ID, entries, path)
+	annotateEntries(c.Problems, cat.ID, entries, path)
 	annotateEntries(before, cat.ID, entries, path)
-	c.p = append(before, c.p...)
+	c.Problems = append(before, c.Problems...)
 }
 
 // annotateEntries inserts `catalog/entry` after each entry's path in the problems under
@@ -231,25 +231,4 @@ func AnnotateEntryProblems(rs *Ruleset, ps strictjson.Problems) {
 		cat := &rs.Catalogs[i]
 		annotateEntries(ps, cat.ID, cat.Entries, strictjson.Join(strictjson.Join("catalogs", i), "entries"))
 	}
-}
-
-// usesOnce records a dated feature the first time it is met, so a catalog of 2,000
-// scaled rows lists it once.
-func (c *checker) usesOnce(feature string, minor int, path string) {
-	for _, f := range c.rs.features {
-		if f.Name == feature {
-			return
-		}
-	}
-	c.uses(feature, minor, path)
-}
-
-// sortedKeys returns a map's keys in order, so problems come out the same every run.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,6 +1,8 @@
 package ruleset
 
-import "strings"
+import (
+	"sheetkeeper/ruleset/fight"
+)
 
 // entryContext indexes, once per check, the names outside the sheet an entry may use:
 // the ruleset's catalogs and the combat block's words. The sheet's own names are in
@@ -10,8 +12,8 @@ type entryContext struct {
 	// hasCombat says the ruleset has a combat block; without one, budgets, attack lists
 	// and standard actions are read by nothing and only their shape is checked.
 	hasCombat bool
-	// damageTypes holds the declared damage types, lowercased; nil when the combat block
-	// declares none (a type is then free text).
+	// damageTypes holds the declared damage types keyed by fight.DamageTypeKey; nil when
+	// the combat block declares none (a type is then free text).
 	damageTypes map[string]bool
 	// budgets holds the action economy's budgets; nil without a combat block.
 	budgets    map[string]bool
@@ -42,7 +44,7 @@ func newEntryContext(c *checker) *entryContext {
 }
 
 // woundTrack is the wound track health is measured on, "" for a pool or a plain track.
-func woundTrack(c *checker, h Health) string {
+func woundTrack(c *checker, h fight.Health) string {
 	if t := c.names.track(h.Track); t != nil && t.IsWound() {
 		return t.ID
 	}
@@ -56,19 +58,8 @@ func (ctx *entryContext) fromCombat(c *checker) {
 		return
 	}
 	ctx.hasCombat = true
-	if cb.DamageTypes != nil {
-		ctx.damageTypes = map[string]bool{}
-		for _, t := range cb.DamageTypes {
-			ctx.damageTypes[strings.ToLower(strings.TrimSpace(t))] = true
-		}
-	}
-	ctx.budgets = map[string]bool{}
-	for i, b := range cb.Economy.Budgets {
-		if i == 0 {
-			ctx.mainBudget = b.ID
-		}
-		ctx.budgets[b.ID] = true
-	}
+	ctx.damageTypes = cb.DamageTypeSet()
+	ctx.budgets, ctx.mainBudget = cb.BudgetIDs(), cb.MainBudget()
 	ctx.standard = map[string]bool{}
 	for _, s := range cb.Standard {
 		ctx.standard[s] = true

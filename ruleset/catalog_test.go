@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sheetkeeper/ruleset/rules"
 	"slices"
 	"strings"
 	"testing"
@@ -262,7 +263,7 @@ func TestScaledRowsToldApartByName(t *testing.T) {
 	if len(ps) > 0 {
 		t.Fatalf("named scaled rows refused:\n%v", ps)
 	}
-	if !slices.ContainsFunc(rs.Features(), func(f Feature) bool {
+	if !slices.ContainsFunc(rs.Features(), func(f rules.Feature) bool {
 		return f.Minor == 92 && f.Path == "catalogs[0].entries[3].rows[2]"
 	}) {
 		t.Errorf("API 1.92 not recorded: %+v", rs.Features())
@@ -292,7 +293,7 @@ func TestCorpusCatalogFeatures(t *testing.T) {
 		}
 		if name == "5e-2014/ruleset.json" {
 			for _, want := range []int{21, 27} {
-				if !slices.ContainsFunc(rs.Features(), func(f Feature) bool { return f.Minor == want }) {
+				if !slices.ContainsFunc(rs.Features(), func(f rules.Feature) bool { return f.Minor == want }) {
 					t.Errorf("%s: API 1.%d not recorded: %+v", name, want, rs.Features())
 				}
 			}

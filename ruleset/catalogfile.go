@@ -1,6 +1,7 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/rules"
 	"sheetkeeper/strictjson"
 )
 
@@ -25,7 +26,7 @@ func CheckCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, stri
 	return entries, nil
 }
 
-func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, strictjson.Problems, []Feature) {
+func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, strictjson.Problems, []rules.Feature) {
 	cat := rs.Catalog(catalogID)
 	if cat == nil {
 		var ps strictjson.Problems
@@ -48,20 +49,19 @@ func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, stri
 		return nil, ps, nil
 	}
 	// Entries are checked against the sheet's names Parse built, so nothing here writes to
-	// the shared ruleset (the engine may read it concurrently): features go to a copy. A
-	// ruleset that did not parse clean has no names, and no catalog of it can be checked.
-	cp := *rs
-	cp.features = nil
-	c := &checker{rs: &cp, names: rs.names}
+	// the shared ruleset (the engine may read it concurrently): features go to the
+	// checker's own report. A ruleset that did not parse clean has no names, and no
+	// catalog of it can be checked.
+	c := &checker{rs: rs, names: rs.names}
 	if c.names == nil {
 		return nil, strictjson.Problems{{Msg: "the ruleset has problems of its own; fix them first"}}, nil
 	}
-	c.count("entries", len(f.Entries), 0, MaxCatalogEntries)
+	c.Count("entries", len(f.Entries), 0, MaxCatalogEntries)
 	c.checkEntries(cat, f.Entries, "entries", newEntryContext(c))
-	ps = append(ps, c.p...)
+	ps = append(ps, c.Problems...)
 	ps.Sort()
 	if len(ps) > 0 {
 		return nil, ps, nil
 	}
-	return f.Entries, nil, cp.features
+	return f.Entries, nil, c.Features
 }

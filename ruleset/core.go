@@ -1,6 +1,9 @@
 package ruleset
 
-import "strings"
+import (
+	"sheetkeeper/ruleset/rules"
+	"strings"
+)
 
 // License says under what terms the ruleset's text is shared.
 type License struct {
@@ -49,31 +52,31 @@ func (c *checker) checkCore() {
 	c.names = newSheetNames(rs)
 
 	if rs.SchemaVersion != 1 {
-		c.add("schemaVersion", "schemaVersion must be 1, got %d", rs.SchemaVersion)
+		c.Add("schemaVersion", "schemaVersion must be 1, got %d", rs.SchemaVersion)
 	}
 	switch {
 	case len(rs.ID) > 64:
-		c.add("id", "a ruleset id is at most 64 characters")
+		c.Add("id", "a ruleset id is at most 64 characters")
 	case !IsRulesetID(rs.ID):
-		c.add("id", "ruleset id %q must be lowercase letters and digits joined by single hyphens", clip(rs.ID))
+		c.Add("id", "ruleset id %q must be lowercase letters and digits joined by single hyphens", rules.Clip(rs.ID))
 	}
 	for _, r := range ReservedIDs() {
 		if rs.ID == r {
-			c.add("id", "%q is a ruleset id the engine keeps for itself", rs.ID)
+			c.Add("id", "%q is a ruleset id the engine keeps for itself", rs.ID)
 		}
 	}
 	if rs.Version < 1 {
-		c.add("version", "version must be 1 or more")
+		c.Add("version", "version must be 1 or more")
 	}
-	c.promptText("name", rs.Name, 80)
+	c.PromptText("name", rs.Name, 80)
 	if rs.Edition != "" {
-		c.promptText("edition", rs.Edition, 160)
+		c.PromptText("edition", rs.Edition, 160)
 	}
 	if l := rs.License; l != nil {
-		c.maxLen("license.spdx", l.SPDX, 64)
-		c.maxLen("license.attribution", l.Attribution, 4000)
+		c.MaxLen("license.spdx", l.SPDX, 64)
+		c.MaxLen("license.attribution", l.Attribution, 4000)
 	}
-	c.promptText("coverage.summary", rs.Coverage.Summary, 400)
+	c.PromptText("coverage.summary", rs.Coverage.Summary, 400)
 
 	c.checkSheet()
 	c.checkResolution()

@@ -1,6 +1,7 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/fight"
 	"sheetkeeper/strictjson"
 )
 
@@ -142,8 +143,8 @@ type ActionUses struct {
 // Recharge brings a spent action back when Dice roll From or higher at the start of the
 // creature's turn.
 type Recharge struct {
-	Dice CombatDice `json:"dice"`
-	From int        `json:"from"`
+	Dice fight.CombatDice `json:"dice"`
+	From int              `json:"from"`
 }
 
 // SequenceStep is another action of the same block, made Times times (1 by default).
@@ -214,4 +215,28 @@ func (cr *Creature) sheetGives() []struct {
 	}{{"health", cr.Health != nil}, {"defense", cr.Defense != nil}, {"initiativeModifier", cr.InitiativeModifier != nil},
 		{"speed", cr.Speed != nil}, {"abilities", cr.Abilities != nil}, {"saves", cr.Saves != nil},
 		{"checks", cr.Checks != nil}, {"soak", cr.Soak != nil}, {"hardness", cr.Hardness != nil}}
+}
+
+// hasLootTable reports whether the items block declares loot table id.
+func (rs *Ruleset) hasLootTable(id string) bool {
+	if rs.Items == nil {
+		return false
+	}
+	for _, t := range rs.Items.LootTables {
+		if t.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// itemTags returns the items block's tag ids, empty without one.
+func (rs *Ruleset) itemTags() map[string]bool {
+	m := map[string]bool{}
+	if rs.Items != nil {
+		for _, t := range rs.Items.Tags {
+			m[t.ID] = true
+		}
+	}
+	return m
 }

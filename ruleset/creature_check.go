@@ -1,6 +1,8 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/fight"
+	"sheetkeeper/ruleset/rules"
 	"slices"
 	"strings"
 
@@ -11,50 +13,50 @@ import (
 // against the sheet and the combat block (Marinara's creatureIssues and
 // creatureSheetIssues). Creature catalogs record API 1.27 in the catalog check.
 func (c *checker) checkCreature(cr *Creature, path string) {
-	at := func(keys ...any) string { return pathOf(path, keys...) }
+	at := func(keys ...any) string { return rules.PathOf(path, keys...) }
 	cb := c.rs.Combat
 	c.creatureNumbers(cr, at)
 	c.creatureHide(cr, at)
-	c.sheetID(at("tier"), cr.Tier)
-	c.count(at("traits"), len(cr.Traits), 0, 8)
+	c.SheetID(at("tier"), cr.Tier)
+	c.Count(at("traits"), len(cr.Traits), 0, 8)
 	for i, t := range cr.Traits {
-		c.promptText(at("traits", i, "name"), t.Name, 60)
-		c.promptText(at("traits", i, "text"), t.Text, 400)
+		c.PromptText(at("traits", i, "name"), t.Name, 60)
+		c.PromptText(at("traits", i, "text"), t.Text, 400)
 	}
 	if cr.SignaturePoints != nil {
-		c.between(at("signaturePoints"), float64(*cr.SignaturePoints), 1, 20)
+		c.Between(at("signaturePoints"), float64(*cr.SignaturePoints), 1, 20)
 	}
-	c.count(at("actions"), len(cr.Actions), 0, maxCreatureActions)
+	c.Count(at("actions"), len(cr.Actions), 0, maxCreatureActions)
 	for i := range cr.Actions {
 		c.creatureAction(&cr.Actions[i], at("actions", i))
 	}
 	c.creatureSignature(cr, at)
 	if cr.Riders != nil {
-		c.usesOnce("creature riders", 29, at("riders"))
-		c.count(at("riders"), len(cr.Riders), 1, maxCreatureRiders)
+		c.UsesOnce("creature riders", 29, at("riders"))
+		c.Count(at("riders"), len(cr.Riders), 1, maxCreatureRiders)
 	}
 	if cr.Sheet != nil {
-		c.usesOnce("creatures written as a sheet", 34, at("sheet"))
+		c.UsesOnce("creatures written as a sheet", 34, at("sheet"))
 		for _, g := range cr.sheetGives() {
 			if g.set {
-				c.add(at(g.key), "a creature with a sheet takes its %s from the sheet, so it does not give it here too", g.key)
+				c.Add(at(g.key), "a creature with a sheet takes its %s from the sheet, so it does not give it here too", g.key)
 			}
 		}
 	} else {
 		for _, g := range cr.sheetGives()[:3] {
 			if !g.set {
-				c.add(at(g.key), "a creature without a sheet needs its %s", g.key)
+				c.Add(at(g.key), "a creature without a sheet needs its %s", g.key)
 			}
 		}
 		if len(cr.Actions) == 0 {
-			c.add(at("actions"), "a creature without a sheet needs at least one action, or it has nothing to do")
+			c.Add(at("actions"), "a creature without a sheet needs at least one action, or it has nothing to do")
 		}
 	}
-	if cr.Loot != "" && c.sheetID(at("loot"), cr.Loot) && !c.rs.hasLootTable(cr.Loot) {
-		c.add(at("loot"), "unknown loot table %q", cr.Loot)
+	if cr.Loot != "" && c.SheetID(at("loot"), cr.Loot) && !c.rs.hasLootTable(cr.Loot) {
+		c.Add(at("loot"), "unknown loot table %q", cr.Loot)
 	}
 	if cb == nil {
-		c.add(path, "this ruleset has no combat block, so there is nothing for a creature to be written in")
+		c.Add(path, "this ruleset has no combat block, so there is nothing for a creature to be written in")
 		return
 	}
 	c.creatureNames(cr, cb, at)
@@ -73,53 +75,53 @@ func (c *checker) creatureNumbers(cr *Creature, at func(...any) string) {
 	case 0:
 	case 'n':
 		var n int
-		if c.decodeRaw(cr.Health, &n, at("health")) && c.between(at("health"), float64(n), 1, 100000) {
+		if c.decodeRaw(cr.Health, &n, at("health")) && c.Between(at("health"), float64(n), 1, 100000) {
 			cr.HealthValue = &CreatureHealth{Fixed: n}
 		}
 	case 'o':
 		h := &CreatureHealth{}
 		if c.decodeRaw(cr.Health, h, at("health")) {
-			c.dice(at("health", "dice"), h.Dice)
+			c.Dice(at("health", "dice"), h.Dice)
 			if h.Flat != nil {
-				c.between(at("health", "flat"), float64(*h.Flat), -1000, 100000)
+				c.Between(at("health", "flat"), float64(*h.Flat), -1000, 100000)
 			}
 			cr.HealthValue = h
 		}
 	default:
-		c.add(at("health"), "expected a whole number or {\"dice\": ..., \"flat\": ...}")
+		c.Add(at("health"), "expected a whole number or {\"dice\": ..., \"flat\": ...}")
 	}
 	if cr.Defense != nil {
-		c.between(at("defense"), float64(*cr.Defense), 0, 1000)
+		c.Between(at("defense"), float64(*cr.Defense), 0, 1000)
 	}
 	if cr.Speed != nil {
-		c.between(at("speed"), *cr.Speed, 0, combatMaxDistance)
+		c.Between(at("speed"), *cr.Speed, 0, fight.MaxDistance)
 	}
 	if cr.InitiativeModifier != nil {
-		c.between(at("initiativeModifier"), float64(*cr.InitiativeModifier), -50, 100)
+		c.Between(at("initiativeModifier"), float64(*cr.InitiativeModifier), -50, 100)
 	}
 	for _, m := range []struct {
 		key    string
 		vals   map[string]int
 		lo, hi float64
 	}{{"abilities", cr.Abilities, -1000, 1000}, {"saves", cr.Saves, -50, 50}, {"checks", cr.Checks, -100, 100}} {
-		for _, id := range sortedKeys(m.vals) {
-			c.between(at(m.key, id), float64(m.vals[id]), m.lo, m.hi)
+		for _, id := range rules.SortedKeys(m.vals) {
+			c.Between(at(m.key, id), float64(m.vals[id]), m.lo, m.hi)
 		}
 	}
 	if cr.Checks != nil {
-		c.usesOnce("contests", 43, at("checks"))
+		c.UsesOnce("contests", 43, at("checks"))
 	}
 	if s := cr.Soak; s != nil {
-		c.usesOnce("creature soak", 47, at("soak"))
+		c.UsesOnce("creature soak", 47, at("soak"))
 		if s.All != nil {
-			c.between(at("soak", "all"), float64(*s.All), 0, 100)
+			c.Between(at("soak", "all"), float64(*s.All), 0, 100)
 		}
-		for _, k := range sortedKeys(s.ByKind) {
-			c.between(at("soak", "byKind", k), float64(s.ByKind[k]), 0, 100)
+		for _, k := range rules.SortedKeys(s.ByKind) {
+			c.Between(at("soak", "byKind", k), float64(s.ByKind[k]), 0, 100)
 		}
 	}
 	if cr.Hardness != nil {
-		c.between(at("hardness"), float64(*cr.Hardness), 0, 100)
+		c.Between(at("hardness"), float64(*cr.Hardness), 0, 100)
 	}
 }
 
@@ -134,17 +136,17 @@ func (c *checker) creatureHide(cr *Creature, at func(...any) string) {
 		}
 		c.creatureDamageType(typePath, h.Type, cb)
 		for k, tag := range h.Except {
-			tp := pathOf(p, "except", k)
+			tp := rules.PathOf(p, "except", k)
 			switch {
 			case len(tags) == 0:
-				c.add(tp, "this ruleset declares no item tags for a blow to carry")
+				c.Add(tp, "this ruleset declares no item tags for a blow to carry")
 			case !tags[tag]:
-				c.add(tp, "unknown item tag %q", tag)
+				c.Add(tp, "unknown item tag %q", tag)
 			}
 		}
 	}
 	decode := func(key string, raws []strictjson.Raw) []HideEntry {
-		c.count(at(key), len(raws), 0, 30)
+		c.Count(at(key), len(raws), 0, 30)
 		var out []HideEntry
 		for i, raw := range raws {
 			p := at(key, i)
@@ -152,104 +154,104 @@ func (c *checker) creatureHide(cr *Creature, at func(...any) string) {
 			case 's':
 				var s string
 				if c.decodeRaw(raw, &s, p) {
-					c.promptText(p, s, maxTypeText)
+					c.PromptText(p, s, maxTypeText)
 					names(p, HideEntry{Type: s}, p)
 					out = append(out, HideEntry{Type: s})
 				}
 			case 'o':
 				var h HideEntry
 				if c.decodeRaw(raw, &h, p) {
-					c.promptText(strictjson.Join(p, "type"), h.Type, maxTypeText)
-					c.count(strictjson.Join(p, "except"), len(h.Except), 1, 8)
-					c.sheetIDs(strictjson.Join(p, "except"), h.Except)
+					c.PromptText(strictjson.Join(p, "type"), h.Type, maxTypeText)
+					c.Count(strictjson.Join(p, "except"), len(h.Except), 1, 8)
+					c.SheetIDs(strictjson.Join(p, "except"), h.Except)
 					names(p, h, strictjson.Join(p, "type"))
 					out = append(out, h)
 				}
 			default:
-				c.add(p, "expected a damage type or {\"type\": ..., \"except\": [...]}")
+				c.Add(p, "expected a damage type or {\"type\": ..., \"except\": [...]}")
 			}
 		}
 		return out
 	}
 	cr.ResistTo = decode("resist", cr.Resist)
 	cr.ImmuneTo = decode("immune", cr.Immune)
-	c.count(at("vulnerable"), len(cr.Vulnerable), 0, 30)
+	c.Count(at("vulnerable"), len(cr.Vulnerable), 0, 30)
 	for i, t := range cr.Vulnerable {
-		c.promptText(at("vulnerable", i), t, maxTypeText)
+		c.PromptText(at("vulnerable", i), t, maxTypeText)
 	}
-	c.count(at("conditionImmunities"), len(cr.ConditionImmunities), 0, 40)
+	c.Count(at("conditionImmunities"), len(cr.ConditionImmunities), 0, 40)
 }
 
 // creatureAction checks one action's own shape and what its keys say together.
 func (c *checker) creatureAction(a *CreatureAction, path string) {
-	at := func(keys ...any) string { return pathOf(path, keys...) }
-	c.sheetID(at("id"), a.ID)
-	c.promptText(at("name"), a.Name, 80)
-	c.sheetID(at("budget"), a.Budget)
+	at := func(keys ...any) string { return rules.PathOf(path, keys...) }
+	c.SheetID(at("id"), a.ID)
+	c.PromptText(at("name"), a.Name, 80)
+	c.SheetID(at("budget"), a.Budget)
 	if a.ToHit != nil {
-		c.between(at("toHit"), float64(*a.ToHit), -50, 100)
+		c.Between(at("toHit"), float64(*a.ToHit), -50, 100)
 	}
 	if a.Damage != nil {
 		c.creatureDamage(a.Damage, at)
 	}
 	if s := a.Save; s != nil {
-		c.between(at("save", "difficulty"), float64(s.Difficulty), 0, 1000)
-		c.oneOf(at("save", "onSuccess"), s.OnSuccess, "none", "half", "negates")
+		c.Between(at("save", "difficulty"), float64(s.Difficulty), 0, 1000)
+		c.OneOf(at("save", "onSuccess"), s.OnSuccess, "none", "half", "negates")
 	}
 	if a.SaveDifficulty != nil {
-		c.between(at("saveDifficulty"), float64(*a.SaveDifficulty), 0, 1000)
+		c.Between(at("saveDifficulty"), float64(*a.SaveDifficulty), 0, 1000)
 	}
 	if a.TargetCount != nil {
-		c.between(at("targetCount"), float64(*a.TargetCount), 1, maxTargetCount)
+		c.Between(at("targetCount"), float64(*a.TargetCount), 1, maxTargetCount)
 	}
 	if a.Reach != nil {
-		c.between(at("reach"), *a.Reach, 0, combatMaxDistance)
+		c.Between(at("reach"), *a.Reach, 0, fight.MaxDistance)
 	}
 	c.creatureRange(a, at("range"))
 	if ar := a.Area; ar != nil {
-		c.oneOf(at("area", "shape"), ar.Shape, "burst", "cone", "line")
-		if ar.Size <= 0 || ar.Size > combatMaxDistance {
-			c.add(at("area", "size"), "%s is out of range: above 0 and at most %s", num(ar.Size), num(combatMaxDistance))
+		c.OneOf(at("area", "shape"), ar.Shape, "burst", "cone", "line")
+		if ar.Size <= 0 || ar.Size > fight.MaxDistance {
+			c.Add(at("area", "size"), "%s is out of range: above 0 and at most %s", rules.Num(ar.Size), rules.Num(fight.MaxDistance))
 		}
 	}
 	if u := a.Uses; u != nil {
-		c.oneOf(at("uses", "per"), u.Per, "encounter", "day")
-		c.between(at("uses", "count"), float64(u.Count), 1, 20)
+		c.OneOf(at("uses", "per"), u.Per, "encounter", "day")
+		c.Between(at("uses", "count"), float64(u.Count), 1, 20)
 	}
 	if r := a.Recharge; r != nil {
-		c.combatDice(at("recharge", "dice"), r.Dice)
-		if c.between(at("recharge", "from"), float64(r.From), 1, 1000) && r.From > r.Dice.Max() {
-			c.add(at("recharge", "from"), "these dice roll %d at most, so the action would never come back", r.Dice.Max())
+		r.Dice.Check(&c.Report, at("recharge", "dice"))
+		if c.Between(at("recharge", "from"), float64(r.From), 1, 1000) && r.From > r.Dice.Max() {
+			c.Add(at("recharge", "from"), "these dice roll %d at most, so the action would never come back", r.Dice.Max())
 		}
 	}
 	if a.Sequence != nil {
 		c.creatureSequence(a, at)
 	}
 	if a.Signature != nil {
-		c.between(at("signature", "cost"), float64(a.Signature.Cost), 1, 20)
+		c.Between(at("signature", "cost"), float64(a.Signature.Cost), 1, 20)
 	}
 	if a.Self != nil {
-		c.usesOnce("actions that land on the creature itself", 46, at("self"))
+		c.UsesOnce("actions that land on the creature itself", 46, at("self"))
 		if !*a.Self {
-			c.add(at("self"), "self is true or left out")
+			c.Add(at("self"), "self is true or left out")
 		}
 		if *a.Self {
 			if a.TargetCount != nil {
-				c.add(at("targetCount"), "an action that lands on the creature itself takes no other target")
+				c.Add(at("targetCount"), "an action that lands on the creature itself takes no other target")
 			}
 			if a.Area != nil {
-				c.add(at("area"), "an action that lands on the creature itself takes no other target")
+				c.Add(at("area"), "an action that lands on the creature itself takes no other target")
 			}
 		}
 	}
 	if a.Reaction != nil && a.Signature != nil {
-		c.add(at("signature"), "a reaction is taken at its moment, so it is not also bought between turns")
+		c.Add(at("signature"), "a reaction is taken at its moment, so it is not also bought between turns")
 	}
 	if a.Save != nil && a.SaveDifficulty != nil {
-		c.add(at("saveDifficulty"), "this action has a save of its own, and a save that ends a condition uses that save's difficulty")
+		c.Add(at("saveDifficulty"), "this action has a save of its own, and a save that ends a condition uses that save's difficulty")
 	}
 	if a.Save == nil && a.SaveDifficulty == nil && anySaveEnds(a.Applies) {
-		c.add(at("saveDifficulty"), "a condition that ends on a save needs a difficulty for that save to be rolled against")
+		c.Add(at("saveDifficulty"), "a condition that ends on a save needs a difficulty for that save to be rolled against")
 	}
 }
 
@@ -257,19 +259,19 @@ func (c *checker) creatureAction(a *CreatureAction, path string) {
 // it adds; at makes a path inside the action.
 func (c *checker) creatureDamage(d *CreatureDamage, at func(...any) string) {
 	if d.Dice != "" {
-		c.dice(at("damage", "dice"), d.Dice)
+		c.Dice(at("damage", "dice"), d.Dice)
 	}
 	if d.Flat != nil {
-		c.between(at("damage", "flat"), float64(*d.Flat), -1000, 10000)
+		c.Between(at("damage", "flat"), float64(*d.Flat), -1000, 10000)
 	}
 	if d.Dice == "" && d.Flat == nil {
-		c.add(at("damage"), "damage names dice, a flat amount, or both")
+		c.Add(at("damage"), "damage names dice, a flat amount, or both")
 	}
 	if d.Type != "" {
-		c.promptText(at("damage", "type"), d.Type, maxTypeText)
+		c.PromptText(at("damage", "type"), d.Type, maxTypeText)
 	}
 	if d.Plus != nil {
-		c.usesOnce("damage clauses", 29, at("damage", "plus"))
+		c.UsesOnce("damage clauses", 29, at("damage", "plus"))
 	}
 	c.clauseShapes(at("damage", "plus"), d.Plus)
 }
@@ -277,17 +279,17 @@ func (c *checker) creatureDamage(d *CreatureDamage, at func(...any) string) {
 // creatureSequence checks a sequence action: the actions it resolves, and nothing of its
 // own beside them; at makes a path inside the action.
 func (c *checker) creatureSequence(a *CreatureAction, at func(...any) string) {
-	c.count(at("sequence"), len(a.Sequence), 1, 6)
+	c.Count(at("sequence"), len(a.Sequence), 1, 6)
 	for i, s := range a.Sequence {
-		c.sheetID(at("sequence", i, "action"), s.Action)
+		c.SheetID(at("sequence", i, "action"), s.Action)
 		if s.Times != nil {
-			c.between(at("sequence", i, "times"), float64(*s.Times), 1, 10)
+			c.Between(at("sequence", i, "times"), float64(*s.Times), 1, 10)
 		}
 	}
 	set := a.present()
 	for _, k := range sequenceRefuses {
 		if set[k] {
-			c.add(at(k), "a sequence resolves the actions it names, so it carries nothing of its own")
+			c.Add(at(k), "a sequence resolves the actions it names, so it carries nothing of its own")
 		}
 	}
 }
@@ -300,21 +302,21 @@ func (c *checker) creatureRange(a *CreatureAction, path string) {
 	case 0:
 	case 'n':
 		var n float64
-		if c.decodeRaw(a.RawRange, &n, path) && c.between(path, n, 0, combatMaxDistance) {
+		if c.decodeRaw(a.RawRange, &n, path) && c.Between(path, n, 0, fight.MaxDistance) {
 			a.Range = &CreatureDistance{Normal: n}
 		}
 	case 'o':
-		c.usesOnce("a fight on a board", 28, path)
+		c.UsesOnce("a fight on a board", 28, path)
 		d := &CreatureDistance{}
 		if c.decodeRaw(a.RawRange, d, path) {
-			c.between(strictjson.Join(path, "normal"), d.Normal, 0, combatMaxDistance)
-			if d.Long != nil && c.between(strictjson.Join(path, "long"), *d.Long, 0, combatMaxDistance) && *d.Long < d.Normal {
-				c.add(strictjson.Join(path, "long"), "the long distance is at least the ordinary one")
+			c.Between(strictjson.Join(path, "normal"), d.Normal, 0, fight.MaxDistance)
+			if d.Long != nil && c.Between(strictjson.Join(path, "long"), *d.Long, 0, fight.MaxDistance) && *d.Long < d.Normal {
+				c.Add(strictjson.Join(path, "long"), "the long distance is at least the ordinary one")
 			}
 			a.Range = d
 		}
 	default:
-		c.add(path, "expected a distance or {\"normal\": ..., \"long\": ...}")
+		c.Add(path, "expected a distance or {\"normal\": ..., \"long\": ...}")
 	}
 }
 
@@ -326,11 +328,11 @@ func (c *checker) creatureSignature(cr *Creature, at func(...any) string) {
 			continue
 		}
 		if cr.SignaturePoints == nil {
-			c.add(at("signaturePoints"), "an action bought with points needs signaturePoints to buy it from")
+			c.Add(at("signaturePoints"), "an action bought with points needs signaturePoints to buy it from")
 			return
 		}
 		if a.Signature.Cost > *cr.SignaturePoints {
-			c.add(at("actions", i, "signature", "cost"), "this costs %d and the creature only ever has %d points", a.Signature.Cost, *cr.SignaturePoints)
+			c.Add(at("actions", i, "signature", "cost"), "this costs %d and the creature only ever has %d points", a.Signature.Cost, *cr.SignaturePoints)
 		}
 	}
 }
@@ -338,73 +340,73 @@ func (c *checker) creatureSignature(cr *Creature, at func(...any) string) {
 // creatureNames checks every name of the block against the ruleset: the threat tier,
 // abilities, saves, contest checks, damage types, conditions, and what only a dice-pool
 // fight reads. Resistances and immunities are checked as they are decoded.
-func (c *checker) creatureNames(cr *Creature, cb *Combat, at func(...any) string) {
+func (c *checker) creatureNames(cr *Creature, cb *fight.Combat, at func(...any) string) {
 	switch {
 	case cb.Threat == nil || len(cb.Threat.Tiers) == 0:
-		c.add(at("tier"), "this ruleset declares no threat tiers for a creature to sit on")
-	case !cb.hasTier(cr.Tier):
-		c.add(at("tier"), "unknown threat tier %q", cr.Tier)
+		c.Add(at("tier"), "this ruleset declares no threat tiers for a creature to sit on")
+	case !cb.HasTier(cr.Tier):
+		c.Add(at("tier"), "unknown threat tier %q", cr.Tier)
 	}
-	for _, id := range sortedKeys(cr.Abilities) {
-		c.known(at("abilities", id), "ability", id, c.names.ability(id) != nil)
+	for _, id := range rules.SortedKeys(cr.Abilities) {
+		c.Known(at("abilities", id), "ability", id, c.names.ability(id) != nil)
 	}
-	for _, id := range sortedKeys(cr.Saves) {
-		c.known(at("saves", id), "save", id, c.names.save(id) != nil)
+	for _, id := range rules.SortedKeys(cr.Saves) {
+		c.Known(at("saves", id), "save", id, c.names.save(id) != nil)
 	}
-	for _, id := range sortedKeys(cr.Checks) {
-		c.known(at("checks", id), "contest check", id, cb.hasCheck(id))
+	for _, id := range rules.SortedKeys(cr.Checks) {
+		c.Known(at("checks", id), "contest check", id, cb.HasCheck(id))
 	}
 	for i, t := range cr.Vulnerable {
 		c.creatureDamageType(at("vulnerable", i), t, cb)
 	}
 	for i, id := range cr.ConditionImmunities {
-		c.knownCondition(at("conditionImmunities", i), id)
+		c.Known(at("conditionImmunities", i), "condition", id, c.names.condition(id) != nil)
 	}
-	if cr.Hardness != nil && !cb.spendsInitiative() {
-		c.add(at("hardness"), hardnessNeedsSpending)
+	if cr.Hardness != nil && !cb.SpendsInitiative() {
+		c.Add(at("hardness"), fight.HardnessNeedsSpending)
 	}
 	if s := cr.Soak; s != nil {
 		switch {
-		case !cb.pooled():
-			c.add(at("soak"), `soak is for a "dice-pool" fight`)
+		case !cb.Pooled():
+			c.Add(at("soak"), `soak is for a "dice-pool" fight`)
 		case cb.Pool == nil || cb.Pool.Soak == nil:
-			c.add(at("soak"), "this fight's pool block says nothing about soak, so there is no way to take it")
+			c.Add(at("soak"), "this fight's pool block says nothing about soak, so there is no way to take it")
 		}
-		kinds := c.healthKinds(cb)
-		for _, k := range sortedKeys(s.ByKind) {
-			c.healthKind(at("soak", "byKind", k), k, kinds)
+		kinds := cb.HealthKinds(fightSheet{c})
+		for _, k := range rules.SortedKeys(s.ByKind) {
+			fight.CheckSoakKind(&c.Report, at("soak", "byKind", k), k, kinds)
 		}
 	}
 }
 
 // creatureDamageType checks a damage type against the ones the combat block declares.
-func (c *checker) creatureDamageType(path, t string, cb *Combat) {
-	if !cb.damageType(t) {
-		c.add(path, "unknown damage type %q", clip(t))
+func (c *checker) creatureDamageType(path, t string, cb *fight.Combat) {
+	if !cb.DamageType(t) {
+		c.Add(path, "unknown damage type %q", rules.Clip(t))
 	}
 }
 
 // creatureActionNames checks what every action names: budgets, saves, conditions,
 // damage types, pool dice, the catalogs a reaction answers, and the block's own actions
 // a sequence makes.
-func (c *checker) creatureActionNames(cr *Creature, cb *Combat, at func(...any) string) {
+func (c *checker) creatureActionNames(cr *Creature, cb *fight.Combat, at func(...any) string) {
 	byID := map[string]*CreatureAction{}
 	for i := range cr.Actions {
 		a := &cr.Actions[i]
 		if _, dup := byID[a.ID]; dup {
-			c.add(at("actions", i, "id"), "duplicate action id %q", a.ID)
+			c.Add(at("actions", i, "id"), "duplicate action id %q", a.ID)
 			continue
 		}
 		byID[a.ID] = a
 	}
-	budgets := cb.budgetIDs()
+	budgets := cb.BudgetIDs()
 	poolDie := 0
-	if cb.pooled() {
+	if cb.Pooled() {
 		poolDie = c.poolDieSides()
 	}
 	wrongDie := func(path, dice string) {
 		if poolDie > 0 && dice != "" && diceSides(dice) != poolDie {
-			c.add(path, `a "dice-pool" fight throws d%ds, so damage dice are d%ds`, poolDie, poolDie)
+			c.Add(path, `a "dice-pool" fight throws d%ds, so damage dice are d%ds`, poolDie, poolDie)
 		}
 	}
 	catalogs := map[string]bool{}
@@ -414,8 +416,8 @@ func (c *checker) creatureActionNames(cr *Creature, cb *Combat, at func(...any) 
 	for i := range cr.Actions {
 		a := &cr.Actions[i]
 		p := func(keys ...any) string { return at(append([]any{"actions", i}, keys...)...) }
-		if isSheetID(a.Budget) && !budgets[a.Budget] {
-			c.add(p("budget"), "unknown budget %q", a.Budget)
+		if rules.IsSheetID(a.Budget) && !budgets[a.Budget] {
+			c.Add(p("budget"), "unknown budget %q", a.Budget)
 		}
 		if d := a.Damage; d != nil {
 			if d.Type != "" {
@@ -432,7 +434,7 @@ func (c *checker) creatureActionNames(cr *Creature, cb *Combat, at func(...any) 
 				if s := k.Save; s != nil {
 					c.knownSave(p("damage", "plus", j, "save", "save"), s.Save)
 					if s.Difficulty == nil && a.Save == nil && a.SaveDifficulty == nil {
-						c.add(p("damage", "plus", j, "save", "difficulty"), "this clause's save has no difficulty to be rolled against")
+						c.Add(p("damage", "plus", j, "save", "difficulty"), "this clause's save has no difficulty to be rolled against")
 					}
 				}
 			}
@@ -443,7 +445,7 @@ func (c *checker) creatureActionNames(cr *Creature, cb *Combat, at func(...any) 
 		c.appliedConditions(p("applies"), a.Applies)
 		for _, ap := range a.Applies {
 			if ap.EndsAfter != nil || ap.Rounds != nil && ap.Rounds.At != "" {
-				c.usesOnce("conditions timed by turn starts, attacks or saves", 45, p("applies"))
+				c.UsesOnce("conditions timed by turn starts, attacks or saves", 45, p("applies"))
 			}
 		}
 		if mo := a.Reaction; mo != nil {
@@ -460,19 +462,19 @@ func (c *checker) sequenceNames(a *CreatureAction, byID map[string]*CreatureActi
 		sp := p("sequence", j, "action")
 		named := byID[s.Action]
 		switch {
-		case !isSheetID(s.Action):
+		case !rules.IsSheetID(s.Action):
 		case named == nil:
-			c.add(sp, "unknown action %q", s.Action)
+			c.Add(sp, "unknown action %q", s.Action)
 		case named == a:
-			c.add(sp, "a sequence cannot name itself")
+			c.Add(sp, "a sequence cannot name itself")
 		case named.Reaction != nil:
-			c.add(sp, "%q is a reaction, so no sequence can make it", s.Action)
+			c.Add(sp, "%q is a reaction, so no sequence can make it", s.Action)
 		default:
 			if named.Sequence != nil {
-				c.add(sp, "%q is a sequence, and a sequence cannot name another", s.Action)
+				c.Add(sp, "%q is a sequence, and a sequence cannot name another", s.Action)
 			}
 			if named.Signature != nil {
-				c.add(sp, "%q is bought with points, so a sequence cannot name it", s.Action)
+				c.Add(sp, "%q is bought with points, so a sequence cannot name it", s.Action)
 			}
 		}
 	}
@@ -481,19 +483,19 @@ func (c *checker) sequenceNames(a *CreatureAction, byID map[string]*CreatureActi
 // creatureReaction checks the moment an action waits for, recording the API it needs:
 // a moment 1.33, "used" or "against" 1.44, "hit" 1.46.
 func (c *checker) creatureReaction(mo *ReactionMoment, path string, catalogs map[string]bool) {
-	c.usesOnce("reaction moments", 33, path)
+	c.UsesOnce("reaction moments", 33, path)
 	if mo.On == "used" || mo.Against != nil {
-		c.usesOnce("reactions to a use or to some catalogs", 44, path)
+		c.UsesOnce("reactions to a use or to some catalogs", 44, path)
 	}
 	if mo.On == "hit" {
-		c.usesOnce("reactions to a hit", 46, path)
+		c.UsesOnce("reactions to a hit", 46, path)
 	}
 	c.reactionMoment(path, mo, &entryContext{catalogs: catalogs})
 }
 
 // creatureRiders checks the block's riders: their own shape, ids, damage types, pool
 // dice, and the block's actions they fire on.
-func (c *checker) creatureRiders(cr *Creature, cb *Combat, at func(...any) string) {
+func (c *checker) creatureRiders(cr *Creature, cb *fight.Combat, at func(...any) string) {
 	actions := map[string]bool{}
 	for _, a := range cr.Actions {
 		actions[a.ID] = true
@@ -501,38 +503,38 @@ func (c *checker) creatureRiders(cr *Creature, cb *Combat, at func(...any) strin
 	seen := map[string]bool{}
 	for i, r := range cr.Riders {
 		p := func(keys ...any) string { return at(append([]any{"riders", i}, keys...)...) }
-		if c.sheetID(p("id"), r.ID) && seen[r.ID] {
-			c.add(p("id"), "duplicate rider id %q", r.ID)
+		if c.SheetID(p("id"), r.ID) && seen[r.ID] {
+			c.Add(p("id"), "duplicate rider id %q", r.ID)
 		}
 		seen[r.ID] = true
-		c.promptText(p("name"), r.Name, 80)
-		c.oneOf(p("on"), r.On, "hit")
+		c.PromptText(p("name"), r.Name, 80)
+		c.OneOf(p("on"), r.On, "hit")
 		if r.When != nil {
-			c.count(p("when"), len(r.When), 1, 2)
+			c.Count(p("when"), len(r.When), 1, 2)
 			for j, w := range r.When {
-				c.oneOf(p("when", j), w, "advantage", "ally-adjacent")
+				c.OneOf(p("when", j), w, "advantage", "ally-adjacent")
 			}
 		}
-		c.oneOf(p("oncePer"), r.OncePer, "turn", "round")
+		c.OneOf(p("oncePer"), r.OncePer, "turn", "round")
 		if r.Amount.Dice != nil {
-			c.dice(p("amount", "dice"), *r.Amount.Dice)
-			if cb.pooled() {
+			c.Dice(p("amount", "dice"), *r.Amount.Dice)
+			if cb.Pooled() {
 				if die := c.poolDieSides(); die > 0 && diceSides(*r.Amount.Dice) != die {
-					c.add(p("amount", "dice"), `a "dice-pool" fight throws d%ds, so damage dice are d%ds`, die, die)
+					c.Add(p("amount", "dice"), `a "dice-pool" fight throws d%ds, so damage dice are d%ds`, die, die)
 				}
 			}
 		}
 		if r.Amount.Dice == nil && r.Amount.Flat == nil {
-			c.add(p("amount"), "a rider names dice, a flat amount, or both")
+			c.Add(p("amount"), "a rider names dice, a flat amount, or both")
 		}
 		if r.Type != "" {
-			c.promptText(p("type"), r.Type, maxTypeText)
+			c.PromptText(p("type"), r.Type, maxTypeText)
 			c.creatureDamageType(p("type"), r.Type, cb)
 		}
 		if r.Actions != nil {
-			c.count(p("actions"), len(r.Actions), 1, maxCreatureActions)
+			c.Count(p("actions"), len(r.Actions), 1, maxCreatureActions)
 			for j, id := range r.Actions {
-				c.known(p("actions", j), "action", id, actions[id])
+				c.Known(p("actions", j), "action", id, actions[id])
 			}
 		}
 	}
@@ -542,14 +544,14 @@ func (c *checker) creatureRiders(cr *Creature, cb *Combat, at func(...any) strin
 // every id one the sheet declares, every value one its field, score, bonus or column
 // can hold, and a row from a catalog naming one that feeds its list.
 func (c *checker) creatureSheet(s *CreatureSheet, path string) {
-	at := func(keys ...any) string { return pathOf(path, keys...) }
-	for _, id := range sortedKeys(s.Abilities) {
+	at := func(keys ...any) string { return rules.PathOf(path, keys...) }
+	for _, id := range rules.SortedKeys(s.Abilities) {
 		a := c.names.ability(id)
-		if !c.known(at("abilities", id), "ability", id, a != nil) {
+		if !c.Known(at("abilities", id), "ability", id, a != nil) {
 			continue
 		}
 		if v := s.Abilities[id]; v != float64(int(v)) || v < float64(a.Min) || v > float64(a.Max) {
-			c.add(at("abilities", id), "ability %q takes a whole number from %d to %d", id, a.Min, a.Max)
+			c.Add(at("abilities", id), "ability %q takes a whole number from %d to %d", id, a.Min, a.Max)
 		}
 	}
 	sheet := &c.rs.Sheet
@@ -562,49 +564,49 @@ func (c *checker) creatureSheet(s *CreatureSheet, path string) {
 		{"skills", "skill", s.Skills, sheet.SkillTiers, func(id string) bool { return c.names.skill(id) != nil }},
 		{"saves", "save", s.Saves, sheet.SaveTiers, func(id string) bool { return c.names.save(id) != nil }},
 	} {
-		for _, id := range sortedKeys(k.vals) {
+		for _, id := range rules.SortedKeys(k.vals) {
 			p := at(k.key, id)
-			if !c.known(p, k.what, id, k.known(id)) {
+			if !c.Known(p, k.what, id, k.known(id)) {
 				continue
 			}
 			tier := k.vals[id]
 			switch {
 			case c.names.tier(tier) == nil:
-				c.add(p, "unknown proficiency tier %q", clip(tier))
+				c.Add(p, "unknown proficiency tier %q", rules.Clip(tier))
 			case k.offered != nil && !slices.Contains(k.offered, tier):
-				c.add(p, "this ruleset does not offer the tier %q for %s", tier, k.key)
+				c.Add(p, "this ruleset does not offer the tier %q for %s", tier, k.key)
 			}
 		}
 	}
-	for _, id := range sortedKeys(s.Fields) {
+	for _, id := range rules.SortedKeys(s.Fields) {
 		p := at("fields", id)
 		f := c.names.field(id)
-		if !c.known(p, "field", id, f != nil) {
+		if !c.Known(p, "field", id, f != nil) {
 			continue
 		}
 		if msg := cellRefuses(f, s.Fields[id]); msg != "" {
-			c.add(p, "field %q %s", id, msg)
+			c.Add(p, "field %q %s", id, msg)
 		}
 	}
 	bonus := sheet.Bonus()
-	for _, id := range sortedKeys(s.Bonuses) {
+	for _, id := range rules.SortedKeys(s.Bonuses) {
 		p := at("bonuses", id)
-		if !c.known(p, "skill or save", id, c.names.skill(id) != nil || c.names.save(id) != nil) {
+		if !c.Known(p, "skill or save", id, c.names.skill(id) != nil || c.names.save(id) != nil) {
 			continue
 		}
 		if v := s.Bonuses[id]; v != float64(int(v)) || v < float64(bonus.Min) || v > float64(bonus.Max) {
-			c.add(p, "bonus %q takes a whole number from %d to %d", id, bonus.Min, bonus.Max)
+			c.Add(p, "bonus %q takes a whole number from %d to %d", id, bonus.Min, bonus.Max)
 		}
 	}
-	for _, id := range sortedKeys(s.Lists) {
+	for _, id := range rules.SortedKeys(s.Lists) {
 		p := at("lists", id)
 		l := c.names.list(id)
-		if !c.known(p, "list", id, l != nil) {
+		if !c.Known(p, "list", id, l != nil) {
 			continue
 		}
 		rows := s.Lists[id]
 		if len(rows) > maxCreatureRows || len(rows) > l.MaxItems {
-			c.add(p, "list %q holds at most %d rows", id, min(l.MaxItems, maxCreatureRows))
+			c.Add(p, "list %q holds at most %d rows", id, min(l.MaxItems, maxCreatureRows))
 		}
 		for i, row := range rows {
 			c.creatureRow(l, row, strictjson.Join(p, i))
@@ -633,12 +635,12 @@ func (c *checker) creatureRow(l *List, row map[string]any, path string) {
 	ref, _ := mark.(string)
 	catID, entryID, ok := strings.Cut(ref, "/")
 	if !ok || catID == "" || entryID == "" {
-		c.add(mp, "%q is not a <catalog>/<entry> mark", clip(ref))
+		c.Add(mp, "%q is not a <catalog>/<entry> mark", rules.Clip(ref))
 		return
 	}
 	cat := c.rs.Catalog(catID)
 	if cat == nil || !cat.feeds(l.ID) {
-		c.add(mp, "no catalog %q feeds the list %q", catID, l.ID)
+		c.Add(mp, "no catalog %q feeds the list %q", catID, l.ID)
 		return
 	}
 	if cat.Entries == nil {
@@ -649,28 +651,5 @@ func (c *checker) creatureRow(l *List, row map[string]any, path string) {
 			return
 		}
 	}
-	c.add(mp, "catalog %q has no entry %q", catID, entryID)
-}
-
-// hasTier reports whether the threat scale has tier id.
-func (cb *Combat) hasTier(id string) bool {
-	if cb.Threat == nil {
-		return false
-	}
-	for _, t := range cb.Threat.Tiers {
-		if t.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-// hasCheck reports whether the combat block declares contest check id.
-func (cb *Combat) hasCheck(id string) bool {
-	for _, ch := range cb.Checks {
-		if ch.ID == id {
-			return true
-		}
-	}
-	return false
+	c.Add(mp, "catalog %q has no entry %q", catID, entryID)
 }

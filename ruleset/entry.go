@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"regexp"
+	"sheetkeeper/ruleset/rules"
 
 	"sheetkeeper/strictjson"
 )
@@ -81,27 +82,27 @@ func (e *Entry) entryKind() string {
 func (c *checker) checkEntry(cat *Catalog, e *Entry, path string, ctx *entryContext) {
 	at := func(k string) string { return strictjson.Join(path, k) }
 	c.entryID(at("id"), e.ID)
-	c.promptText(at("label"), e.Label, maxEntryLabel)
+	c.PromptText(at("label"), e.Label, maxEntryLabel)
 	if e.Summary != nil {
-		c.catalogText(at("summary"), *e.Summary, maxSummary)
+		c.CatalogText(at("summary"), *e.Summary, maxSummary)
 	}
 	c.entryFilters(cat, e, at("filters"))
 
 	kind := e.entryKind()
 	switch {
 	case kind == "":
-		c.add(path, `an entry has exactly one of "rows", "creature" or "item"`)
+		c.Add(path, `an entry has exactly one of "rows", "creature" or "item"`)
 	case kind != cat.Kind() && cat.Kind() == holdsRows:
-		c.add(at(kindKey(kind)), "catalog %q holds rows, so an entry cannot carry %s", cat.ID, kindNoun(kind))
+		c.Add(at(kindKey(kind)), "catalog %q holds rows, so an entry cannot carry %s", cat.ID, kindNoun(kind))
 	case kind != cat.Kind():
-		c.add(at(kindKey(cat.Kind())), "catalog %q holds %s, so every entry carries %s", cat.ID, cat.Kind(), kindNoun(cat.Kind()))
+		c.Add(at(kindKey(cat.Kind())), "catalog %q holds %s, so every entry carries %s", cat.ID, cat.Kind(), kindNoun(cat.Kind()))
 	}
 	if e.Mechanics != nil {
 		switch {
 		case e.Creature != nil:
-			c.add(at("mechanics"), "a creature says what it does in its own actions, so it carries no mechanics")
+			c.Add(at("mechanics"), "a creature says what it does in its own actions, so it carries no mechanics")
 		case e.Item != nil:
-			c.add(at("mechanics"), "an item says what it does in its item block, so it carries no mechanics")
+			c.Add(at("mechanics"), "an item says what it does in its item block, so it carries no mechanics")
 		}
 		c.checkMechanics(e, at("mechanics"), ctx)
 	}
@@ -139,49 +140,49 @@ func kindNoun(kind string) string {
 // entryID checks a catalog entry id.
 func (c *checker) entryID(path, id string) {
 	switch {
-	case textLen(id) > maxEntryID:
-		c.add(path, "entry id %q is longer than %d characters", clip(id), maxEntryID)
+	case rules.TextLen(id) > maxEntryID:
+		c.Add(path, "entry id %q is longer than %d characters", rules.Clip(id), maxEntryID)
 	case !entryIDPattern.MatchString(id):
-		c.add(path, "entry id %q must be lowercase letters and digits joined by single hyphens", clip(id))
+		c.Add(path, "entry id %q must be lowercase letters and digits joined by single hyphens", rules.Clip(id))
 	}
 }
 
 // entryFilters checks an entry's filter values against the filters its catalog declares:
 // a number filter takes a number, a text filter one word, a tags filter a list of words.
 func (c *checker) entryFilters(cat *Catalog, e *Entry, path string) {
-	for _, id := range sortedKeys(e.Filters) {
+	for _, id := range rules.SortedKeys(e.Filters) {
 		v := e.Filters[id]
 		p := strictjson.Join(path, id)
 		f := cat.Filter(id)
 		if f == nil {
-			c.add(p, "catalog %q has no filter %q", cat.ID, id)
+			c.Add(p, "catalog %q has no filter %q", cat.ID, id)
 			continue
 		}
 		switch x := v.(type) {
 		case float64:
 			if f.Type != "number" && f.Type != "" {
-				c.add(p, "filter %q takes %s", id, filterWants(f.Type))
+				c.Add(p, "filter %q takes %s", id, filterWants(f.Type))
 			}
 		case string:
-			c.maxLen(p, x, maxFilterWord)
+			c.MaxLen(p, x, maxFilterWord)
 			if f.Type != "text" && f.Type != "" {
-				c.add(p, "filter %q takes %s", id, filterWants(f.Type))
+				c.Add(p, "filter %q takes %s", id, filterWants(f.Type))
 			}
 		case []any:
-			c.count(p, len(x), 0, maxFilterTags)
+			c.Count(p, len(x), 0, maxFilterTags)
 			for i, w := range x {
 				s, ok := w.(string)
 				if !ok {
-					c.add(strictjson.Join(p, i), "expected a string")
+					c.Add(strictjson.Join(p, i), "expected a string")
 					continue
 				}
-				c.maxLen(strictjson.Join(p, i), s, maxFilterWord)
+				c.MaxLen(strictjson.Join(p, i), s, maxFilterWord)
 			}
 			if f.Type != "tags" && f.Type != "" {
-				c.add(p, "filter %q takes %s", id, filterWants(f.Type))
+				c.Add(p, "filter %q takes %s", id, filterWants(f.Type))
 			}
 		default:
-			c.add(p, "expected a number, a string or a list of strings")
+			c.Add(p, "expected a number, a string or a list of strings")
 		}
 	}
 }

@@ -1,7 +1,8 @@
 package ruleset
 
 import (
-	"regexp"
+	"sheetkeeper/ruleset/fight"
+	"sheetkeeper/ruleset/rules"
 	"strconv"
 	"strings"
 
@@ -180,14 +181,11 @@ type RiderRequires struct {
 
 // Vocabulary and bounds of mechanics.
 var (
-	mechanicsKinds  = []string{"attack", "heal", "buff", "debuff", "utility", "rider"}
-	standardActions = []string{"dash", "disengage", "dodge", "help", "hide", "ready"}
+	mechanicsKinds = []string{"attack", "heal", "buff", "debuff", "utility", "rider"}
 	// riderForbids are the keys a passive rider entry cannot carry: nothing takes it.
 	riderForbids = []string{"range", "area", "targets", "friendlyFire", "amount", "damageType", "plus",
 		"attackRoll", "save", "cost", "perCostStep", "concentration", "reaction", "targetCount", "autoHit",
 		"applies", "temporary", "budget", "free", "gives", "standard"}
-	// dicePattern is a count, a die of at least two sides and one optional adjustment.
-	dicePattern = regexp.MustCompile(`^[1-9]\d{0,2}d(?:[2-9]|[1-9]\d{1,3})(?:[+-]\d{1,4})?$`)
 )
 
 const (
@@ -222,14 +220,14 @@ func (c *checker) checkMechanics(e *Entry, path string, ctx *entryContext) {
 	c.amount(at("perCostStep"), m.PerCostStep, false, ctx)
 	c.costs(at("cost"), m.Cost)
 	if m.TargetsPerCostStep != nil {
-		c.usesOnce("targetsPerCostStep", 171, at("targetsPerCostStep"))
-		c.between(at("targetsPerCostStep"), float64(*m.TargetsPerCostStep), 1, 10)
+		c.UsesOnce("targetsPerCostStep", 171, at("targetsPerCostStep"))
+		c.Between(at("targetsPerCostStep"), float64(*m.TargetsPerCostStep), 1, 10)
 	}
 	c.checkEffect(at("check"), m.Check)
 	c.reaction(at("reaction"), m, ctx)
 	if m.Scales != nil {
 		c.valueRef(&m.Scales.From, at("scales.from"), scaledRefRules)
-		c.stepTable(at("scales.table"), m.Scales.Table, maxStepTable)
+		c.StepTable(at("scales.table"), m.Scales.Table, maxStepTable)
 	}
 	c.budgets(path, m, ctx)
 	c.rider(path, m, ctx)
@@ -259,18 +257,18 @@ type useShape struct {
 // checkUse checks the words a use shares with every other kind of use, at path.
 func (c *checker) checkUse(path string, u useShape, ctx *entryContext) {
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.oneOf(at("kind"), u.kind, u.kinds...)
+	c.OneOf(at("kind"), u.kind, u.kinds...)
 	if u.rng != nil && *u.rng < 0 {
-		c.add(at("range"), "must not be negative")
+		c.Add(at("range"), "must not be negative")
 	}
 	if u.area != nil {
-		c.oneOf(at("area.shape"), u.area.Shape, "burst", "cone", "line")
+		c.OneOf(at("area.shape"), u.area.Shape, "burst", "cone", "line")
 		if u.area.Size <= 0 {
-			c.add(at("area.size"), "must be above 0")
+			c.Add(at("area.size"), "must be above 0")
 		}
 	}
 	if u.targets != nil {
-		c.oneOf(at("targets"), *u.targets, "self", "ally", "enemy", "any")
+		c.OneOf(at("targets"), *u.targets, "self", "ally", "enemy", "any")
 	}
 	c.amount(at("amount"), u.amount, false, ctx)
 	c.amount(at("temporary"), u.temporary, false, ctx)
@@ -279,17 +277,17 @@ func (c *checker) checkUse(path string, u useShape, ctx *entryContext) {
 	}
 	c.clauses(at("plus"), u.plus, ctx)
 	if u.plus != nil && u.amount == nil {
-		c.add(at("plus"), "a clause needs an amount beside it")
+		c.Add(at("plus"), "a clause needs an amount beside it")
 	}
 	if u.plus != nil && u.kind == "heal" {
-		c.add(at("plus"), "a heal carries no damage clauses")
+		c.Add(at("plus"), "a heal carries no damage clauses")
 	}
 	if u.save != nil {
 		c.knownSave(at("save.save"), u.save.Save)
-		c.oneOf(at("save.onSuccess"), u.save.OnSuccess, "none", "half", "negates")
+		c.OneOf(at("save.onSuccess"), u.save.OnSuccess, "none", "half", "negates")
 	}
 	if u.targetCount != nil {
-		c.between(at("targetCount"), float64(*u.targetCount), 1, maxTargetCount)
+		c.Between(at("targetCount"), float64(*u.targetCount), 1, maxTargetCount)
 	}
 	c.appliedConditions(at("applies"), u.applies)
 }
@@ -297,7 +295,7 @@ func (c *checker) checkUse(path string, u useShape, ctx *entryContext) {
 // temporaryHealth refuses temporary points where health is a wound track.
 func (c *checker) temporaryHealth(path string, temporary *Amount, ctx *entryContext) {
 	if temporary != nil && ctx.woundHealth != "" {
-		c.add(path, "health is the wound track %q, which holds no temporary points", ctx.woundHealth)
+		c.Add(path, "health is the wound track %q, which holds no temporary points", ctx.woundHealth)
 	}
 }
 
@@ -307,31 +305,24 @@ func (c *checker) amount(path string, a *Amount, need bool, ctx *entryContext) {
 		return
 	}
 	if a.Dice != nil {
-		c.dice(strictjson.Join(path, "dice"), *a.Dice)
+		c.Dice(strictjson.Join(path, "dice"), *a.Dice)
 	}
 	if need && a.Dice == nil && a.Flat == nil {
-		c.add(path, "names dice, a flat amount, or both")
-	}
-}
-
-// dice checks dice text: 2d6, 1d8+3; at least one die of at least two sides.
-func (c *checker) dice(path, s string) {
-	if textLen(s) > maxDiceText || !dicePattern.MatchString(s) {
-		c.add(path, "%q is not dice like 2d6 or 1d8+3", clip(s))
+		c.Add(path, "names dice, a flat amount, or both")
 	}
 }
 
 // damageType checks a kind of harm: prompt-safe text, and one of the combat block's
 // damage types where it declares any (matched without case).
 func (c *checker) damageType(path, t string, ctx *entryContext) {
-	c.promptText(path, t, maxTypeText)
+	c.PromptText(path, t, maxTypeText)
 	c.knownDamageType(path, t, ctx)
 }
 
 // knownDamageType checks a damage type against the combat block's, where it declares any.
 func (c *checker) knownDamageType(path, t string, ctx *entryContext) {
-	if ctx.damageTypes != nil && !ctx.damageTypes[strings.ToLower(strings.TrimSpace(t))] {
-		c.add(path, "unknown damage type %q", clip(t))
+	if ctx.damageTypes != nil && !ctx.damageTypes[fight.DamageTypeKey(t)] {
+		c.Add(path, "unknown damage type %q", rules.Clip(t))
 	}
 }
 
@@ -353,45 +344,45 @@ func (c *checker) clauses(path string, cl []DamageClause, ctx *entryContext) {
 // clauseShapes checks damage clauses on their own, before any name in them is resolved:
 // how many, dice or a flat amount, prompt-safe types and the save's numbers and words.
 func (c *checker) clauseShapes(path string, cl []DamageClause) {
-	c.count(path, len(cl), 0, maxClauses)
+	c.Count(path, len(cl), 0, maxClauses)
 	for i, k := range cl {
 		p := strictjson.Join(path, i)
 		if k.Dice != nil {
-			c.dice(strictjson.Join(p, "dice"), *k.Dice)
+			c.Dice(strictjson.Join(p, "dice"), *k.Dice)
 		}
 		if k.Flat != nil {
-			c.between(strictjson.Join(p, "flat"), float64(*k.Flat), -1000, 10000)
+			c.Between(strictjson.Join(p, "flat"), float64(*k.Flat), -1000, 10000)
 		}
 		if k.Dice == nil && k.Flat == nil {
-			c.add(p, "a clause names dice, a flat amount, or both")
+			c.Add(p, "a clause names dice, a flat amount, or both")
 		}
 		if k.Type != nil {
-			c.promptText(strictjson.Join(p, "type"), *k.Type, maxTypeText)
+			c.PromptText(strictjson.Join(p, "type"), *k.Type, maxTypeText)
 		}
 		if s := k.Save; s != nil {
 			if s.Difficulty != nil {
-				c.between(strictjson.Join(p, "save.difficulty"), float64(*s.Difficulty), 0, 1000)
+				c.Between(strictjson.Join(p, "save.difficulty"), float64(*s.Difficulty), 0, 1000)
 			}
-			c.oneOf(strictjson.Join(p, "save.onSuccess"), s.OnSuccess, "none", "half")
+			c.OneOf(strictjson.Join(p, "save.onSuccess"), s.OnSuccess, "none", "half")
 		}
 	}
 }
 
 // knownSave checks a save id the sheet declares.
 func (c *checker) knownSave(path, id string) {
-	c.known(path, "save", id, c.names.save(id) != nil)
+	c.Known(path, "save", id, c.names.save(id) != nil)
 }
 
 // costs checks cost terms: each names a live pool or a pool group, and costs at least 1.
 func (c *checker) costs(path string, terms []CostTerm) {
-	c.count(path, len(terms), 0, maxCostTerms)
+	c.Count(path, len(terms), 0, maxCostTerms)
 	for i, t := range terms {
 		p := strictjson.Join(path, i)
-		if c.sheetID(strictjson.Join(p, "pool"), t.Pool) && c.names.pool(t.Pool) == nil && !c.names.isGroup(t.Pool) {
-			c.add(strictjson.Join(p, "pool"), "unknown pool or pool group %q", t.Pool)
+		if c.SheetID(strictjson.Join(p, "pool"), t.Pool) && c.names.pool(t.Pool) == nil && !c.names.isGroup(t.Pool) {
+			c.Add(strictjson.Join(p, "pool"), "unknown pool or pool group %q", t.Pool)
 		}
 		if t.Amount < 1 {
-			c.add(strictjson.Join(p, "amount"), "must be at least 1")
+			c.Add(strictjson.Join(p, "amount"), "must be at least 1")
 		}
 	}
 }
@@ -404,11 +395,11 @@ func (c *checker) checkEffect(path string, ch *CheckEffect) {
 	}
 	at := func(k string) string { return strictjson.Join(path, k) }
 	if ch.Reroll == nil && ch.Dice == nil && ch.Successes == nil && ch.Threshold == nil && ch.Explode == nil && ch.Double == nil {
-		c.add(path, "a check effect does something, or is left out")
+		c.Add(path, "a check effect does something, or is left out")
 	}
 	if ch.Reroll != nil {
-		c.between(at("reroll.upTo"), float64(ch.Reroll.UpTo), 1, 999)
-		c.oneOf(at("reroll.mode"), ch.Reroll.Mode, "once", "until")
+		c.Between(at("reroll.upTo"), float64(ch.Reroll.UpTo), 1, 999)
+		c.OneOf(at("reroll.mode"), ch.Reroll.Mode, "once", "until")
 	}
 	for _, v := range []struct {
 		key    string
@@ -417,20 +408,20 @@ func (c *checker) checkEffect(path string, ch *CheckEffect) {
 	}{{"dice", ch.Dice, 1, spendEffectMax}, {"successes", ch.Successes, 1, spendEffectMax},
 		{"threshold", ch.Threshold, 2, 1000}, {"explode", ch.Explode, 2, 1000}, {"double", ch.Double, 2, 1000}} {
 		if v.n != nil {
-			c.between(at(v.key), float64(*v.n), v.lo, v.hi)
+			c.Between(at(v.key), float64(*v.n), v.lo, v.hi)
 		}
 	}
 	res := &c.rs.Resolution
 	if res.Kind != "dice-pool" {
-		c.add(path, "a %s ruleset has no pool for a check effect to change", res.Kind)
+		c.Add(path, "a %s ruleset has no pool for a check effect to change", res.Kind)
 		return
 	}
 	sides := poolSides(res)
 	if ch.Reroll != nil && (ch.Reroll.UpTo < 1 || ch.Reroll.UpTo >= sides) {
-		c.add(at("reroll.upTo"), "this ruleset throws d%d, so a re-throw is on a face from 1 to %d", sides, sides-1)
+		c.Add(at("reroll.upTo"), "this ruleset throws d%d, so a re-throw is on a face from 1 to %d", sides, sides-1)
 	}
 	if t := res.Target; ch.Threshold != nil && t != nil && (*ch.Threshold < t.Min || *ch.Threshold > t.Max) {
-		c.add(at("threshold"), "this ruleset counts successes on %d to %d", t.Min, t.Max)
+		c.Add(at("threshold"), "this ruleset counts successes on %d to %d", t.Min, t.Max)
 	}
 	for _, f := range []struct {
 		key  string
@@ -440,9 +431,9 @@ func (c *checker) checkEffect(path string, ch *CheckEffect) {
 		switch {
 		case f.face == nil:
 		case f.rule == nil || f.rule.Min == nil:
-			c.add(at(f.key), "resolution.%s has no min, so no check may move it", f.key)
+			c.Add(at(f.key), "resolution.%s has no min, so no check may move it", f.key)
 		case *f.face < *f.rule.Min || *f.face > sides:
-			c.add(at(f.key), "a check may move %s from %d to %d", f.key, *f.rule.Min, sides)
+			c.Add(at(f.key), "a check may move %s from %d to %d", f.key, *f.rule.Min, sides)
 		}
 	}
 }
@@ -468,7 +459,7 @@ func (c *checker) reaction(path string, m *Mechanics, ctx *entryContext) {
 		return
 	case 'o':
 	default:
-		c.add(path, "expected true, false or a reaction moment")
+		c.Add(path, "expected true, false or a reaction moment")
 		return
 	}
 	mo := &ReactionMoment{}
@@ -483,44 +474,44 @@ func (c *checker) reaction(path string, m *Mechanics, ctx *entryContext) {
 // and catalogs the ruleset has.
 func (c *checker) reactionMoment(path string, mo *ReactionMoment, ctx *entryContext) {
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.oneOf(at("on"), mo.On, "aimed", "hit", "harmed", "used")
+	c.OneOf(at("on"), mo.On, "aimed", "hit", "harmed", "used")
 	if mo.At != "" {
-		c.oneOf(at("at"), mo.At, "source", "chosen")
+		c.OneOf(at("at"), mo.At, "source", "chosen")
 	}
 	if mo.Cancels != nil {
 		if !*mo.Cancels {
-			c.add(at("cancels"), "is true or left out")
+			c.Add(at("cancels"), "is true or left out")
 		} else if mo.On == "hit" || mo.On == "harmed" {
-			c.add(path, "only an \"aimed\" or \"used\" reaction cancels: what has already happened cannot be called off")
+			c.Add(path, "only an \"aimed\" or \"used\" reaction cancels: what has already happened cannot be called off")
 		}
 	}
 	if mo.Against != nil {
 		p := at("against.catalogs")
-		c.count(p, len(mo.Against.Catalogs), 1, maxCatalogs)
+		c.Count(p, len(mo.Against.Catalogs), 1, maxCatalogs)
 		for i, id := range mo.Against.Catalogs {
-			c.known(strictjson.Join(p, i), "catalog", id, ctx.catalogs[id])
+			c.Known(strictjson.Join(p, i), "catalog", id, ctx.catalogs[id])
 		}
 	}
 }
 
 // appliedConditions checks the conditions a use puts on its targets.
 func (c *checker) appliedConditions(path string, as []AppliedCondition) {
-	c.count(path, len(as), 0, maxApplies)
+	c.Count(path, len(as), 0, maxApplies)
 	for i := range as {
 		a := &as[i]
 		p := strictjson.Join(path, i)
 		at := func(k string) string { return strictjson.Join(p, k) }
-		c.known(at("condition"), "condition", a.Condition, c.names.condition(a.Condition) != nil)
+		c.Known(at("condition"), "condition", a.Condition, c.names.condition(a.Condition) != nil)
 		c.duration(at("duration"), a)
 		if a.SaveEnds != nil {
 			c.knownSave(at("saveEnds.save"), a.SaveEnds.Save)
-			c.oneOf(at("saveEnds.at"), a.SaveEnds.At, "turn-end", "turn-start")
+			c.OneOf(at("saveEnds.at"), a.SaveEnds.At, "turn-end", "turn-start")
 		}
 		if a.EndsAfter != nil {
-			c.oneOf(at("endsAfter"), *a.EndsAfter, "own-attack", "attacked", "own-save")
+			c.OneOf(at("endsAfter"), *a.EndsAfter, "own-attack", "attacked", "own-save")
 		}
 		if a.Duration == "until-save" && a.SaveEnds == nil {
-			c.add(at("saveEnds"), "\"until-save\" needs the save that ends it")
+			c.Add(at("saveEnds"), "\"until-save\" needs the save that ends it")
 		}
 	}
 }
@@ -531,19 +522,19 @@ func (c *checker) duration(path string, a *AppliedCondition) {
 	switch rawKind(a.RawDuration) {
 	case 's':
 		if c.decodeRaw(a.RawDuration, &a.Duration, path) {
-			c.oneOf(path, a.Duration, "instant", "until-save")
+			c.OneOf(path, a.Duration, "instant", "until-save")
 		}
 	case 'o':
 		r := &DurationRounds{}
 		if c.decodeRaw(a.RawDuration, r, path) {
 			a.Rounds = r
-			c.between(strictjson.Join(path, "rounds"), float64(r.Rounds), 1, 1000)
+			c.Between(strictjson.Join(path, "rounds"), float64(r.Rounds), 1, 1000)
 			if r.At != "" {
-				c.oneOf(strictjson.Join(path, "at"), r.At, "turn-start")
+				c.OneOf(strictjson.Join(path, "at"), r.At, "turn-start")
 			}
 		}
 	default:
-		c.add(path, "expected \"instant\", \"until-save\" or {\"rounds\": n}")
+		c.Add(path, "expected \"instant\", \"until-save\" or {\"rounds\": n}")
 	}
 }
 
@@ -557,42 +548,42 @@ func (c *checker) budgets(path string, m *Mechanics, ctx *entryContext) {
 	}
 	if m.Free != nil {
 		if !*m.Free {
-			c.add(at("free"), "is true or left out")
+			c.Add(at("free"), "is true or left out")
 		} else if m.Budget != nil {
-			c.add(at("free"), "something free spends no budget, so it names none")
+			c.Add(at("free"), "something free spends no budget, so it names none")
 		}
 	}
 	if m.Gives != nil {
-		c.count(at("gives"), len(m.Gives), 1, 4)
+		c.Count(at("gives"), len(m.Gives), 1, 4)
 		for i, g := range m.Gives {
 			p := strictjson.Join(at("gives"), i)
 			c.budget(strictjson.Join(p, "budget"), g.Budget, ctx)
-			c.between(strictjson.Join(p, "count"), float64(g.Count), 1, 10)
+			c.Between(strictjson.Join(p, "count"), float64(g.Count), 1, 10)
 		}
 	}
 	if s := m.Standard; s != nil {
 		p := at("standard")
-		c.count(strictjson.Join(p, "actions"), len(s.Actions), 1, 6)
+		c.Count(strictjson.Join(p, "actions"), len(s.Actions), 1, 6)
 		for i, a := range s.Actions {
 			ap := strictjson.Join(strictjson.Join(p, "actions"), i)
-			if c.oneOf(ap, a, standardActions...) && ctx.budgets != nil && !ctx.standard[a] {
-				c.add(ap, "this ruleset does not have the standard action %q", a)
+			if c.OneOf(ap, a, fight.StandardActions...) && ctx.budgets != nil && !ctx.standard[a] {
+				c.Add(ap, "this ruleset does not have the standard action %q", a)
 			}
 		}
-		c.uniqueStrings(strictjson.Join(p, "actions"), "standard action", s.Actions)
+		c.UniqueStrings(strictjson.Join(p, "actions"), "standard action", s.Actions)
 		if c.budget(strictjson.Join(p, "budget"), s.Budget, ctx) && s.Budget == ctx.mainBudget {
-			c.add(strictjson.Join(p, "budget"), "every standard action is already taken for %q, so this grants nothing", s.Budget)
+			c.Add(strictjson.Join(p, "budget"), "every standard action is already taken for %q, so this grants nothing", s.Budget)
 		}
 	}
 }
 
 // budget checks a budget id against the combat block's, when there is one.
 func (c *checker) budget(path, id string, ctx *entryContext) bool {
-	if !c.sheetID(path, id) {
+	if !c.SheetID(path, id) {
 		return false
 	}
 	if ctx.budgets != nil && !ctx.budgets[id] {
-		c.add(path, "unknown budget %q", id)
+		c.Add(path, "unknown budget %q", id)
 		return false
 	}
 	return true
@@ -603,16 +594,16 @@ func (c *checker) budget(path, id string, ctx *entryContext) bool {
 func (c *checker) rider(path string, m *Mechanics, ctx *entryContext) {
 	at := func(k string) string { return strictjson.Join(path, k) }
 	if m.Rider != nil && m.Kind != "rider" {
-		c.add(at("kind"), "an entry with a rider is of kind \"rider\"")
+		c.Add(at("kind"), "an entry with a rider is of kind \"rider\"")
 	}
 	if m.Kind == "rider" {
 		if m.Rider == nil {
-			c.add(at("rider"), "a \"rider\" entry says what its rider does")
+			c.Add(at("rider"), "a \"rider\" entry says what its rider does")
 		}
 		set := m.present()
 		for _, k := range riderForbids {
 			if set[k] {
-				c.add(at(k), "a rider is passive: nobody takes it, so it carries no %s", k)
+				c.Add(at(k), "a rider is passive: nobody takes it, so it carries no %s", k)
 			}
 		}
 	}
@@ -622,28 +613,28 @@ func (c *checker) rider(path string, m *Mechanics, ctx *entryContext) {
 	}
 	p := at("rider")
 	rat := func(k string) string { return strictjson.Join(p, k) }
-	c.oneOf(rat("on"), r.On, "hit")
+	c.OneOf(rat("on"), r.On, "hit")
 	if r.When != nil {
-		c.count(rat("when"), len(r.When), 1, 2)
+		c.Count(rat("when"), len(r.When), 1, 2)
 		for i, w := range r.When {
-			c.oneOf(strictjson.Join(rat("when"), i), w, "advantage", "ally-adjacent")
+			c.OneOf(strictjson.Join(rat("when"), i), w, "advantage", "ally-adjacent")
 		}
 	}
-	c.oneOf(rat("oncePer"), r.OncePer, "turn", "round")
+	c.OneOf(rat("oncePer"), r.OncePer, "turn", "round")
 	c.amount(rat("amount"), &r.Amount, true, ctx)
 	if r.Type != nil {
 		c.damageType(rat("type"), *r.Type, ctx)
 	}
 	if r.Sources != nil {
-		c.count(rat("sources"), len(r.Sources), 1, 8)
+		c.Count(rat("sources"), len(r.Sources), 1, 8)
 	}
 	for i, l := range r.Sources {
 		sp := strictjson.Join(rat("sources"), i)
-		if c.sheetID(sp, l) && ctx.hasCombat && !ctx.attackLists[l] {
-			c.add(sp, "%q is not one of this ruleset's attack lists", l)
+		if c.SheetID(sp, l) && ctx.hasCombat && !ctx.attackLists[l] {
+			c.Add(sp, "%q is not one of this ruleset's attack lists", l)
 		}
 	}
-	if r.Requires != nil && c.sheetID(rat("requires.column"), r.Requires.Column) && ctx.hasCombat {
+	if r.Requires != nil && c.SheetID(rat("requires.column"), r.Requires.Column) && ctx.hasCombat {
 		lists := r.Sources
 		if lists == nil {
 			lists = ctx.attackListOrder
@@ -655,7 +646,7 @@ func (c *checker) rider(path string, m *Mechanics, ctx *entryContext) {
 			}
 		}
 		if !found {
-			c.add(rat("requires.column"), "no attack list this rider reads has a column %q", r.Requires.Column)
+			c.Add(rat("requires.column"), "no attack list this rider reads has a column %q", r.Requires.Column)
 		}
 	}
 }
@@ -668,7 +659,7 @@ func (c *checker) poolDice(path string, m *Mechanics, ctx *entryContext) {
 	}
 	check := func(p string, d *string) {
 		if d != nil && diceSides(*d) != ctx.poolDie {
-			c.add(p, "a \"dice-pool\" fight throws d%ds, so damage dice are d%ds", ctx.poolDie, ctx.poolDie)
+			c.Add(p, "a \"dice-pool\" fight throws d%ds, so damage dice are d%ds", ctx.poolDie, ctx.poolDie)
 		}
 	}
 	if m.Amount != nil {
@@ -722,7 +713,7 @@ func (c *checker) saveDifficultySource(e *Entry, path string, ctx *entryContext)
 		}
 		seen[r.List] = true
 		if has, ok := ctx.abilitySources[r.List]; ok && !has {
-			c.add(strictjson.Join(path, key), "the combat abilities source for %q declares no saveDifficulty for this save to be rolled against", r.List)
+			c.Add(strictjson.Join(path, key), "the combat abilities source for %q declares no saveDifficulty for this save to be rolled against", r.List)
 		}
 	}
 }

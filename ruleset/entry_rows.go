@@ -3,6 +3,7 @@ package ruleset
 import (
 	"fmt"
 	"math"
+	"sheetkeeper/ruleset/rules"
 	"slices"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 // feeds, each value one its column can hold, every required column set, and every scaled
 // column a number column that reads only what a sheet without live state can give.
 func (c *checker) checkRows(cat *Catalog, e *Entry, path string, ctx *entryContext) {
-	c.count(path, len(e.Rows), 1, maxRowsPerEntry)
+	c.Count(path, len(e.Rows), 1, maxRowsPerEntry)
 	for i := range e.Rows {
 		r := &e.Rows[i]
 		rp := strictjson.Join(path, i)
@@ -32,16 +33,16 @@ func (c *checker) checkRows(cat *Catalog, e *Entry, path string, ctx *entryConte
 // rowList resolves the list a row writes into: one the sheet declares and the catalog
 // feeds.
 func (c *checker) rowList(cat *Catalog, id, path string) *List {
-	if !c.sheetID(path, id) {
+	if !c.SheetID(path, id) {
 		return nil
 	}
 	if !cat.feeds(id) {
-		c.add(path, "%q is not one of the lists catalog %q feeds", id, cat.ID)
+		c.Add(path, "%q is not one of the lists catalog %q feeds", id, cat.ID)
 		return nil
 	}
 	l := c.names.list(id)
 	if l == nil {
-		c.add(path, "unknown list %q", id)
+		c.Add(path, "unknown list %q", id)
 	}
 	return l
 }
@@ -50,21 +51,21 @@ func (c *checker) rowList(cat *Catalog, id, path string) *List {
 // editor would: an unknown column, a value the column refuses, a required column left
 // out are each reported at the value.
 func (c *checker) rowValues(l *List, values map[string]any, path string) {
-	for _, id := range sortedKeys(values) {
+	for _, id := range rules.SortedKeys(values) {
 		p := strictjson.Join(path, id)
 		col := l.Column(id)
 		if col == nil {
-			c.add(p, "list %q has no column %q", l.ID, id)
+			c.Add(p, "list %q has no column %q", l.ID, id)
 			continue
 		}
 		if msg := cellRefuses(col, values[id]); msg != "" {
-			c.add(p, "column %q %s", id, msg)
+			c.Add(p, "column %q %s", id, msg)
 		}
 	}
 	for i := range l.Columns {
 		col := &l.Columns[i]
 		if _, ok := values[col.ID]; !ok && col.IsRequired() {
-			c.add(path, "column %q of list %q is required", col.ID, l.ID)
+			c.Add(path, "column %q of list %q is required", col.ID, l.ID)
 		}
 	}
 }
@@ -82,7 +83,7 @@ func cellRefuses(col *Column, v any) string {
 		case col.IsInteger() && x != math.Trunc(x):
 			return "takes a whole number"
 		case col.Min != nil && x < *col.Min, col.Max != nil && x > *col.Max:
-			return fmt.Sprintf("must be between %s and %s", num(deref(col.Min)), num(deref(col.Max)))
+			return fmt.Sprintf("must be between %s and %s", rules.Num(deref(col.Min)), rules.Num(deref(col.Max)))
 		}
 	case bool:
 		if col.Type != "boolean" {
@@ -91,12 +92,12 @@ func cellRefuses(col *Column, v any) string {
 	case string:
 		switch col.Type {
 		case "text", "longtext":
-			if col.MaxLength != nil && textLen(x) > *col.MaxLength {
+			if col.MaxLength != nil && rules.TextLen(x) > *col.MaxLength {
 				return fmt.Sprintf("holds at most %d characters", *col.MaxLength)
 			}
 		case "dice":
-			if textLen(x) > maxDiceText {
-				return fmt.Sprintf("holds at most %d characters", maxDiceText)
+			if rules.TextLen(x) > rules.MaxDiceText {
+				return fmt.Sprintf("holds at most %d characters", rules.MaxDiceText)
 			}
 		case "enum":
 			if !slices.Contains(col.Values, x) {
@@ -111,9 +112,6 @@ func cellRefuses(col *Column, v any) string {
 	return ""
 }
 
-// maxDiceText is the longest dice text a dice column holds.
-const maxDiceText = 40
-
 // typeWants says what a column of this type holds, for messages.
 func typeWants(col *Column) string {
 	switch col.Type {
@@ -122,7 +120,7 @@ func typeWants(col *Column) string {
 	case "boolean":
 		return "true or false"
 	case "enum":
-		return "one of: " + clip(strings.Join(col.Values, ", "))
+		return "one of: " + rules.Clip(strings.Join(col.Values, ", "))
 	case "dice":
 		return "dice text"
 	}
@@ -145,19 +143,19 @@ var scaledRefRules = refRules{allDerived: true, noLive: true, noListSum: true}
 // with a starting number in values and a reference a sheet without live state can read.
 func (c *checker) scaledColumns(l *List, r *Row, rp string) {
 	sp := strictjson.Join(rp, "scaled")
-	c.usesOnce("scaled", 23, sp)
-	c.count(sp, len(r.Scaled), 1, maxScaledColumns)
-	for _, id := range sortedKeys(r.Scaled) {
+	c.UsesOnce("scaled", 23, sp)
+	c.Count(sp, len(r.Scaled), 1, maxScaledColumns)
+	for _, id := range rules.SortedKeys(r.Scaled) {
 		sc := r.Scaled[id]
 		kp := strictjson.Join(sp, id)
 		if c.columnOfType(kp, l, id, "number") != nil {
 			if _, ok := r.Values[id]; !ok {
-				c.add(strictjson.Join(rp, "values"), "scaled column %q needs a starting number in values", id)
+				c.Add(strictjson.Join(rp, "values"), "scaled column %q needs a starting number in values", id)
 			}
 		}
 		c.valueRef(&sc.From, strictjson.Join(kp, "from"), scaledRefRules)
 		if sc.Table != nil {
-			c.stepTable(strictjson.Join(kp, "table"), sc.Table, maxStepTable)
+			c.StepTable(strictjson.Join(kp, "table"), sc.Table, maxStepTable)
 		}
 	}
 }
@@ -188,14 +186,14 @@ func (c *checker) scaledRowsApart(e *Entry, path string) {
 		if name == "" {
 			for _, i := range rows {
 				if e.Rows[i].Scaled != nil {
-					c.add(strictjson.Join(strictjson.Join(path, i), "scaled"),
+					c.Add(strictjson.Join(strictjson.Join(path, i), "scaled"),
 						"a scaled row must be this entry's only row for list %q, which has no name column to tell rows apart", id)
 				}
 			}
 			continue
 		}
 		if c.rowsNamed(e.Rows, rows, name, path) {
-			c.usesOnce("several scaled rows per list told apart by name", 92, strictjson.Join(path, rows[1]))
+			c.UsesOnce("several scaled rows per list told apart by name", 92, strictjson.Join(path, rows[1]))
 		}
 	}
 }
@@ -221,10 +219,10 @@ func (c *checker) rowsNamed(rows []Row, idx []int, name, path string) bool {
 		key := strings.ToLower(strings.TrimSpace(v))
 		switch {
 		case key == "":
-			c.add(vp, "a scaled row shares list %q with other rows of this entry, so every one of them needs its own name in column %q", r.List, name)
+			c.Add(vp, "a scaled row shares list %q with other rows of this entry, so every one of them needs its own name in column %q", r.List, name)
 			ok = false
 		case seen[key]:
-			c.add(strictjson.Join(vp, name), "another row of this entry for list %q is already named %q", r.List, v)
+			c.Add(strictjson.Join(vp, name), "another row of this entry for list %q is already named %q", r.List, v)
 			ok = false
 		}
 		seen[key] = true

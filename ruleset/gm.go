@@ -40,37 +40,37 @@ const maxGuidance = 1500
 func (c *checker) checkGM() {
 	g := &c.rs.GM
 	n := c.names
-	c.promptText("gm.checkGuidance", g.CheckGuidance, maxGuidance)
+	c.PromptText("gm.checkGuidance", g.CheckGuidance, maxGuidance)
 	if g.SheetGuidance != "" {
-		c.promptText("gm.sheetGuidance", g.SheetGuidance, maxGuidance)
+		c.PromptText("gm.sheetGuidance", g.SheetGuidance, maxGuidance)
 	}
 	if g.WorldGuidance != nil {
-		c.uses("gm.worldGuidance", 25, "gm.worldGuidance")
-		c.promptText("gm.worldGuidance", *g.WorldGuidance, maxGuidance)
+		c.Uses("gm.worldGuidance", 25, "gm.worldGuidance")
+		c.PromptText("gm.worldGuidance", *g.WorldGuidance, maxGuidance)
 	}
 	s := g.SheetSummary
 	if s == nil {
 		return
 	}
-	c.count("gm.sheetSummary.fields", len(s.Fields), 0, 24)
+	c.Count("gm.sheetSummary.fields", len(s.Fields), 0, 24)
 	for i, id := range s.Fields {
-		c.known(strictjson.Join("gm.sheetSummary.fields", i), "field", id, n.field(id) != nil)
+		c.Known(strictjson.Join("gm.sheetSummary.fields", i), "field", id, n.field(id) != nil)
 	}
-	c.count("gm.sheetSummary.derived", len(s.Derived), 0, 24)
+	c.Count("gm.sheetSummary.derived", len(s.Derived), 0, 24)
 	for i, id := range s.Derived {
-		c.known(strictjson.Join("gm.sheetSummary.derived", i), "derived value", id, n.derived(id) != nil)
+		c.Known(strictjson.Join("gm.sheetSummary.derived", i), "derived value", id, n.derived(id) != nil)
 	}
-	c.count("gm.sheetSummary.lists", len(s.Lists), 0, 8)
+	c.Count("gm.sheetSummary.lists", len(s.Lists), 0, 8)
 	for i := range s.Lists {
 		e := &s.Lists[i]
 		path := fmt.Sprintf("gm.sheetSummary.lists[%d]", i)
 		l := n.list(e.List)
-		if !c.known(path+".list", "list", e.List, l != nil) {
+		if !c.Known(path+".list", "list", e.List, l != nil) {
 			continue
 		}
 		c.columnMust(path+".nameColumn", l, e.NameColumn, "text", "enum")
 		if e.Columns != nil {
-			c.count(path+".columns", len(e.Columns), 1, 3)
+			c.Count(path+".columns", len(e.Columns), 1, 3)
 			for j, id := range e.Columns {
 				c.columnMust(strictjson.Join(path+".columns", j), l, id, "number", "text", "longtext", "boolean", "enum", "dice")
 			}

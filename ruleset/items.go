@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"regexp"
+	"sheetkeeper/ruleset/rules"
 	"strings"
 
 	"sheetkeeper/strictjson"
@@ -191,32 +192,32 @@ func (c *checker) checkItems() {
 	c.itemWords(at("categories"), "item category", it.Categories, 1, 24)
 	c.itemWords(at("rarities"), "rarity", it.Rarities, 0, 12)
 	c.itemWords(at("tags"), "item tag", it.Tags, 0, 48)
-	c.count(at("stats"), len(it.Stats), 0, 24)
-	c.unique(at("stats"), "item stat", len(it.Stats), func(i int) string { return it.Stats[i].ID })
+	c.Count(at("stats"), len(it.Stats), 0, 24)
+	c.Unique(at("stats"), "item stat", len(it.Stats), func(i int) string { return it.Stats[i].ID })
 	for i := range it.Stats {
 		c.itemStatDecl(strictjson.Join(at("stats"), i), &it.Stats[i])
 	}
-	c.count(at("slots"), len(it.Slots), 0, 12)
-	c.unique(at("slots"), "slot", len(it.Slots), func(i int) string { return it.Slots[i].ID })
+	c.Count(at("slots"), len(it.Slots), 0, 12)
+	c.Unique(at("slots"), "slot", len(it.Slots), func(i int) string { return it.Slots[i].ID })
 	for i, s := range it.Slots {
 		p := strictjson.Join(at("slots"), i)
-		c.sheetID(strictjson.Join(p, "id"), s.ID)
-		c.label(strictjson.Join(p, "label"), s.Label)
-		c.between(strictjson.Join(p, "count"), float64(s.Count), 1, 20)
+		c.SheetID(strictjson.Join(p, "id"), s.ID)
+		c.Label(strictjson.Join(p, "label"), s.Label)
+		c.Between(strictjson.Join(p, "count"), float64(s.Count), 1, 20)
 	}
 	if b := it.Binding; b != nil {
-		c.promptText(at("binding.label"), b.Label, 40)
+		c.PromptText(at("binding.label"), b.Label, 40)
 		c.valueRef(&b.Max, at("binding.max"), fixedRefRules)
 	}
 	c.carry(at("carry"), it)
 	c.currencies(at("currencies"), it)
 	c.rarityCaps(at("rarityCaps"), it)
 	if it.Freeform != nil {
-		c.oneOf(at("freeform"), *it.Freeform, "plain", "refuse")
+		c.OneOf(at("freeform"), *it.Freeform, "plain", "refuse")
 	}
 	c.lootTables(at("lootTables"), it)
 	if it.Market != nil {
-		c.usesOnce("items market", 65, at("market"))
+		c.UsesOnce("items market", 65, at("market"))
 		c.market(at("market"), it)
 	}
 }
@@ -225,19 +226,19 @@ func (c *checker) itemWords(path, what string, ws []ItemWord, lo, hi int) {
 	if ws == nil && lo == 0 {
 		return
 	}
-	c.count(path, len(ws), lo, hi)
-	c.unique(path, what, len(ws), func(i int) string { return ws[i].ID })
+	c.Count(path, len(ws), lo, hi)
+	c.Unique(path, what, len(ws), func(i int) string { return ws[i].ID })
 	for i, w := range ws {
 		p := strictjson.Join(path, i)
-		c.sheetID(strictjson.Join(p, "id"), w.ID)
-		c.label(strictjson.Join(p, "label"), w.Label)
+		c.SheetID(strictjson.Join(p, "id"), w.ID)
+		c.Label(strictjson.Join(p, "label"), w.Label)
 	}
 }
 
 // itemStatDecl checks one declared stat: a column's shape, without longtext.
 func (c *checker) itemStatDecl(path string, s *ItemStatDecl) {
 	if s.Type == "longtext" {
-		c.add(strictjson.Join(path, "type"), "an item stat is number, text, boolean, enum or dice")
+		c.Add(strictjson.Join(path, "type"), "an item stat is number, text, boolean, enum or dice")
 		return
 	}
 	c.checkValue(s.Column(), path, true)
@@ -249,14 +250,14 @@ func (c *checker) carry(path string, it *Items) {
 		return
 	}
 	sp := strictjson.Join(path, "stat")
-	if c.sheetID(sp, cr.Stat) {
+	if c.SheetID(sp, cr.Stat) {
 		switch s := it.stat(cr.Stat); {
 		case s == nil:
-			c.add(sp, "unknown item stat %q", cr.Stat)
+			c.Add(sp, "unknown item stat %q", cr.Stat)
 		case s.Type != "number":
-			c.add(sp, "item stat %q is not a number", cr.Stat)
+			c.Add(sp, "item stat %q is not a number", cr.Stat)
 		case s.Min != nil && *s.Min < 0:
-			c.add(sp, "item stat %q is a weight, so its min is 0 or more", cr.Stat)
+			c.Add(sp, "item stat %q is a weight, so its min is 0 or more", cr.Stat)
 		}
 	}
 	c.valueRef(&cr.EncumberedAbove, strictjson.Join(path, "encumberedAbove"), fixedRefRules)
@@ -266,92 +267,92 @@ func (c *checker) carry(path string, it *Items) {
 }
 
 func (c *checker) currencies(path string, it *Items) {
-	c.count(path, len(it.Currencies), 0, 6)
-	c.unique(path, "currency", len(it.Currencies), func(i int) string { return it.Currencies[i].ID })
+	c.Count(path, len(it.Currencies), 0, 6)
+	c.Unique(path, "currency", len(it.Currencies), func(i int) string { return it.Currencies[i].ID })
 	units := map[string]bool{}
 	for i := range it.Currencies {
 		f := &it.Currencies[i]
 		p := strictjson.Join(path, i)
-		c.sheetID(strictjson.Join(p, "id"), f.ID)
-		c.label(strictjson.Join(p, "label"), f.Label)
+		c.SheetID(strictjson.Join(p, "id"), f.ID)
+		c.Label(strictjson.Join(p, "label"), f.Label)
 		if f.PerWeight != nil {
 			if *f.PerWeight <= 0 {
-				c.add(strictjson.Join(p, "perWeight"), "must be above 0")
+				c.Add(strictjson.Join(p, "perWeight"), "must be above 0")
 			}
 			if it.Carry == nil {
-				c.add(strictjson.Join(p, "perWeight"), "coins weigh something only when the items block has a carry block")
+				c.Add(strictjson.Join(p, "perWeight"), "coins weigh something only when the items block has a carry block")
 			}
 		}
 		up := strictjson.Join(p, "units")
-		c.count(up, len(f.Units), 1, 10)
+		c.Count(up, len(f.Units), 1, 10)
 		values := map[int]bool{}
 		for j, u := range f.Units {
 			q := strictjson.Join(up, j)
-			c.sheetID(strictjson.Join(q, "id"), u.ID)
-			c.promptText(strictjson.Join(q, "label"), u.Label, 40)
-			c.between(strictjson.Join(q, "value"), float64(u.Value), 1, 1_000_000)
+			c.SheetID(strictjson.Join(q, "id"), u.ID)
+			c.PromptText(strictjson.Join(q, "label"), u.Label, 40)
+			c.Between(strictjson.Join(q, "value"), float64(u.Value), 1, 1_000_000)
 			if units[u.ID] {
-				c.add(strictjson.Join(q, "id"), "duplicate currency unit id %q", u.ID)
+				c.Add(strictjson.Join(q, "id"), "duplicate currency unit id %q", u.ID)
 			}
 			units[u.ID] = true
 			if values[u.Value] {
-				c.add(strictjson.Join(q, "value"), "another unit of %q is already worth %d", f.ID, u.Value)
+				c.Add(strictjson.Join(q, "value"), "another unit of %q is already worth %d", f.ID, u.Value)
 			}
 			values[u.Value] = true
 		}
 		if len(f.Units) > 0 && !values[1] {
-			c.add(up, "the smallest unit of %q is worth 1", f.ID)
+			c.Add(up, "the smallest unit of %q is worth 1", f.ID)
 		}
 	}
 }
 
 func (c *checker) rarityCaps(path string, it *Items) {
-	c.count(path, len(it.RarityCaps), 0, 12)
+	c.Count(path, len(it.RarityCaps), 0, 12)
 	capped := map[string]bool{}
 	for i, rc := range it.RarityCaps {
 		p := strictjson.Join(path, i)
 		rp := strictjson.Join(p, "rarity")
 		switch {
-		case !c.sheetID(rp, rc.Rarity):
+		case !c.SheetID(rp, rc.Rarity):
 		case len(it.Rarities) == 0:
-			c.add(rp, "this ruleset declares no rarities")
+			c.Add(rp, "this ruleset declares no rarities")
 		case !hasWordID(it.Rarities, rc.Rarity):
-			c.add(rp, "unknown rarity %q", rc.Rarity)
+			c.Add(rp, "unknown rarity %q", rc.Rarity)
 		case capped[rc.Rarity]:
-			c.add(rp, "rarity %q is capped twice", rc.Rarity)
+			c.Add(rp, "rarity %q is capped twice", rc.Rarity)
 		}
 		capped[rc.Rarity] = true
-		for _, id := range sortedKeys(rc.Stats) {
+		for _, id := range rules.SortedKeys(rc.Stats) {
 			sp := strictjson.Join(strictjson.Join(p, "stats"), id)
 			s := it.stat(id)
 			switch {
 			case s == nil:
-				c.add(sp, "unknown item stat %q", id)
+				c.Add(sp, "unknown item stat %q", id)
 			case s.Type != "number":
-				c.add(sp, "item stat %q is not a number", id)
+				c.Add(sp, "item stat %q is not a number", id)
 			default:
 				if msg := cellRefuses(s.Column(), rc.Stats[id]); msg != "" {
-					c.add(sp, "item stat %q %s", id, msg)
+					c.Add(sp, "item stat %q %s", id, msg)
 				}
 			}
 		}
 		if rc.Bonus != nil {
-			c.between(strictjson.Join(p, "bonus"), float64(*rc.Bonus), 0, 100)
+			c.Between(strictjson.Join(p, "bonus"), float64(*rc.Bonus), 0, 100)
 		}
 	}
 }
 
 func (c *checker) lootTables(path string, it *Items) {
-	c.count(path, len(it.LootTables), 0, 24)
-	c.unique(path, "loot table", len(it.LootTables), func(i int) string { return it.LootTables[i].ID })
+	c.Count(path, len(it.LootTables), 0, 24)
+	c.Unique(path, "loot table", len(it.LootTables), func(i int) string { return it.LootTables[i].ID })
 	for i := range it.LootTables {
 		t := &it.LootTables[i]
 		p := strictjson.Join(path, i)
-		c.sheetID(strictjson.Join(p, "id"), t.ID)
-		c.label(strictjson.Join(p, "label"), t.Label)
+		c.SheetID(strictjson.Join(p, "id"), t.ID)
+		c.Label(strictjson.Join(p, "label"), t.Label)
 		c.countOrDice(strictjson.Join(p, "rolls"), t.RawRolls, 0, 20)
 		ep := strictjson.Join(p, "entries")
-		c.count(ep, len(t.Entries), 1, 48)
+		c.Count(ep, len(t.Entries), 1, 48)
 		for j := range t.Entries {
 			c.lootLine(strictjson.Join(ep, j), &t.Entries[j], it)
 		}
@@ -365,15 +366,15 @@ func (c *checker) countOrDice(path string, raw strictjson.Raw, lo, hi float64) {
 	case 'n':
 		var n int
 		if c.decodeRaw(raw, &n, path) {
-			c.between(path, float64(n), lo, hi)
+			c.Between(path, float64(n), lo, hi)
 		}
 	case 's':
 		var s string
 		if c.decodeRaw(raw, &s, path) {
-			c.dice(path, s)
+			c.Dice(path, s)
 		}
 	default:
-		c.add(path, "expected a whole number or dice")
+		c.Add(path, "expected a whole number or dice")
 	}
 }
 
@@ -386,7 +387,7 @@ func (c *checker) lootLine(path string, l *LootLine, it *Items) {
 		}
 	}
 	if n != 1 {
-		c.add(path, "a loot line names an item, a filter or coins, one of them")
+		c.Add(path, "a loot line names an item, a filter or coins, one of them")
 	}
 	if l.Item != nil {
 		c.lootItem(at("item"), *l.Item)
@@ -394,11 +395,11 @@ func (c *checker) lootLine(path string, l *LootLine, it *Items) {
 	if l.Filter != nil {
 		c.itemFilter(at("filter"), l.Filter, it)
 	}
-	if l.Coins != nil && c.sheetID(at("coins"), *l.Coins) && !it.hasUnit(*l.Coins) {
-		c.add(at("coins"), "unknown currency unit %q", *l.Coins)
+	if l.Coins != nil && c.SheetID(at("coins"), *l.Coins) && !it.hasUnit(*l.Coins) {
+		c.Add(at("coins"), "unknown currency unit %q", *l.Coins)
 	}
 	if l.Weight != nil {
-		c.between(at("weight"), float64(*l.Weight), 1, 1000)
+		c.Between(at("weight"), float64(*l.Weight), 1, 1000)
 	}
 	c.countOrDice(at("count"), l.RawCount, 1, 999)
 }
@@ -406,14 +407,14 @@ func (c *checker) lootLine(path string, l *LootLine, it *Items) {
 // lootItem resolves `<catalog>/<entry>` against an item catalog; the entry itself only
 // when the catalog is inline (a standalone file is checked when it is read).
 func (c *checker) lootItem(path, ref string) {
-	if textLen(ref) > 81 || !itemRefPattern.MatchString(ref) {
-		c.add(path, "an item is named as <catalog>/<entry>")
+	if rules.TextLen(ref) > 81 || !itemRefPattern.MatchString(ref) {
+		c.Add(path, "an item is named as <catalog>/<entry>")
 		return
 	}
 	catID, entryID, _ := strings.Cut(ref, "/")
 	cat := c.rs.Catalog(catID)
 	if cat == nil || cat.Kind() != holdsItems {
-		c.add(path, "no item catalog %q", catID)
+		c.Add(path, "no item catalog %q", catID)
 		return
 	}
 	if cat.Entries == nil {
@@ -424,13 +425,13 @@ func (c *checker) lootItem(path, ref string) {
 			return
 		}
 	}
-	c.add(path, "no item %q in catalog %q", entryID, catID)
+	c.Add(path, "no item %q in catalog %q", entryID, catID)
 }
 
 // itemFilter checks a filter names at least one word, each one the block declares.
 func (c *checker) itemFilter(path string, f *ItemFilter, it *Items) {
 	if f.Rarity == nil && f.Category == nil && f.Tag == nil {
-		c.add(path, "a filter names a rarity, a category or a tag")
+		c.Add(path, "a filter names a rarity, a category or a tag")
 	}
 	for _, w := range []struct {
 		key, what string
@@ -438,7 +439,7 @@ func (c *checker) itemFilter(path string, f *ItemFilter, it *Items) {
 		words     []ItemWord
 	}{{"rarity", "rarity", f.Rarity, it.Rarities}, {"category", "item category", f.Category, it.Categories}, {"tag", "item tag", f.Tag, it.Tags}} {
 		if w.id != nil {
-			c.known(strictjson.Join(path, w.key), w.what, *w.id, hasWordID(w.words, *w.id))
+			c.Known(strictjson.Join(path, w.key), w.what, *w.id, hasWordID(w.words, *w.id))
 		}
 	}
 }
@@ -446,51 +447,51 @@ func (c *checker) itemFilter(path string, f *ItemFilter, it *Items) {
 func (c *checker) market(path string, it *Items) {
 	m := it.Market
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.count(at("prices"), len(m.Prices), 1, 8)
-	c.unique(at("prices"), "price level", len(m.Prices), func(i int) string { return m.Prices[i].ID })
+	c.Count(at("prices"), len(m.Prices), 1, 8)
+	c.Unique(at("prices"), "price level", len(m.Prices), func(i int) string { return m.Prices[i].ID })
 	defaults := 0
 	for i, p := range m.Prices {
 		q := strictjson.Join(at("prices"), i)
-		c.sheetID(strictjson.Join(q, "id"), p.ID)
-		c.label(strictjson.Join(q, "label"), p.Label)
+		c.SheetID(strictjson.Join(q, "id"), p.ID)
+		c.Label(strictjson.Join(q, "label"), p.Label)
 		if p.Times <= 0 || p.Times > 100 {
-			c.add(strictjson.Join(q, "times"), "must be above 0 and at most 100")
+			c.Add(strictjson.Join(q, "times"), "must be above 0 and at most 100")
 		}
 		if p.Default != nil {
 			if !*p.Default {
-				c.add(strictjson.Join(q, "default"), "is true or left out")
+				c.Add(strictjson.Join(q, "default"), "is true or left out")
 			} else {
 				defaults++
 			}
 		}
 	}
 	if defaults != 1 {
-		c.add(at("prices"), "one price level is the default")
+		c.Add(at("prices"), "one price level is the default")
 	}
 	c.itemWords(at("places"), "place", m.Places, 1, 12)
-	c.count(at("sold"), len(m.Sold), 0, 48)
+	c.Count(at("sold"), len(m.Sold), 0, 48)
 	for i := range m.Sold {
 		q := strictjson.Join(at("sold"), i)
 		c.itemFilter(strictjson.Join(q, "filter"), &m.Sold[i].Filter, it)
-		c.known(strictjson.Join(q, "place"), "place", m.Sold[i].Place, hasWordID(m.Places, m.Sold[i].Place))
+		c.Known(strictjson.Join(q, "place"), "place", m.Sold[i].Place, hasWordID(m.Places, m.Sold[i].Place))
 	}
-	c.count(at("sellers"), len(m.Sellers), 0, 24)
-	c.unique(at("sellers"), "seller", len(m.Sellers), func(i int) string { return m.Sellers[i].ID })
+	c.Count(at("sellers"), len(m.Sellers), 0, 24)
+	c.Unique(at("sellers"), "seller", len(m.Sellers), func(i int) string { return m.Sellers[i].ID })
 	for i := range m.Sellers {
 		s := &m.Sellers[i]
 		q := strictjson.Join(at("sellers"), i)
-		c.sheetID(strictjson.Join(q, "id"), s.ID)
-		c.label(strictjson.Join(q, "label"), s.Label)
-		c.count(strictjson.Join(q, "sells"), len(s.Sells), 1, 12)
+		c.SheetID(strictjson.Join(q, "id"), s.ID)
+		c.Label(strictjson.Join(q, "label"), s.Label)
+		c.Count(strictjson.Join(q, "sells"), len(s.Sells), 1, 12)
 		for j := range s.Sells {
 			c.itemFilter(strictjson.Join(strictjson.Join(q, "sells"), j), &s.Sells[j], it)
 		}
 		if s.Place != nil {
-			c.known(strictjson.Join(q, "place"), "place", *s.Place, hasWordID(m.Places, *s.Place))
+			c.Known(strictjson.Join(q, "place"), "place", *s.Place, hasWordID(m.Places, *s.Place))
 		}
 		if s.Only != nil {
 			c.valueRef(&s.Only.Value, strictjson.Join(q, "only.value"), refRules{allDerived: true})
-			c.promptText(strictjson.Join(q, "only.label"), s.Only.Label, 80)
+			c.PromptText(strictjson.Join(q, "only.label"), s.Only.Label, 80)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/fight"
+	"sheetkeeper/ruleset/rules"
 	"sheetkeeper/strictjson"
+	"slices"
 )
 
 // Item is what an entry of an item catalog is: a thing to carry, written in the items
@@ -49,7 +52,7 @@ type ItemBinds struct {
 // plus abilities it sets or raises and harm or conditions it keeps off.
 type ItemEffect struct {
 	Effects             []string                  `json:"effects,omitempty"`
-	Modifiers           []Modifier                `json:"modifiers,omitempty"`
+	Modifiers           []fight.Modifier          `json:"modifiers,omitempty"`
 	FailsSaves          []string                  `json:"failsSaves,omitempty"`
 	Saves               []string                  `json:"saves,omitempty"`
 	Skills              []string                  `json:"skills,omitempty"`
@@ -248,26 +251,26 @@ func (c *checker) checkItem(item *Item, path string, ctx *entryContext) {
 	at := func(k string) string { return strictjson.Join(path, k) }
 	it := c.rs.Items
 	if it == nil {
-		c.add(path, "this ruleset has no items block, so there is nothing for an item to be written in")
+		c.Add(path, "this ruleset has no items block, so there is nothing for an item to be written in")
 		return
 	}
-	c.known(at("category"), "item category", item.Category, hasWordID(it.Categories, item.Category))
-	if item.Rarity != nil && c.sheetID(at("rarity"), *item.Rarity) {
+	c.Known(at("category"), "item category", item.Category, hasWordID(it.Categories, item.Category))
+	if item.Rarity != nil && c.SheetID(at("rarity"), *item.Rarity) {
 		switch {
 		case len(it.Rarities) == 0:
-			c.add(at("rarity"), "this ruleset declares no rarities")
+			c.Add(at("rarity"), "this ruleset declares no rarities")
 		case !hasWordID(it.Rarities, *item.Rarity):
-			c.add(at("rarity"), "unknown rarity %q", *item.Rarity)
+			c.Add(at("rarity"), "unknown rarity %q", *item.Rarity)
 		}
 	}
-	c.count(at("tags"), len(item.Tags), 0, maxItemTags)
+	c.Count(at("tags"), len(item.Tags), 0, maxItemTags)
 	for i, t := range item.Tags {
-		c.known(strictjson.Join(at("tags"), i), "item tag", t, hasWordID(it.Tags, t))
+		c.Known(strictjson.Join(at("tags"), i), "item tag", t, hasWordID(it.Tags, t))
 	}
-	c.uniqueStrings(at("tags"), "item tag", item.Tags)
+	c.UniqueStrings(at("tags"), "item tag", item.Tags)
 	c.itemStatsAndSlots(item, it, at)
 	if item.Stack != nil {
-		c.between(at("stack"), float64(*item.Stack), 1, maxInventoryQty)
+		c.Between(at("stack"), float64(*item.Stack), 1, maxInventoryQty)
 	}
 	c.itemTrade(item, it, at)
 	c.service(item, path)
@@ -280,14 +283,14 @@ func (c *checker) checkItem(item *Item, path string, ctx *entryContext) {
 		}
 	}
 	if item.Requires != nil {
-		c.count(at("requires"), len(item.Requires), 1, 4)
+		c.Count(at("requires"), len(item.Requires), 1, 4)
 	}
 	for i := range item.Requires {
 		r := &item.Requires[i]
 		p := strictjson.Join(at("requires"), i)
 		c.valueRef(&r.Value, strictjson.Join(p, "value"), refRules{allDerived: true})
 		if r.Otherwise.Abilities != nil {
-			c.add(strictjson.Join(p, "otherwise.abilities"), "an unmet requirement cannot change an ability, since what it asks may read one")
+			c.Add(strictjson.Join(p, "otherwise.abilities"), "an unmet requirement cannot change an ability, since what it asks may read one")
 		}
 		c.itemEffect(strictjson.Join(p, "otherwise"), &r.Otherwise, ctx)
 	}
@@ -303,21 +306,21 @@ func (c *checker) checkItem(item *Item, path string, ctx *entryContext) {
 // itemStatsAndSlots checks an item's stats and slots against the ones the items block
 // declares; at makes a path inside the item.
 func (c *checker) itemStatsAndSlots(item *Item, it *Items, at func(string) string) {
-	for _, id := range sortedKeys(item.Stats) {
+	for _, id := range rules.SortedKeys(item.Stats) {
 		p := strictjson.Join(at("stats"), id)
 		s := it.stat(id)
 		if s == nil {
-			c.add(p, "unknown item stat %q", id)
+			c.Add(p, "unknown item stat %q", id)
 			continue
 		}
 		if msg := cellRefuses(s.Column(), item.Stats[id]); msg != "" {
-			c.add(p, "item stat %q %s", id, msg)
+			c.Add(p, "item stat %q %s", id, msg)
 		}
 	}
-	for _, id := range sortedKeys(item.Slots) {
+	for _, id := range rules.SortedKeys(item.Slots) {
 		p := strictjson.Join(at("slots"), id)
 		n := item.Slots[id]
-		c.between(p, float64(n), 1, maxItemSlotCount)
+		c.Between(p, float64(n), 1, maxItemSlotCount)
 		var slot *ItemSlot
 		for i := range it.Slots {
 			if it.Slots[i].ID == id {
@@ -326,9 +329,9 @@ func (c *checker) itemStatsAndSlots(item *Item, it *Items, at func(string) strin
 		}
 		switch {
 		case slot == nil:
-			c.add(p, "unknown slot %q", id)
+			c.Add(p, "unknown slot %q", id)
 		case n > slot.Count:
-			c.add(p, "a character has %d of slot %q", slot.Count, id)
+			c.Add(p, "a character has %d of slot %q", slot.Count, id)
 		}
 	}
 }
@@ -337,29 +340,29 @@ func (c *checker) itemStatsAndSlots(item *Item, it *Items, at func(string) strin
 // currencies, market and binding the items block declares.
 func (c *checker) itemTrade(item *Item, it *Items, at func(string) string) {
 	if item.Cost != nil {
-		c.between(at("cost.amount"), float64(item.Cost.Amount), 0, maxItemCost)
+		c.Between(at("cost.amount"), float64(item.Cost.Amount), 0, maxItemCost)
 		up := at("cost.unit")
-		if c.sheetID(up, item.Cost.Unit) && !it.hasUnit(item.Cost.Unit) {
+		if c.SheetID(up, item.Cost.Unit) && !it.hasUnit(item.Cost.Unit) {
 			if len(it.Currencies) == 0 {
-				c.add(up, "this ruleset declares no currencies")
+				c.Add(up, "this ruleset declares no currencies")
 			} else {
-				c.add(up, "unknown currency unit %q", item.Cost.Unit)
+				c.Add(up, "unknown currency unit %q", item.Cost.Unit)
 			}
 		}
 	}
 	if item.Sold != nil {
 		if it.Market == nil {
-			c.add(at("sold"), "this ruleset declares no market, so nothing is sold anywhere")
+			c.Add(at("sold"), "this ruleset declares no market, so nothing is sold anywhere")
 		} else {
-			c.known(at("sold.place"), "place", item.Sold.Place, hasWordID(it.Market.Places, item.Sold.Place))
+			c.Known(at("sold.place"), "place", item.Sold.Place, hasWordID(it.Market.Places, item.Sold.Place))
 		}
 	}
 	if item.Binds != nil {
 		if item.Binds.Restriction != nil {
-			c.catalogText(at("binds.restriction"), *item.Binds.Restriction, 200)
+			c.CatalogText(at("binds.restriction"), *item.Binds.Restriction, 200)
 		}
 		if it.Binding == nil {
-			c.add(at("binds"), "this ruleset declares no binding, so nothing is bound")
+			c.Add(at("binds"), "this ruleset declares no binding, so nothing is bound")
 		}
 	}
 }
@@ -370,11 +373,11 @@ func (c *checker) service(item *Item, path string) {
 		return
 	}
 	if !*item.Service {
-		c.add(strictjson.Join(path, "service"), "is true or left out")
+		c.Add(strictjson.Join(path, "service"), "is true or left out")
 		return
 	}
 	if item.Cost == nil {
-		c.add(strictjson.Join(path, "service"), "a service is bought, so it has a cost")
+		c.Add(strictjson.Join(path, "service"), "a service is bought, so it has a cost")
 	}
 	for _, k := range []struct {
 		key string
@@ -383,7 +386,7 @@ func (c *checker) service(item *Item, path string) {
 		{"worn", item.Worn != nil}, {"carried", item.Carried != nil}, {"requires", item.Requires != nil},
 		{"attack", item.Attack != nil}, {"use", item.Use != nil}, {"charges", item.Charges != nil}} {
 		if k.set {
-			c.add(strictjson.Join(path, k.key), "a service is never carried, so it has no %s", k.key)
+			c.Add(strictjson.Join(path, k.key), "a service is never carried, so it has no %s", k.key)
 		}
 	}
 }
@@ -394,27 +397,27 @@ func (c *checker) service(item *Item, path string) {
 func (c *checker) itemEffect(path string, e *ItemEffect, ctx *entryContext) {
 	at := func(k string) string { return strictjson.Join(path, k) }
 	if e.Effects != nil {
-		c.count(at("effects"), len(e.Effects), 1, 6)
+		c.Count(at("effects"), len(e.Effects), 1, 6)
 	}
 	for i, eff := range e.Effects {
-		if hasWord(itemRefusedEffects, eff) {
-			c.add(strictjson.Join(at("effects"), i), "an item cannot have %q: nobody put it on, and it never ends by itself", eff)
+		if slices.Contains(itemRefusedEffects, eff) {
+			c.Add(strictjson.Join(at("effects"), i), "an item cannot have %q: nobody put it on, and it never ends by itself", eff)
 		}
 	}
-	c.effects(path, &Effects{Effects: e.Effects, Modifiers: e.Modifiers, FailsSaves: e.FailsSaves, Saves: e.Saves, Skills: e.Skills}, false, true)
+	fight.CheckItemEffects(&c.Report, fightSheet{c}, path, &fight.Effects{Effects: e.Effects, Modifiers: e.Modifiers, FailsSaves: e.FailsSaves, Saves: e.Saves, Skills: e.Skills})
 	if ctxPooled(c) {
 		for i, m := range e.Modifiers {
 			if m.To == "attacks" && m.Dice != "" {
-				c.add(strictjson.Join(strictjson.Join(at("modifiers"), i), "dice"), "a \"dice-pool\" fight adds dice to a pool, so a modifier gives a flat number of dice")
+				c.Add(strictjson.Join(strictjson.Join(at("modifiers"), i), "dice"), "a \"dice-pool\" fight adds dice to a pool, so a modifier gives a flat number of dice")
 			}
 		}
 	}
 	e.AbilityChanges = nil
 	if e.Abilities != nil {
-		c.count(at("abilities"), len(e.Abilities), 0, 12)
+		c.Count(at("abilities"), len(e.Abilities), 0, 12)
 		e.AbilityChanges = map[string]AbilityChange{}
 	}
-	for _, id := range sortedKeys(e.Abilities) {
+	for _, id := range rules.SortedKeys(e.Abilities) {
 		p := strictjson.Join(at("abilities"), id)
 		var ch AbilityChange
 		if !c.decodeRaw(e.Abilities[id], &ch, p) {
@@ -422,20 +425,20 @@ func (c *checker) itemEffect(path string, e *ItemEffect, ctx *entryContext) {
 		}
 		e.AbilityChanges[id] = ch
 		if (ch.Set == nil) == (ch.Add == nil) {
-			c.add(p, "an ability change either sets or adds")
+			c.Add(p, "an ability change either sets or adds")
 		}
 		a := c.names.ability(id)
-		if !c.known(p, "ability", id, a != nil) {
+		if !c.Known(p, "ability", id, a != nil) {
 			continue
 		}
 		if ch.Add != nil {
-			c.between(strictjson.Join(p, "add"), float64(*ch.Add), -100, 100)
+			c.Between(strictjson.Join(p, "add"), float64(*ch.Add), -100, 100)
 			if *ch.Add == 0 {
-				c.add(strictjson.Join(p, "add"), "adding 0 changes nothing")
+				c.Add(strictjson.Join(p, "add"), "adding 0 changes nothing")
 			}
 		}
 		if ch.Set != nil && (*ch.Set < a.Min || *ch.Set > a.Max) {
-			c.add(strictjson.Join(p, "set"), "ability %q runs from %d to %d", id, a.Min, a.Max)
+			c.Add(strictjson.Join(p, "set"), "ability %q runs from %d to %d", id, a.Min, a.Max)
 		}
 	}
 	for _, h := range []struct {
@@ -445,15 +448,15 @@ func (c *checker) itemEffect(path string, e *ItemEffect, ctx *entryContext) {
 		if h.types == nil {
 			continue
 		}
-		c.count(at(h.key), len(h.types), 1, 30)
+		c.Count(at(h.key), len(h.types), 1, 30)
 		for i, t := range h.types {
 			c.damageType(strictjson.Join(at(h.key), i), t, ctx)
 		}
 	}
-	c.idList(at("conditionImmunities"), e.ConditionImmunities, 40, "condition", func(id string) bool { return c.names.condition(id) != nil })
+	c.IDList(at("conditionImmunities"), e.ConditionImmunities, 40, "condition", func(id string) bool { return c.names.condition(id) != nil })
 	if e.Effects == nil && e.Modifiers == nil && e.FailsSaves == nil && len(e.Abilities) == 0 &&
 		e.Resist == nil && e.Vulnerable == nil && e.Immune == nil && e.ConditionImmunities == nil {
-		c.add(at("effects"), "an item's effect does something: effects, modifiers, saves it fails, abilities, or harm or conditions it keeps off")
+		c.Add(at("effects"), "an item's effect does something: effects, modifiers, saves it fails, abilities, or harm or conditions it keeps off")
 	}
 }
 
@@ -494,18 +497,18 @@ func (c *checker) orStat(path string, raw strictjson.Raw, kind statKind, v any, 
 
 // itemStatRead checks that a stat a value reads is declared and of the value's kind.
 func (c *checker) itemStatRead(path, id string, kind statKind) {
-	if !c.sheetID(path, id) {
+	if !c.SheetID(path, id) {
 		return
 	}
 	s := c.rs.Items.stat(id)
 	if s == nil {
-		c.add(path, "unknown item stat %q", id)
+		c.Add(path, "unknown item stat %q", id)
 		return
 	}
 	want := map[statKind]string{statNumber: "number", statDice: "dice", statAbilities: "enum", statSkill: "enum", statType: "text"}[kind]
 	ok := s.Type == want || kind == statType && s.Type == "enum"
 	if !ok {
-		c.add(path, "item stat %q is a %s stat, not %s", id, s.Type, want)
+		c.Add(path, "item stat %q is a %s stat, not %s", id, s.Type, want)
 		return
 	}
 	if s.Type != "enum" {
@@ -514,10 +517,10 @@ func (c *checker) itemStatRead(path, id string, kind statKind) {
 	for _, w := range s.Values {
 		switch {
 		case kind == statAbilities && c.names.ability(w) == nil:
-			c.add(path, "item stat %q holds %q, which is not an ability", id, w)
+			c.Add(path, "item stat %q holds %q, which is not an ability", id, w)
 			return
 		case kind == statSkill && c.names.skill(w) == nil:
-			c.add(path, "item stat %q holds %q, which is not a skill", id, w)
+			c.Add(path, "item stat %q holds %q, which is not a skill", id, w)
 			return
 		}
 	}
@@ -526,25 +529,25 @@ func (c *checker) itemStatRead(path, id string, kind statKind) {
 // intOrStat checks a whole number lo..hi, written or read off a stat.
 func (c *checker) intOrStat(path string, raw strictjson.Raw, lo, hi float64) {
 	var n int
-	c.orStat(path, raw, statNumber, &n, func() { c.between(path, float64(n), lo, hi) })
+	c.orStat(path, raw, statNumber, &n, func() { c.Between(path, float64(n), lo, hi) })
 }
 
 func (c *checker) numOrStat(path string, raw strictjson.Raw, lo, hi float64) {
 	var n float64
-	c.orStat(path, raw, statNumber, &n, func() { c.between(path, n, lo, hi) })
+	c.orStat(path, raw, statNumber, &n, func() { c.Between(path, n, lo, hi) })
 }
 
 func (c *checker) diceOrStat(path string, raw strictjson.Raw) {
 	var s string
-	c.orStat(path, raw, statDice, &s, func() { c.dice(path, s) })
+	c.orStat(path, raw, statDice, &s, func() { c.Dice(path, s) })
 }
 
 func (c *checker) abilitiesOrStat(path string, raw strictjson.Raw) {
 	var ids []string
 	c.orStat(path, raw, statAbilities, &ids, func() {
-		c.count(path, len(ids), 1, 6)
+		c.Count(path, len(ids), 1, 6)
 		for i, id := range ids {
-			c.known(strictjson.Join(path, i), "ability", id, c.names.ability(id) != nil)
+			c.Known(strictjson.Join(path, i), "ability", id, c.names.ability(id) != nil)
 		}
 	})
 }
@@ -558,7 +561,7 @@ func (c *checker) itemToHit(path string, t *ItemToHit, whose string) {
 	c.abilitiesOrStat(at("abilities"), t.Abilities)
 	var skill string
 	c.orStat(at("skill"), t.Skill, statSkill, &skill, func() {
-		c.known(at("skill"), "skill", skill, c.names.skill(skill) != nil)
+		c.Known(at("skill"), "skill", skill, c.names.skill(skill) != nil)
 	})
 	if t.Proficiency != nil {
 		c.valueRef(t.Proficiency, at("proficiency"), refRules{allDerived: true})
@@ -569,9 +572,9 @@ func (c *checker) itemToHit(path string, t *ItemToHit, whose string) {
 		res := &c.rs.Resolution
 		switch {
 		case res.Kind != "dice-pool":
-			c.add(at("target"), "%s own target is a pool fight's; in this ruleset its bonus says the same", whose)
+			c.Add(at("target"), "%s own target is a pool fight's; in this ruleset its bonus says the same", whose)
 		case res.Target != nil && res.Target.Min >= res.Target.Max:
-			c.add(at("target"), "%s own target moves the pool's, so target.min is below target.max", whose)
+			c.Add(at("target"), "%s own target moves the pool's, so target.min is below target.max", whose)
 		}
 	}
 }
@@ -600,12 +603,12 @@ func (c *checker) itemAttack(path string, item *Item, ctx *entryContext) {
 		c.valueRef(a.Strikes, at("strikes"), refRules{allDerived: true})
 	}
 	if a.Ammo != nil {
-		c.known(at("ammo.tag"), "item tag", a.Ammo.Tag, hasWordID(c.rs.Items.Tags, a.Ammo.Tag))
+		c.Known(at("ammo.tag"), "item tag", a.Ammo.Tag, hasWordID(c.rs.Items.Tags, a.Ammo.Tag))
 		if a.Ammo.PerAttack != nil {
-			c.between(at("ammo.perAttack"), float64(*a.Ammo.PerAttack), 1, 100)
+			c.Between(at("ammo.perAttack"), float64(*a.Ammo.PerAttack), 1, 100)
 		}
 		if a.Ammo.Recover != nil {
-			c.between(at("ammo.recover"), *a.Ammo.Recover, 0, 1)
+			c.Between(at("ammo.recover"), *a.Ammo.Recover, 0, 1)
 		}
 	}
 	if a.Clip != nil {
@@ -613,49 +616,49 @@ func (c *checker) itemAttack(path string, item *Item, ctx *entryContext) {
 		c.budget(at("clip.reload"), a.Clip.Reload, ctx)
 	}
 	if a.Modes != nil {
-		c.count(at("modes"), len(a.Modes), 1, 6)
+		c.Count(at("modes"), len(a.Modes), 1, 6)
 	}
-	c.unique(at("modes"), "mode", len(a.Modes), func(i int) string { return a.Modes[i].ID })
+	c.Unique(at("modes"), "mode", len(a.Modes), func(i int) string { return a.Modes[i].ID })
 	for i, m := range a.Modes {
 		p := strictjson.Join(at("modes"), i)
-		c.sheetID(strictjson.Join(p, "id"), m.ID)
-		c.promptText(strictjson.Join(p, "label"), m.Label, 40)
+		c.SheetID(strictjson.Join(p, "id"), m.ID)
+		c.PromptText(strictjson.Join(p, "label"), m.Label, 40)
 		for _, b := range []struct {
 			key    string
 			v      *int
 			lo, hi float64
 		}{{"ammo", m.Ammo, 1, 100}, {"toHit", m.ToHit, -20, 20}, {"target", m.Target, -10, 10}, {"targets", m.Targets, 1, 20}} {
 			if b.v != nil {
-				c.between(strictjson.Join(p, b.key), float64(*b.v), b.lo, b.hi)
+				c.Between(strictjson.Join(p, b.key), float64(*b.v), b.lo, b.hi)
 			}
 		}
 	}
 	if a.OffHand != nil && !*a.OffHand {
-		c.add(at("offHand"), "is true or left out")
+		c.Add(at("offHand"), "is true or left out")
 	}
 	c.intOrStat(at("floor"), a.Floor, 1, 100)
 	if a.OnHit != nil {
-		c.count(at("onHit"), len(a.OnHit), 1, 4)
+		c.Count(at("onHit"), len(a.OnHit), 1, 4)
 	}
 	for i, h := range a.OnHit {
 		p := strictjson.Join(at("onHit"), i)
-		c.known(strictjson.Join(p, "condition"), "condition", h.Condition, c.names.condition(h.Condition) != nil)
-		c.between(strictjson.Join(p, "atLeast"), float64(h.AtLeast), 1, 100)
+		c.Known(strictjson.Join(p, "condition"), "condition", h.Condition, c.names.condition(h.Condition) != nil)
+		c.Between(strictjson.Join(p, "atLeast"), float64(h.AtLeast), 1, 100)
 		if h.Rounds != nil {
-			c.between(strictjson.Join(p, "rounds"), float64(*h.Rounds), 1, 100)
+			c.Between(strictjson.Join(p, "rounds"), float64(*h.Rounds), 1, 100)
 		}
 	}
 	if !ctx.hasCombat {
 		return
 	}
 	if len(item.Slots) == 0 && item.Binds == nil {
-		c.add(path, "a weapon is used while it is worn, so it takes a slot or binds")
+		c.Add(path, "a weapon is used while it is worn, so it takes a slot or binds")
 	}
 	if c.rs.Resolution.Kind != "dice-pool" && a.Damage.Dice == nil {
-		c.add(at("damage.dice"), "a weapon deals dice")
+		c.Add(at("damage.dice"), "a weapon deals dice")
 	}
 	if a.OffHand != nil && c.rs.Combat.OffHand == nil {
-		c.add(at("offHand"), "an off-hand attack spends combat.offHand's budget, so the combat block declares one")
+		c.Add(at("offHand"), "an off-hand attack spends combat.offHand's budget, so the combat block declares one")
 	}
 }
 
@@ -667,36 +670,36 @@ func (c *checker) itemUse(path string, item *Item, ctx *entryContext) {
 		amount: u.Amount, temporary: u.Temporary, damageType: u.DamageType, plus: u.Plus, save: u.Save,
 		targetCount: u.TargetCount, applies: u.Applies}, ctx)
 	if u.Free != nil && u.Budget != nil {
-		c.add(at("free"), "something free spends no budget, so it names none")
+		c.Add(at("free"), "something free spends no budget, so it names none")
 	}
 	if u.Budget != nil {
 		c.budget(at("budget"), *u.Budget, ctx)
 	}
 	c.itemToHit(at("toHit"), u.ToHit, "an item's")
 	if u.ToHit != nil && (u.AttackRoll == nil || !*u.AttackRoll) {
-		c.add(at("toHit"), "a to-hit is for a use that rolls to hit")
+		c.Add(at("toHit"), "a to-hit is for a use that rolls to hit")
 	}
 	c.intOrStat(at("saveDifficulty"), u.SaveDifficulty, 0, 100)
 	if (u.Save != nil || anySaveEnds(u.Applies) || anyOpenClauseSave(u.Plus)) && u.SaveDifficulty == nil {
-		c.add(at("saveDifficulty"), "a use that asks for a save says the number it is saved against")
+		c.Add(at("saveDifficulty"), "a use that asks for a save says the number it is saved against")
 	}
 	if u.Consumes != nil && u.Charges != nil {
-		c.add(at("charges"), "a use that uses the item up spends no charges of it")
+		c.Add(at("charges"), "a use that uses the item up spends no charges of it")
 	}
 	if u.Charges != nil {
-		c.between(at("charges"), float64(*u.Charges), 1, itemChargesMax)
+		c.Between(at("charges"), float64(*u.Charges), 1, itemChargesMax)
 		if item.Charges == nil {
-			c.add(at("charges"), "a use that spends charges is on an item that holds some")
+			c.Add(at("charges"), "a use that spends charges is on an item that holds some")
 		}
 	}
 	if r := u.Restore; r != nil {
-		c.known(at("restore.pool"), "live pool", r.Pool, c.names.pool(r.Pool) != nil)
+		c.Known(at("restore.pool"), "live pool", r.Pool, c.names.pool(r.Pool) != nil)
 		c.amount(at("restore.amount"), &r.Amount, true, ctx)
 		if u.Kind != "heal" && u.Kind != "buff" {
-			c.add(at("restore"), "a restore is on a use that helps, a heal or a buff")
+			c.Add(at("restore"), "a restore is on a use that helps, a heal or a buff")
 		}
 		if cb := c.rs.Combat; cb != nil && cb.Health.Pool == r.Pool {
-			c.add(at("restore.pool"), "health comes back with a heal, not a restore")
+			c.Add(at("restore.pool"), "health comes back with a heal, not a restore")
 		}
 	}
 	if g := u.Gate; g != nil {
@@ -704,7 +707,7 @@ func (c *checker) itemUse(path string, item *Item, ctx *entryContext) {
 	}
 	c.temporaryHealth(at("temporary"), u.Temporary, ctx)
 	if ctx.hasCombat && (u.Free == nil || !*u.Free) && u.Budget == nil {
-		c.add(at("budget"), "a use spends a budget, or is free")
+		c.Add(at("budget"), "a use spends a budget, or is free")
 	}
 }
 
@@ -713,18 +716,18 @@ func (c *checker) itemGate(path string, g *ItemGate) {
 	n := 0
 	if g.Check.Skill != nil {
 		n++
-		c.known(at("check.skill"), "skill", *g.Check.Skill, c.names.skill(*g.Check.Skill) != nil)
+		c.Known(at("check.skill"), "skill", *g.Check.Skill, c.names.skill(*g.Check.Skill) != nil)
 	}
 	if g.Check.Ability != nil {
 		n++
-		c.known(at("check.ability"), "ability", *g.Check.Ability, c.names.ability(*g.Check.Ability) != nil)
+		c.Known(at("check.ability"), "ability", *g.Check.Ability, c.names.ability(*g.Check.Ability) != nil)
 	}
 	if g.Check.Value != nil {
 		n++
 		c.valueRef(g.Check.Value, at("check.value"), refRules{allDerived: true})
 	}
 	if n != 1 {
-		c.add(at("check"), "a gate rolls exactly one of: skill, ability, value")
+		c.Add(at("check"), "a gate rolls exactly one of: skill, ability, value")
 	}
 	c.intOrStat(at("difficulty"), g.Difficulty, 1, 100)
 	if g.Unless != nil {
@@ -742,23 +745,23 @@ func (c *checker) itemCharges(path string, item *Item) {
 	at := func(k string) string { return strictjson.Join(path, k) }
 	c.intOrStat(at("charges.max"), ch.Max, 1, itemChargesMax)
 	if item.Use == nil || item.Use.Charges == nil {
-		c.add(at("charges"), "an item's charges are spent by its use, so its use spends some")
+		c.Add(at("charges"), "an item's charges are spent by its use, so its use spends some")
 	}
 	if item.Stack == nil || *item.Stack != 1 {
-		c.add(at("stack"), "an item that holds charges is one to a stack, so its stack is 1")
+		c.Add(at("stack"), "an item that holds charges is one to a stack, so its stack is 1")
 	}
 	if r := ch.Recharge; r != nil {
 		rp := at("charges.recharge.rests")
-		c.count(rp, len(r.Rests), 1, 12)
+		c.Count(rp, len(r.Rests), 1, 12)
 		for i, id := range r.Rests {
-			c.known(strictjson.Join(rp, i), "rest", id, c.rs.Rest(id) != nil)
+			c.Known(strictjson.Join(rp, i), "rest", id, c.rs.Rest(id) != nil)
 		}
 		ap := at("charges.recharge.amount")
 		switch rawKind(r.RawAmount) {
 		case 's':
 			var s string
 			if c.decodeRaw(r.RawAmount, &s, ap) && s != "max" {
-				c.add(ap, "is \"max\" or an amount")
+				c.Add(ap, "is \"max\" or an amount")
 			}
 		case 'o':
 			var a Amount
@@ -766,14 +769,14 @@ func (c *checker) itemCharges(path string, item *Item) {
 				c.amount(ap, &a, true, nil)
 			}
 		default:
-			c.add(ap, "is \"max\" or an amount")
+			c.Add(ap, "is \"max\" or an amount")
 		}
 	}
 	if b := ch.BreaksOn; b != nil {
-		c.between(at("charges.breaksOn.die"), float64(b.Die), 2, 100)
-		c.between(at("charges.breaksOn.atMost"), float64(b.AtMost), 1, 100)
+		c.Between(at("charges.breaksOn.die"), float64(b.Die), 2, 100)
+		c.Between(at("charges.breaksOn.atMost"), float64(b.AtMost), 1, 100)
 		if b.AtMost > b.Die {
-			c.add(at("charges.breaksOn.atMost"), "a break is at most the die's own faces")
+			c.Add(at("charges.breaksOn.atMost"), "a break is at most the die's own faces")
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/rules"
 	"slices"
 	"strings"
 	"testing"
@@ -88,7 +89,7 @@ func TestItemsRulesReportExactProblems(t *testing.T) {
 				if len(ps) > 0 {
 					t.Fatalf("clean fixture refused:\n%v", ps)
 				}
-				if !slices.ContainsFunc(rs.Features(), func(f Feature) bool { return f.Minor == 49 }) {
+				if !slices.ContainsFunc(rs.Features(), func(f rules.Feature) bool { return f.Minor == 49 }) {
 					t.Errorf("item catalogs (1.49) not recorded: %+v", rs.Features())
 				}
 			case "*":

@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"fmt"
+	"sheetkeeper/ruleset/rules"
 
 	"sheetkeeper/strictjson"
 )
@@ -92,46 +93,46 @@ func (c *checker) checkLayers() {
 	if layers == nil {
 		return
 	}
-	c.uses("layers", 25, "layers")
+	c.Uses("layers", 25, "layers")
 	ids := map[string]bool{}
 	for _, l := range layers {
 		ids[l.ID] = true
 	}
 	labelledList(c, "layers", "layer", layers, 0, maxLayers, func(_ int, l *Layer, path string) {
 		if l.Summary != "" {
-			c.promptText(path+".summary", l.Summary, 300)
+			c.PromptText(path+".summary", l.Summary, 300)
 		}
-		c.count(path+".conflicts", len(l.Conflicts), 0, maxLayers)
+		c.Count(path+".conflicts", len(l.Conflicts), 0, maxLayers)
 		for j, other := range l.Conflicts {
 			at := strictjson.Join(path+".conflicts", j)
 			switch {
-			case !c.sheetID(at, other):
+			case !c.SheetID(at, other):
 			case other == l.ID:
-				c.add(at, "a layer cannot conflict with itself")
+				c.Add(at, "a layer cannot conflict with itself")
 			case !ids[other]:
-				c.add(at, "unknown layer %q", other)
+				c.Add(at, "unknown layer %q", other)
 			}
 		}
 		if g := l.GM; g != nil {
 			if g.Guidance != "" {
-				c.promptText(path+".gm.guidance", g.Guidance, maxLayerGuidance)
+				c.PromptText(path+".gm.guidance", g.Guidance, maxLayerGuidance)
 			}
 			if g.WorldGuidance != "" {
-				c.promptText(path+".gm.worldGuidance", g.WorldGuidance, maxLayerGuidance)
+				c.PromptText(path+".gm.worldGuidance", g.WorldGuidance, maxLayerGuidance)
 			}
-			if total := textLen(g.Guidance) + textLen(g.WorldGuidance); total > maxLayerGuidance {
-				c.add(path+".gm", "one layer carries at most %d characters of guidance in total, got %d", maxLayerGuidance, total)
+			if total := rules.TextLen(g.Guidance) + rules.TextLen(g.WorldGuidance); total > maxLayerGuidance {
+				c.Add(path+".gm", "one layer carries at most %d characters of guidance in total, got %d", maxLayerGuidance, total)
 			}
 		}
-		c.count(path+".fields", len(l.Fields), 0, 24)
-		c.unique(path+".fields", "narrowed field", len(l.Fields), func(j int) string { return l.Fields[j].ID })
+		c.Count(path+".fields", len(l.Fields), 0, 24)
+		c.Unique(path+".fields", "narrowed field", len(l.Fields), func(j int) string { return l.Fields[j].ID })
 		for j := range l.Fields {
 			c.layerField(&l.Fields[j], fmt.Sprintf("%s.fields[%d]", path, j))
 		}
 		if l.DifficultyLadder != nil {
 			c.ladder(path+".difficultyLadder", l.DifficultyLadder)
 		}
-		c.count(path+".catalogs", len(l.Catalogs), 0, 24)
+		c.Count(path+".catalogs", len(l.Catalogs), 0, 24)
 		for j := range l.Catalogs {
 			c.layerCatalog(&l.Catalogs[j], fmt.Sprintf("%s.catalogs[%d]", path, j))
 		}
@@ -145,42 +146,42 @@ func (c *checker) checkLayers() {
 // of its values and no hideWhen on the sheet watches it, at least one value is left, and
 // the default survives or a surviving one is named.
 func (c *checker) layerField(e *LayerField, path string) {
-	c.count(path+".removeValues", len(e.RemoveValues), 1, 40)
+	c.Count(path+".removeValues", len(e.RemoveValues), 1, 40)
 	for i, v := range e.RemoveValues {
 		if v == "" {
-			c.add(strictjson.Join(path+".removeValues", i), "must not be empty")
+			c.Add(strictjson.Join(path+".removeValues", i), "must not be empty")
 		}
-		c.maxLen(strictjson.Join(path+".removeValues", i), v, 80)
+		c.MaxLen(strictjson.Join(path+".removeValues", i), v, 80)
 	}
 	if e.Default != nil {
-		c.maxLen(path+".default", *e.Default, 80)
+		c.MaxLen(path+".default", *e.Default, 80)
 	}
-	if !c.sheetID(path+".id", e.ID) {
+	if !c.SheetID(path+".id", e.ID) {
 		return
 	}
 	f := c.names.field(e.ID)
 	switch {
 	case f == nil:
-		c.add(path+".id", "unknown field %q", e.ID)
+		c.Add(path+".id", "unknown field %q", e.ID)
 		return
 	case f.Type != "enum":
-		c.add(path+".id", "field %q is not an enum field", e.ID)
+		c.Add(path+".id", "field %q is not an enum field", e.ID)
 		return
 	}
 	watchers := c.hideWatchers(e.ID)
 	for i, v := range e.RemoveValues {
 		at := strictjson.Join(path+".removeValues", i)
 		if !contains(f.Values, v) {
-			c.add(at, "%q is not one of the values of %q", clip(v), e.ID)
+			c.Add(at, "%q is not one of the values of %q", rules.Clip(v), e.ID)
 		}
 		for _, w := range watchers {
 			if !containsScalar(w.rule.Values(), v) {
 				continue
 			}
 			if w.rule.NotEquals != nil {
-				c.add(at, "%q is shown only when %q is %q, so a layer cannot remove that value", w.id, e.ID, v)
+				c.Add(at, "%q is shown only when %q is %q, so a layer cannot remove that value", w.id, e.ID, v)
 			} else {
-				c.add(at, "%q is hidden when %q is %q, so a layer cannot remove that value", w.id, e.ID, v)
+				c.Add(at, "%q is hidden when %q is %q, so a layer cannot remove that value", w.id, e.ID, v)
 			}
 			break
 		}
@@ -192,15 +193,15 @@ func (c *checker) layerField(e *LayerField, path string) {
 		}
 	}
 	if len(left) == 0 {
-		c.add(path+".removeValues", "a layer must leave %q at least one value", e.ID)
+		c.Add(path+".removeValues", "a layer must leave %q at least one value", e.ID)
 		return
 	}
 	if e.Default != nil {
 		if !contains(left, *e.Default) {
-			c.add(path+".default", "default %q is not one of the values this layer leaves", clip(*e.Default))
+			c.Add(path+".default", "default %q is not one of the values this layer leaves", rules.Clip(*e.Default))
 		}
 	} else if d, ok := f.Default.(string); ok && !contains(left, d) {
-		c.add(path+".removeValues", "removing %q takes the default of %q away; name a new default", d, e.ID)
+		c.Add(path+".removeValues", "removing %q takes the default of %q away; name a new default", d, e.ID)
 	}
 }
 
@@ -261,37 +262,37 @@ func (c *checker) layerCatalog(e *LayerCatalog, path string) {
 		}
 	}
 	if set != 1 {
-		c.add(hp, "a hide rule names exactly one of: above, below, equals, notIn")
+		c.Add(hp, "a hide rule names exactly one of: above, below, equals, notIn")
 	}
 	if h.Equals != nil {
-		c.maxLen(hp+".equals", *h.Equals, 80)
+		c.MaxLen(hp+".equals", *h.Equals, 80)
 	}
 	if h.NotIn != nil {
-		c.count(hp+".notIn", len(h.NotIn), 1, 24)
+		c.Count(hp+".notIn", len(h.NotIn), 1, 24)
 		for i, v := range h.NotIn {
-			c.maxLen(strictjson.Join(hp+".notIn", i), v, 80)
+			c.MaxLen(strictjson.Join(hp+".notIn", i), v, 80)
 		}
 	}
-	idOK := c.sheetID(path+".id", e.ID)
-	if !c.sheetID(hp+".filter", h.Filter) || !idOK {
+	idOK := c.SheetID(path+".id", e.ID)
+	if !c.SheetID(hp+".filter", h.Filter) || !idOK {
 		return
 	}
 	cat := c.rs.Catalog(e.ID)
 	if cat == nil {
-		c.add(path+".id", "unknown catalog %q", e.ID)
+		c.Add(path+".id", "unknown catalog %q", e.ID)
 		return
 	}
 	filter := cat.Filter(h.Filter)
 	if filter == nil {
-		c.add(hp+".filter", "catalog %q declares no filter %q", e.ID, h.Filter)
+		c.Add(hp+".filter", "catalog %q declares no filter %q", e.ID, h.Filter)
 		return
 	}
 	numeric := h.Above != nil || h.Below != nil
 	switch {
 	case numeric && filter.Type != "number":
-		c.add(hp, "filter %q holds words, so hide uses equals or notIn", filter.ID)
+		c.Add(hp, "filter %q holds words, so hide uses equals or notIn", filter.ID)
 	case !numeric && filter.Type == "number":
-		c.add(hp, "filter %q holds a number, so hide uses above or below", filter.ID)
+		c.Add(hp, "filter %q holds a number, so hide uses above or below", filter.ID)
 	}
 }
 
@@ -299,13 +300,13 @@ func (c *checker) layerCatalog(e *LayerCatalog, path string) {
 // that a family's smallest coin goes only with its whole family.
 func (c *checker) layerCurrencies(lc *LayerCurrencies, path string) {
 	if lc.RemoveUnits == nil && lc.RemoveFamilies == nil {
-		c.add(path, "a layer's currencies take out coins (removeUnits) or families (removeFamilies)")
+		c.Add(path, "a layer's currencies take out coins (removeUnits) or families (removeFamilies)")
 	}
 	if lc.RemoveUnits != nil {
-		c.count(path+".removeUnits", len(lc.RemoveUnits), 1, 60)
+		c.Count(path+".removeUnits", len(lc.RemoveUnits), 1, 60)
 	}
 	if lc.RemoveFamilies != nil {
-		c.count(path+".removeFamilies", len(lc.RemoveFamilies), 1, 6)
+		c.Count(path+".removeFamilies", len(lc.RemoveFamilies), 1, 6)
 	}
 	var families []CurrencyFamily
 	if c.rs.Items != nil {
@@ -317,21 +318,21 @@ func (c *checker) layerCurrencies(lc *LayerCurrencies, path string) {
 		for _, f := range families {
 			found = found || f.ID == id
 		}
-		if c.sheetID(at, id) && !found {
-			c.add(at, "unknown currency %q", id)
+		if c.SheetID(at, id) && !found {
+			c.Add(at, "unknown currency %q", id)
 		}
 	}
 	for i, id := range lc.RemoveUnits {
 		at := strictjson.Join(path+".removeUnits", i)
-		if !c.sheetID(at, id) {
+		if !c.SheetID(at, id) {
 			continue
 		}
 		family, unit := findUnit(families, id)
 		switch {
 		case unit == nil:
-			c.add(at, "unknown currency unit %q", id)
+			c.Add(at, "unknown currency unit %q", id)
 		case unit.Value == 1 && !contains(lc.RemoveFamilies, family.ID):
-			c.add(at, "%q is the smallest coin of %q, which goes only with its whole family", id, family.ID)
+			c.Add(at, "%q is the smallest coin of %q, which goes only with its whole family", id, family.ID)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"fmt"
+	"sheetkeeper/ruleset/rules"
 	"strings"
 
 	"sheetkeeper/strictjson"
@@ -18,21 +19,21 @@ const (
 func (c *checker) checkLive() {
 	live := &c.rs.Sheet.Live
 	n := c.names
-	c.count("sheet.live.pools", len(live.Pools), 0, 60)
-	c.count("sheet.live.tracks", len(live.Tracks), 0, 30)
-	c.count("sheet.live.text", len(live.Text), 0, 12)
-	c.count("sheet.live.conditions", len(live.Conditions), 0, 80)
-	c.count("sheet.live.states", len(live.States), 0, 12)
-	c.unique("sheet.live.pools", "pool", len(live.Pools), func(i int) string { return live.Pools[i].ID })
-	c.unique("sheet.live.tracks", "track", len(live.Tracks), func(i int) string { return live.Tracks[i].ID })
-	c.unique("sheet.live.text", "live text", len(live.Text), func(i int) string { return live.Text[i].ID })
-	c.unique("sheet.live.conditions", "condition", len(live.Conditions), func(i int) string { return live.Conditions[i].ID })
-	c.unique("sheet.live.states", "state", len(live.States), func(i int) string { return live.States[i].ID })
+	c.Count("sheet.live.pools", len(live.Pools), 0, 60)
+	c.Count("sheet.live.tracks", len(live.Tracks), 0, 30)
+	c.Count("sheet.live.text", len(live.Text), 0, 12)
+	c.Count("sheet.live.conditions", len(live.Conditions), 0, 80)
+	c.Count("sheet.live.states", len(live.States), 0, 12)
+	c.Unique("sheet.live.pools", "pool", len(live.Pools), func(i int) string { return live.Pools[i].ID })
+	c.Unique("sheet.live.tracks", "track", len(live.Tracks), func(i int) string { return live.Tracks[i].ID })
+	c.Unique("sheet.live.text", "live text", len(live.Text), func(i int) string { return live.Text[i].ID })
+	c.Unique("sheet.live.conditions", "condition", len(live.Conditions), func(i int) string { return live.Conditions[i].ID })
+	c.Unique("sheet.live.states", "state", len(live.States), func(i int) string { return live.States[i].ID })
 
 	for i := range live.Pools {
 		c.checkPool(&live.Pools[i], fmt.Sprintf("sheet.live.pools[%d]", i))
 		if n.track(live.Pools[i].ID) != nil {
-			c.add(fmt.Sprintf("sheet.live.pools[%d].id", i), "%q is already a track id", live.Pools[i].ID)
+			c.Add(fmt.Sprintf("sheet.live.pools[%d].id", i), "%q is already a track id", live.Pools[i].ID)
 		}
 	}
 	for i := range live.Tracks {
@@ -40,14 +41,14 @@ func (c *checker) checkLive() {
 	}
 	for i, t := range live.Text {
 		path := fmt.Sprintf("sheet.live.text[%d]", i)
-		c.sheetID(path+".id", t.ID)
-		c.label(path+".label", t.Label)
-		c.between(path+".maxLength", float64(t.MaxLength), 1, 500)
+		c.SheetID(path+".id", t.ID)
+		c.Label(path+".label", t.Label)
+		c.Between(path+".maxLength", float64(t.MaxLength), 1, 500)
 	}
 	for i, k := range live.Conditions {
 		path := fmt.Sprintf("sheet.live.conditions[%d]", i)
-		c.sheetID(path+".id", k.ID)
-		c.label(path+".label", k.Label)
+		c.SheetID(path+".id", k.ID)
+		c.Label(path+".label", k.Label)
 	}
 	for i := range live.States {
 		c.checkState(&live.States[i], fmt.Sprintf("sheet.live.states[%d]", i))
@@ -59,38 +60,38 @@ func (c *checker) checkLive() {
 // its own level: its level, else its place in its own group, so it needs one of them.
 func (c *checker) checkPool(p *LivePool, path string) {
 	n := c.names
-	c.sheetID(path+".id", p.ID)
-	c.label(path+".label", p.Label)
+	c.SheetID(path+".id", p.ID)
+	c.Label(path+".label", p.Label)
 	c.valueRef(&p.Max, path+".max", refRules{allDerived: true, noLive: true})
 	if p.Group != "" {
-		c.sheetID(path+".group", p.Group)
+		c.SheetID(path+".group", p.Group)
 	}
 	if p.Start != "" {
-		c.oneOf(path+".start", p.Start, "full", "empty")
+		c.OneOf(path+".start", p.Start, "full", "empty")
 	}
 	c.hideWhen(path+".hideWhen", p.HideWhen)
 	if p.Level != nil {
-		c.uses("live pool level", 171, path+".level")
+		c.Uses("live pool level", 171, path+".level")
 		c.valueRef(p.Level, path+".level", refRules{allDerived: true, noLive: true})
 	}
 	if p.Pays == nil {
 		return
 	}
-	c.uses("live pool pays", 171, path+".pays")
-	c.count(path+".pays", len(p.Pays), 1, 4)
-	c.uniqueStrings(path+".pays", "group", p.Pays)
+	c.Uses("live pool pays", 171, path+".pays")
+	c.Count(path+".pays", len(p.Pays), 1, 4)
+	c.UniqueStrings(path+".pays", "group", p.Pays)
 	for i, g := range p.Pays {
 		at := strictjson.Join(path+".pays", i)
 		switch {
-		case !c.sheetID(at, g):
+		case !c.SheetID(at, g):
 		case g == p.Group:
-			c.add(at, "%q is the pool's own group; pays names other groups", g)
+			c.Add(at, "%q is the pool's own group; pays names other groups", g)
 		case !n.isGroup(g):
-			c.add(at, "no pool declares the group %q", g)
+			c.Add(at, "no pool declares the group %q", g)
 		}
 	}
 	if p.Group == "" && p.Level == nil {
-		c.add(path+".pays", "a pool that pays for other groups needs a level or a group to give it one")
+		c.Add(path+".pays", "a pool that pays for other groups needs a level or a group to give it one")
 	}
 }
 
@@ -98,51 +99,51 @@ func (c *checker) checkPool(p *LivePool, path string) {
 // boxes, marked with kinds).
 func (c *checker) checkTrack(t *Track, path string) {
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.sheetID(at("id"), t.ID)
-	c.label(at("label"), t.Label)
+	c.SheetID(at("id"), t.ID)
+	c.Label(at("label"), t.Label)
 	if t.Levels != nil {
-		c.count(at("levels"), len(t.Levels), 1, maxTrackLevels)
+		c.Count(at("levels"), len(t.Levels), 1, maxTrackLevels)
 		for i, l := range t.Levels {
 			lp := fmt.Sprintf("%s.levels[%d]", path, i)
-			c.label(lp+".label", l.Label)
-			c.between(lp+".penalty", float64(l.Penalty), -1000, 0)
+			c.Label(lp+".label", l.Label)
+			c.Between(lp+".penalty", float64(l.Penalty), -1000, 0)
 			if i > 0 && l.Penalty > t.Levels[i-1].Penalty {
-				c.add(lp+".penalty", "a wound track's levels run best first, so a level is never kinder than the one above it")
+				c.Add(lp+".penalty", "a wound track's levels run best first, so a level is never kinder than the one above it")
 			}
 		}
 	}
 	if t.Kinds != nil {
-		c.count(at("kinds"), len(t.Kinds), 1, maxTrackKinds)
-		c.unique(at("kinds"), "wound kind", len(t.Kinds), func(i int) string { return t.Kinds[i].ID })
+		c.Count(at("kinds"), len(t.Kinds), 1, maxTrackKinds)
+		c.Unique(at("kinds"), "wound kind", len(t.Kinds), func(i int) string { return t.Kinds[i].ID })
 		seen := map[int]bool{}
 		for i, k := range t.Kinds {
 			kp := fmt.Sprintf("%s.kinds[%d]", path, i)
-			c.sheetID(kp+".id", k.ID)
-			c.promptText(kp+".label", k.Label, 16)
-			c.between(kp+".severity", float64(k.Severity), -100, 100)
+			c.SheetID(kp+".id", k.ID)
+			c.PromptText(kp+".label", k.Label, 16)
+			c.Between(kp+".severity", float64(k.Severity), -100, 100)
 			if seen[k.Severity] {
-				c.add(kp+".severity", "duplicate severity %d", k.Severity)
+				c.Add(kp+".severity", "duplicate severity %d", k.Severity)
 			}
 			seen[k.Severity] = true
 		}
 	}
 	if b := t.Boxes; b != nil {
-		c.oneOf(at("boxes.penalty.by"), b.Penalty.By, "filled", "remaining")
-		c.stepTable(at("boxes.penalty.table"), b.Penalty.Table, 40)
+		c.OneOf(at("boxes.penalty.by"), b.Penalty.By, "filled", "remaining")
+		c.StepTable(at("boxes.penalty.table"), b.Penalty.Table, 40)
 		for i, step := range b.Penalty.Table {
 			sp := fmt.Sprintf("%s.boxes.penalty.table[%d][1]", path, i)
 			if step[1] != float64(int(step[1])) {
-				c.add(sp, "expected an integer, got %s", num(step[1]))
+				c.Add(sp, "expected an integer, got %s", rules.Num(step[1]))
 			} else {
-				c.between(sp, step[1], -1000, 0)
+				c.Between(sp, step[1], -1000, 0)
 			}
 		}
 	}
 	if t.Fill != "" {
-		c.oneOf(at("fill"), t.Fill, "sequential", "indexed")
+		c.OneOf(at("fill"), t.Fill, "sequential", "indexed")
 	}
 	if t.OnFull != "" {
-		c.oneOf(at("onFull"), t.OnFull, "upgrade", "refuse")
+		c.OneOf(at("onFull"), t.OnFull, "upgrade", "refuse")
 	}
 	if !t.IsWound() {
 		c.checkPlainTrack(t, path)
@@ -154,21 +155,21 @@ func (c *checker) checkTrack(t *Track, path string) {
 func (c *checker) checkPlainTrack(t *Track, path string) {
 	at := func(k string) string { return strictjson.Join(path, k) }
 	if t.Kinds != nil {
-		c.add(at("kinds"), "kinds needs levels or boxes beside it: there is nothing to mark")
+		c.Add(at("kinds"), "kinds needs levels or boxes beside it: there is nothing to mark")
 	}
 	for _, k := range []struct {
 		key string
 		on  bool
 	}{{"fill", t.Fill != ""}, {"onFull", t.OnFull != ""}, {"extra", t.Extra != nil}} {
 		if k.on {
-			c.add(at(k.key), "%s is for a wound track, which has levels or boxes", k.key)
+			c.Add(at(k.key), "%s is for a wound track, which has levels or boxes", k.key)
 		}
 	}
 	c.hideWhen(at("hideWhen"), t.HideWhen)
 	if t.MaxRef != nil {
 		c.valueRef(t.MaxRef, at("max"), refRules{allDerived: true, noLive: true})
 		if t.Default != nil && *t.Default < t.Min {
-			c.add(at("default"), "default is below min")
+			c.Add(at("default"), "default is below min")
 		}
 		return
 	}
@@ -176,56 +177,56 @@ func (c *checker) checkPlainTrack(t *Track, path string) {
 		return
 	}
 	if t.Min > *t.MaxNumber {
-		c.add(at("min"), "min is above max")
+		c.Add(at("min"), "min is above max")
 	}
 	if t.Default != nil && (*t.Default < t.Min || *t.Default > *t.MaxNumber) {
-		c.add(at("default"), "default %d is outside %d..%d", *t.Default, t.Min, *t.MaxNumber)
+		c.Add(at("default"), "default %d is outside %d..%d", *t.Default, t.Min, *t.MaxNumber)
 	}
 }
 
 func (c *checker) checkWoundTrack(t *Track, path string) {
 	at := func(k string) string { return strictjson.Join(path, k) }
 	if t.Levels != nil && t.Boxes != nil {
-		c.add(at("boxes"), "a wound track has levels or boxes, not both")
+		c.Add(at("boxes"), "a wound track has levels or boxes, not both")
 	}
 	if t.Kinds == nil {
 		key := "levels"
 		if t.Levels == nil {
 			key = "boxes"
 		}
-		c.add(at(key), "a track with %s needs kinds beside it: a mark has to be of something", key)
+		c.Add(at(key), "a track with %s needs kinds beside it: a mark has to be of something", key)
 	}
 	if t.Fill == "indexed" && t.OnFull != "refuse" {
-		c.add(at("onFull"), "an indexed track refuses a mark it has no box for, so its onFull is \"refuse\"")
+		c.Add(at("onFull"), "an indexed track refuses a mark it has no box for, so its onFull is \"refuse\"")
 	}
 	if t.Min != 0 {
-		c.add(at("min"), "a wound track starts unmarked, so its min is 0")
+		c.Add(at("min"), "a wound track starts unmarked, so its min is 0")
 	}
 	if t.Boxes != nil {
 		if t.Extra != nil {
-			c.add(at("extra"), "a box track's length is its max; extra levels are for named levels")
+			c.Add(at("extra"), "a box track's length is its max; extra levels are for named levels")
 		}
 		if t.MaxNumber != nil && (*t.MaxNumber < 0 || *t.MaxNumber > maxWoundBoxes) {
-			c.add(at("max"), "a box track has from 0 to %d boxes", maxWoundBoxes)
+			c.Add(at("max"), "a box track has from 0 to %d boxes", maxWoundBoxes)
 		}
 		if t.MaxRef != nil {
 			c.valueRef(t.MaxRef, at("max"), refRules{allDerived: true, noLive: true})
 		}
 	} else if t.MaxNumber == nil || *t.MaxNumber != len(t.Levels) {
-		c.add(at("max"), "a wound track holds one mark per level, so its max is %d", len(t.Levels))
+		c.Add(at("max"), "a wound track holds one mark per level, so its max is %d", len(t.Levels))
 	}
 	if x := t.Extra; x != nil {
 		l := c.names.list(x.List)
-		if c.known(at("extra.list"), "list", x.List, l != nil) {
+		if c.Known(at("extra.list"), "list", x.List, l != nil) {
 			c.columnMust(at("extra.countColumn"), l, x.CountColumn, "number")
 			c.columnMust(at("extra.penaltyColumn"), l, x.PenaltyColumn, "number")
 		}
 	}
 	if t.HideWhen != nil {
-		c.add(at("hideWhen"), "a wound track is read by rolls and fights, so it cannot be hidden")
+		c.Add(at("hideWhen"), "a wound track is read by rolls and fights, so it cannot be hidden")
 	}
 	if t.Default != nil && *t.Default != 0 {
-		c.add(at("default"), "a wound track starts unmarked, so it declares no default")
+		c.Add(at("default"), "a wound track starts unmarked, so it declares no default")
 	}
 }
 
@@ -233,27 +234,27 @@ func (c *checker) checkWoundTrack(t *Track, path string) {
 // double quote: the sheet command quotes them), labels and a default among them.
 func (c *checker) checkState(s *State, path string) {
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.sheetID(at("id"), s.ID)
-	c.label(at("label"), s.Label)
-	c.count(at("values"), len(s.Values), 2, 40)
+	c.SheetID(at("id"), s.ID)
+	c.Label(at("label"), s.Label)
+	c.Count(at("values"), len(s.Values), 2, 40)
 	for i, v := range s.Values {
 		vp := strictjson.Join(at("values"), i)
-		c.promptText(vp, v, 80)
+		c.PromptText(vp, v, 80)
 		if strings.Contains(v, `"`) {
-			c.add(vp, "a state's value cannot contain a double quote: the sheet command quotes it")
+			c.Add(vp, "a state's value cannot contain a double quote: the sheet command quotes it")
 		}
 	}
-	c.uniqueStrings(at("values"), "value", s.Values)
+	c.UniqueStrings(at("values"), "value", s.Values)
 	for k, v := range s.ValueLabels {
-		c.label(strictjson.Join(at("valueLabels"), k), v)
+		c.Label(strictjson.Join(at("valueLabels"), k), v)
 		if !contains(s.Values, k) {
-			c.add(strictjson.Join(at("valueLabels"), k), "%q is not one of the values", clip(k))
+			c.Add(strictjson.Join(at("valueLabels"), k), "%q is not one of the values", rules.Clip(k))
 		}
 	}
 	if s.Default != nil {
-		c.maxLen(at("default"), *s.Default, 80)
+		c.MaxLen(at("default"), *s.Default, 80)
 		if !contains(s.Values, *s.Default) {
-			c.add(at("default"), "default %q is not one of the values", clip(*s.Default))
+			c.Add(at("default"), "default %q is not one of the values", rules.Clip(*s.Default))
 		}
 	}
 	c.hideWhen(at("hideWhen"), s.HideWhen)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sheetkeeper/ruleset/rules"
 	"sort"
 	"strings"
 	"sync"
@@ -87,7 +88,7 @@ func LoadPackage(b *bundle.Bundle) (*Loaded, error) {
 
 // undeclared reports each feature the package's declared Capability API does not
 // cover, naming the feature and the version it needs.
-func (l *Loaded) undeclared(features []Feature) strictjson.Problems {
+func (l *Loaded) undeclared(features []rules.Feature) strictjson.Problems {
 	var ps strictjson.Problems
 	declared := l.Package.CapabilityAPI
 	for _, f := range features {
@@ -155,7 +156,7 @@ func (l *Loaded) Entries(catalogID string) ([]Entry, error) {
 			e.problems = strictjson.Problems{{Msg: err.Error()}}
 		}
 	} else {
-		var features []Feature
+		var features []rules.Feature
 		e.entries, e.problems, features = checkCatalogFile(l.Ruleset, catalogID, data)
 		if len(e.problems) == 0 {
 			e.problems = l.undeclared(features)

@@ -186,12 +186,12 @@ func (c *checker) decodeResolutionUnions() {
 			if c.decodeRaw(s.RawPerCheck, &word, path) {
 				s.PerCheckPool = word == "pool"
 				if !s.PerCheckPool {
-					c.add(path, "perCheck is a number, a value reference or \"pool\"")
+					c.Add(path, "perCheck is a number, a value reference or \"pool\"")
 				}
 			}
 		default:
 			if c.decodeRaw(s.RawPerCheck, &s.PerCheckNumber, path) {
-				c.between(path, float64(s.PerCheckNumber), 1, spendEffectMax)
+				c.Between(path, float64(s.PerCheckNumber), 1, spendEffectMax)
 			}
 		}
 	}
@@ -243,7 +243,7 @@ func (r *Resolution) MaxSuccesses() int {
 func (c *checker) checkResolution() {
 	r := &c.rs.Resolution
 	n := c.names
-	if !c.oneOf("resolution.kind", r.Kind, "dice-sum", "dice-pool") {
+	if !c.OneOf("resolution.kind", r.Kind, "dice-sum", "dice-pool") {
 		return
 	}
 	present := r.present()
@@ -262,33 +262,33 @@ func (c *checker) checkResolution() {
 	c.checkAbilityModifier()
 	labelledList(c, "resolution.proficiencyTiers", "proficiency tier", r.ProficiencyTiers, 1, 12, func(_ int, t *ProficiencyTier, path string) {
 		if t.Multiplier != nil {
-			c.between(path+".multiplier", *t.Multiplier, 0, 10)
+			c.Between(path+".multiplier", *t.Multiplier, 0, 10)
 			if r.Proficiency == nil && *t.Multiplier != 0 {
-				c.add(path+".multiplier", "a multiplier needs resolution.proficiency.bonus to multiply; use flat for a fixed bonus")
+				c.Add(path+".multiplier", "a multiplier needs resolution.proficiency.bonus to multiply; use flat for a fixed bonus")
 			}
 		}
 		c.rounding(path+".round", t.Round)
 		if t.Flat != nil {
-			c.between(path+".flat", float64(*t.Flat), -50, 50)
+			c.Between(path+".flat", float64(*t.Flat), -50, 50)
 		}
 	})
 	if p := r.Proficiency; p != nil {
 		c.valueRef(&p.Bonus, "resolution.proficiency.bonus", refRules{allDerived: true, noLive: true})
 		c.feedsSkillNumber(&p.Bonus, "resolution.proficiency.bonus", "the proficiency bonus", "the proficiency bonus")
 	}
-	if id := r.PenaltyFrom; id != "" && c.known("resolution.penaltyFrom", "track", id, n.track(id) != nil) && !n.track(id).IsWound() {
-		c.add("resolution.penaltyFrom", "%q has no levels or boxes, so it carries no penalty to apply", id)
+	if id := r.PenaltyFrom; id != "" && c.Known("resolution.penaltyFrom", "track", id, n.track(id) != nil) && !n.track(id).IsWound() {
+		c.Add("resolution.penaltyFrom", "%q has no levels or boxes, so it carries no penalty to apply", id)
 	}
 	c.checkSpends()
-	c.count("resolution.adjust", len(r.Adjust), 0, 8)
+	c.Count("resolution.adjust", len(r.Adjust), 0, 8)
 	for i := range r.Adjust {
 		a := &r.Adjust[i]
 		path := fmt.Sprintf("resolution.adjust[%d]", i)
 		c.valueRef(&a.Value, path+".value", readAll())
 		if a.Abilities != nil {
-			c.count(path+".abilities", len(a.Abilities), 1, 12)
+			c.Count(path+".abilities", len(a.Abilities), 1, 12)
 			for j, id := range a.Abilities {
-				c.known(strictjson.Join(path+".abilities", j), "ability", id, n.ability(id) != nil)
+				c.Known(strictjson.Join(path+".abilities", j), "ability", id, n.ability(id) != nil)
 			}
 		}
 	}
@@ -302,46 +302,46 @@ func (c *checker) checkResolution() {
 
 func (c *checker) checkAbilityModifier() {
 	m := &c.rs.Resolution.AbilityModifier
-	if !c.oneOf("resolution.abilityModifier.op", m.Op, "floorHalfMinusTen", "identity", "stepTable") {
+	if !c.OneOf("resolution.abilityModifier.op", m.Op, "floorHalfMinusTen", "identity", "stepTable") {
 		return
 	}
 	if m.Op == "stepTable" {
 		if m.Table == nil {
-			c.add("resolution.abilityModifier.table", "required")
+			c.Add("resolution.abilityModifier.table", "required")
 			return
 		}
-		c.stepTable("resolution.abilityModifier.table", m.Table, 100)
+		c.StepTable("resolution.abilityModifier.table", m.Table, 100)
 	} else if m.Table != nil {
-		c.add("resolution.abilityModifier.table", "unknown key for op %q", m.Op)
+		c.Add("resolution.abilityModifier.table", "unknown key for op %q", m.Op)
 	}
 }
 
 func (c *checker) checkSpends() {
 	r := &c.rs.Resolution
 	n := c.names
-	c.count("resolution.spend", len(r.Spend), 0, 4)
+	c.Count("resolution.spend", len(r.Spend), 0, 4)
 	seen := map[string]bool{}
 	twice := false
 	for i := range r.Spend {
 		s := &r.Spend[i]
 		path := fmt.Sprintf("resolution.spend[%d]", i)
 		if s.Successes == nil && s.Dice == nil && s.Reroll == nil {
-			c.add(path, "a spend buys successes, dice, a re-throw, or several")
+			c.Add(path, "a spend buys successes, dice, a re-throw, or several")
 		}
 		if (s.Successes != nil || s.Dice != nil) && r.Kind != "dice-pool" {
-			c.add(path, "a %s ruleset has no successes or pool dice to buy", r.Kind)
+			c.Add(path, "a %s ruleset has no successes or pool dice to buy", r.Kind)
 		}
-		if p := n.pool(s.Pool); c.known(path+".pool", "live pool", s.Pool, p != nil) && !p.StartsFull() {
-			c.add(path+".pool", "%q starts empty, so there is nothing in it to spend", s.Pool)
+		if p := n.pool(s.Pool); c.Known(path+".pool", "live pool", s.Pool, p != nil) && !p.StartsFull() {
+			c.Add(path+".pool", "%q starts empty, so there is nothing in it to spend", s.Pool)
 		}
 		twice = twice || seen[s.Pool]
 		seen[s.Pool] = true
-		c.between(path+".amount", float64(s.Amount), 1, 100)
+		c.Between(path+".amount", float64(s.Amount), 1, 100)
 		if s.Successes != nil {
-			c.between(path+".successes", float64(*s.Successes), 1, spendEffectMax)
+			c.Between(path+".successes", float64(*s.Successes), 1, spendEffectMax)
 		}
 		if s.Dice != nil {
-			c.between(path+".dice", float64(*s.Dice), 1, spendEffectMax)
+			c.Between(path+".dice", float64(*s.Dice), 1, spendEffectMax)
 		}
 		if s.Reroll != nil {
 			c.reroll(path+".reroll", s.Reroll.UpTo, s.Reroll.Mode)
@@ -351,17 +351,17 @@ func (c *checker) checkSpends() {
 		}
 	}
 	if twice {
-		c.add("resolution.spend", "two spends on one pool: a check could not say which it meant")
+		c.Add("resolution.spend", "two spends on one pool: a check could not say which it meant")
 	}
 }
 
 // reroll checks a re-throw: its mode, and on a dice pool a face the die has below its top.
 func (c *checker) reroll(path string, upTo int, mode string) {
-	c.oneOf(path+".mode", mode, "once", "until")
-	c.between(path+".upTo", float64(upTo), 1, 999)
+	c.OneOf(path+".mode", mode, "once", "until")
+	c.Between(path+".upTo", float64(upTo), 1, 999)
 	r := &c.rs.Resolution
 	if sides := r.DieSides(); r.Kind == "dice-pool" && (upTo < 1 || upTo >= sides) {
-		c.add(path+".upTo", "this ruleset throws d%d, so a re-throw is on a face from 1 to %d", sides, sides-1)
+		c.Add(path+".upTo", "this ruleset throws d%d, so a re-throw is on a face from 1 to %d", sides, sides-1)
 	}
 }
 
@@ -369,18 +369,18 @@ func (c *checker) checkDiceSum() {
 	r := &c.rs.Resolution
 	count := 1
 	if d := r.Dice; d != nil {
-		c.between("resolution.dice.count", float64(d.Count), 1, 10)
-		c.between("resolution.dice.sides", float64(d.Sides), 2, 1000)
+		c.Between("resolution.dice.count", float64(d.Count), 1, 10)
+		c.Between("resolution.dice.sides", float64(d.Sides), 2, 1000)
 		count = d.Count
 	}
 	if nat := r.Naturals; nat != nil {
 		for _, k := range []struct{ key, v string }{{"check", nat.Check}, {"save", nat.Save}} {
 			if k.v != "" {
-				c.oneOf("resolution.naturals."+k.key, k.v, "none", "both", "max-only", "min-only")
+				c.OneOf("resolution.naturals."+k.key, k.v, "none", "both", "max-only", "min-only")
 			}
 		}
 		if count != 1 && (nat.Check != "" && nat.Check != "none" || nat.Save != "" && nat.Save != "none") {
-			c.add("resolution.naturals", "natural results need a single die; with several dice use none")
+			c.Add("resolution.naturals", "natural results need a single die; with several dice use none")
 		}
 	}
 }
@@ -389,18 +389,18 @@ func (c *checker) checkDicePool() {
 	r := &c.rs.Resolution
 	sides := r.DieSides()
 	if r.Die != nil {
-		c.between("resolution.die.sides", float64(sides), 2, 100)
+		c.Between("resolution.die.sides", float64(sides), 2, 100)
 	}
 	face := func(path string, v int) {
 		if v < 2 || v > sides {
-			c.add(path, "a face of this die is from 2 to %d", sides)
+			c.Add(path, "a face of this die is from 2 to %d", sides)
 		}
 	}
 	if p := r.Pool; p != nil {
-		c.between("resolution.pool.min", float64(p.Min), 0, poolMaxDice)
-		c.between("resolution.pool.max", float64(p.Max), 1, poolMaxDice)
+		c.Between("resolution.pool.min", float64(p.Min), 0, poolMaxDice)
+		c.Between("resolution.pool.max", float64(p.Max), 1, poolMaxDice)
 		if p.Min > p.Max {
-			c.add("resolution.pool.min", "min is above max")
+			c.Add("resolution.pool.min", "min is above max")
 		}
 	}
 	if t := r.Target; t != nil {
@@ -408,34 +408,34 @@ func (c *checker) checkDicePool() {
 		face("resolution.target.max", t.Max)
 		face("resolution.target.default", t.Default)
 		if t.Min > t.Max {
-			c.add("resolution.target.min", "min is above max")
+			c.Add("resolution.target.min", "min is above max")
 		}
 		if t.Default < t.Min || t.Default > t.Max {
-			c.add("resolution.target.default", "default %d is outside %d..%d", t.Default, t.Min, t.Max)
+			c.Add("resolution.target.default", "default %d is outside %d..%d", t.Default, t.Min, t.Max)
 		}
 	}
 	c.diceFaceRules(r, face)
 	if b := r.Botch; b != nil && b.Rule != "" {
-		c.oneOf("resolution.botch.rule", b.Rule, "noSuccesses", "halfOrMore")
+		c.OneOf("resolution.botch.rule", b.Rule, "noSuccesses", "halfOrMore")
 	}
 	if e := r.Exceptional; e != nil {
-		c.between("resolution.exceptional.successes", float64(e.Successes), 1, poolMaxDice)
+		c.Between("resolution.exceptional.successes", float64(e.Successes), 1, poolMaxDice)
 		if most := r.MaxSuccesses(); e.Successes > most {
-			c.add("resolution.exceptional.successes", "the largest pool can count %d at most", most)
+			c.Add("resolution.exceptional.successes", "the largest pool can count %d at most", most)
 		}
 	}
 	if r.Reroll != nil {
-		c.count("resolution.reroll", len(r.Reroll), 1, 6)
-		c.unique("resolution.reroll", "re-throw", len(r.Reroll), func(i int) string { return r.Reroll[i].ID })
+		c.Count("resolution.reroll", len(r.Reroll), 1, 6)
+		c.Unique("resolution.reroll", "re-throw", len(r.Reroll), func(i int) string { return r.Reroll[i].ID })
 		for i, rr := range r.Reroll {
 			path := fmt.Sprintf("resolution.reroll[%d]", i)
-			c.sheetID(path+".id", rr.ID)
+			c.SheetID(path+".id", rr.ID)
 			c.reroll(path, rr.UpTo, rr.Mode)
 		}
 	}
 	if s := r.SituationalDice; s != nil {
-		c.between("resolution.situationalDice.min", float64(s.Min), -20, 0)
-		c.between("resolution.situationalDice.max", float64(s.Max), 0, 20)
+		c.Between("resolution.situationalDice.min", float64(s.Min), -20, 0)
+		c.Between("resolution.situationalDice.max", float64(s.Max), 0, 20)
 	}
 }
 
@@ -451,7 +451,7 @@ func (c *checker) diceFaceRules(r *Resolution, face func(path string, v int)) {
 		}
 		path := "resolution." + k.key
 		if k.rule.From == nil && k.rule.Min == nil {
-			c.add(path, "give from, min or both")
+			c.Add(path, "give from, min or both")
 		}
 		if k.rule.From != nil {
 			face(path+".from", *k.rule.From)
@@ -460,7 +460,7 @@ func (c *checker) diceFaceRules(r *Resolution, face func(path string, v int)) {
 			face(path+".min", *k.rule.Min)
 		}
 		if k.rule.From != nil && k.rule.Min != nil && *k.rule.From < *k.rule.Min {
-			c.add(path+".from", "from is below min")
+			c.Add(path+".from", "from is below min")
 		}
 	}
 	for _, k := range []struct {
@@ -471,9 +471,9 @@ func (c *checker) diceFaceRules(r *Resolution, face func(path string, v int)) {
 			continue
 		}
 		path := "resolution." + k.key + ".upTo"
-		c.between(path, float64(*k.upTo), 1, 99)
+		c.Between(path, float64(*k.upTo), 1, 99)
 		if r.Target != nil && *k.upTo >= r.Target.Min {
-			c.add(path, "a %s face must be below the lowest target (%d)", k.key, r.Target.Min)
+			c.Add(path, "a %s face must be below the lowest target (%d)", k.key, r.Target.Min)
 		}
 	}
 }
@@ -496,43 +496,43 @@ func botchUpTo(b *Botch) *int {
 // and every ladder a layer swaps in, so no file holds a rung the resolver cannot answer.
 func (c *checker) ladder(path string, steps []LadderStep) {
 	r := &c.rs.Resolution
-	c.count(path, len(steps), 1, 12)
+	c.Count(path, len(steps), 1, 12)
 	for i, s := range steps {
 		sp := strictjson.Join(path, i)
-		c.label(sp+".label", s.Label)
+		c.Label(sp+".label", s.Label)
 		if r.Kind == "dice-sum" {
 			if s.Successes != nil {
-				c.add(sp+".successes", "unknown key for a dice-sum ladder step")
+				c.Add(sp+".successes", "unknown key for a dice-sum ladder step")
 			}
 			if s.Target != nil {
-				c.add(sp+".target", "unknown key for a dice-sum ladder step")
+				c.Add(sp+".target", "unknown key for a dice-sum ladder step")
 			}
 			if s.DC == nil {
-				c.add(sp, "this ruleset sums dice, so a ladder step names \"dc\"")
+				c.Add(sp, "this ruleset sums dice, so a ladder step names \"dc\"")
 				continue
 			}
-			c.between(sp+".dc", float64(*s.DC), -100, 1000)
+			c.Between(sp+".dc", float64(*s.DC), -100, 1000)
 			continue
 		}
 		if s.DC != nil {
-			c.add(sp+".dc", "unknown key for a dice-pool ladder step")
+			c.Add(sp+".dc", "unknown key for a dice-pool ladder step")
 		}
 		if s.Successes == nil {
-			c.add(sp, "this ruleset throws a pool, so a ladder step names \"successes\"")
+			c.Add(sp, "this ruleset throws a pool, so a ladder step names \"successes\"")
 			continue
 		}
-		c.between(sp+".successes", float64(*s.Successes), 1, poolMaxDice)
+		c.Between(sp+".successes", float64(*s.Successes), 1, poolMaxDice)
 		if most := r.MaxSuccesses(); *s.Successes > most {
-			c.add(sp+".successes", "the largest pool can count %d at most", most)
+			c.Add(sp+".successes", "the largest pool can count %d at most", most)
 		}
 		if s.Target == nil || r.Target == nil {
 			continue
 		}
-		c.between(sp+".target", float64(*s.Target), 2, 100)
+		c.Between(sp+".target", float64(*s.Target), 2, 100)
 		if r.Target.Min >= r.Target.Max {
-			c.add(sp+".target", "a step names a target only where target.min is below target.max")
+			c.Add(sp+".target", "a step names a target only where target.min is below target.max")
 		} else if *s.Target < r.Target.Min || *s.Target > r.Target.Max {
-			c.add(sp+".target", "a step's target is inside %d to %d", r.Target.Min, r.Target.Max)
+			c.Add(sp+".target", "a step's target is inside %d to %d", r.Target.Min, r.Target.Max)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"fmt"
+	"sheetkeeper/ruleset/rules"
 
 	"sheetkeeper/strictjson"
 )
@@ -57,7 +58,7 @@ type RestClear struct {
 func (c *checker) checkRests() {
 	rests := c.rs.Rests
 	labelledList(c, "rests", "rest", rests, 0, 12, func(_ int, r *Rest, path string) {
-		c.count(path+".restore", len(r.Restore), 0, 40)
+		c.Count(path+".restore", len(r.Restore), 0, 40)
 		for j := range r.Restore {
 			c.restoreStep(&r.Restore[j], fmt.Sprintf("%s.restore[%d]", path, j))
 		}
@@ -74,9 +75,9 @@ func (c *checker) restoreStep(op *RestoreStep, path string) {
 	case 0:
 	case 's':
 		if c.decodeRaw(op.RawTo, &op.ToWord, at("to")) {
-			c.maxLen(at("to"), op.ToWord, 80)
+			c.MaxLen(at("to"), op.ToWord, 80)
 			if op.ToWord == "" {
-				c.add(at("to"), "must not be empty")
+				c.Add(at("to"), "must not be empty")
 			}
 		}
 	default:
@@ -93,49 +94,49 @@ func (c *checker) restoreStep(op *RestoreStep, path string) {
 		}
 	}
 	if op.State != "" && (op.ToWord == "" || op.ToNumber != nil) {
-		c.add(at("to"), "a state step sets it with \"to\": \"default\" or one of its values")
+		c.Add(at("to"), "a state step sets it with \"to\": \"default\" or one of its values")
 	}
 	if op.State == "" && op.ToWord != "" && op.ToWord != "max" && op.ToWord != "min" {
-		c.add(at("to"), "\"to\" is \"max\", \"min\" or a number")
+		c.Add(at("to"), "\"to\" is \"max\", \"min\" or a number")
 	}
 	if op.Kind != "" && op.Track == "" {
-		c.add(at("kind"), "\"kind\" only narrows a track")
+		c.Add(at("kind"), "\"kind\" only narrows a track")
 	}
 	if targets != 1 {
-		c.add(path, "a restore step names exactly one of: pool, poolGroup, listPools, track, state")
+		c.Add(path, "a restore step names exactly one of: pool, poolGroup, listPools, track, state")
 	}
 	if hasTo == (op.By != nil) {
-		c.add(path, "a restore step has exactly one of \"to\" or \"by\"")
+		c.Add(path, "a restore step has exactly one of \"to\" or \"by\"")
 	}
 	if op.Recharge != nil && op.ListPools == "" {
-		c.add(at("recharge"), "\"recharge\" only filters listPools")
+		c.Add(at("recharge"), "\"recharge\" only filters listPools")
 	}
 	if op.By != nil {
 		c.restBy(op.By, at("by"))
 	}
 
 	if op.Pool != "" {
-		c.known(at("pool"), "pool", op.Pool, n.pool(op.Pool) != nil)
+		c.Known(at("pool"), "pool", op.Pool, n.pool(op.Pool) != nil)
 	}
-	if op.PoolGroup != "" && c.sheetID(at("poolGroup"), op.PoolGroup) && !n.isGroup(op.PoolGroup) {
-		c.add(at("poolGroup"), "no pool declares the group %q", op.PoolGroup)
+	if op.PoolGroup != "" && c.SheetID(at("poolGroup"), op.PoolGroup) && !n.isGroup(op.PoolGroup) {
+		c.Add(at("poolGroup"), "no pool declares the group %q", op.PoolGroup)
 	}
 	t := n.track(op.Track)
 	if op.Track != "" {
-		c.known(at("track"), "track", op.Track, t != nil)
+		c.Known(at("track"), "track", op.Track, t != nil)
 	}
 	if op.State != "" {
 		st := n.state(op.State)
-		if c.known(at("state"), "state", op.State, st != nil) && op.ToWord != "" && op.ToWord != "default" && !contains(st.Values, op.ToWord) {
-			c.add(at("to"), "%q is not \"default\" or one of the values of %q", clip(op.ToWord), op.State)
+		if c.Known(at("state"), "state", op.State, st != nil) && op.ToWord != "" && op.ToWord != "default" && !contains(st.Values, op.ToWord) {
+			c.Add(at("to"), "%q is not \"default\" or one of the values of %q", rules.Clip(op.ToWord), op.State)
 		}
 	}
-	if op.Kind != "" && c.sheetID(at("kind"), op.Kind) && t != nil {
+	if op.Kind != "" && c.SheetID(at("kind"), op.Kind) && t != nil {
 		switch {
 		case !t.IsWound():
-			c.add(at("kind"), "%q is not a wound track, so it has no kinds", op.Track)
+			c.Add(at("kind"), "%q is not a wound track, so it has no kinds", op.Track)
 		case !t.hasKind(op.Kind):
-			c.add(at("kind"), "%q declares no kind %q", op.Track, op.Kind)
+			c.Add(at("kind"), "%q declares no kind %q", op.Track, op.Kind)
 		}
 	}
 	if op.ListPools != "" {
@@ -154,20 +155,20 @@ func (t *Track) hasKind(id string) bool {
 
 func (c *checker) restoreListPools(op *RestoreStep, path string) {
 	if op.Recharge != nil {
-		c.count(path+".recharge", len(op.Recharge), 1, 12)
+		c.Count(path+".recharge", len(op.Recharge), 1, 12)
 		for i, v := range op.Recharge {
 			if v == "" {
-				c.add(strictjson.Join(path+".recharge", i), "must not be empty")
+				c.Add(strictjson.Join(path+".recharge", i), "must not be empty")
 			}
-			c.maxLen(strictjson.Join(path+".recharge", i), v, 80)
+			c.MaxLen(strictjson.Join(path+".recharge", i), v, 80)
 		}
 	}
-	if !c.sheetID(path+".listPools", op.ListPools) {
+	if !c.SheetID(path+".listPools", op.ListPools) {
 		return
 	}
 	l := c.names.list(op.ListPools)
 	if l == nil || l.Pools == nil {
-		c.add(path+".listPools", "%q is not a list with pools", op.ListPools)
+		c.Add(path+".listPools", "%q is not a list with pools", op.ListPools)
 		return
 	}
 	if op.Recharge == nil {
@@ -175,12 +176,12 @@ func (c *checker) restoreListPools(op *RestoreStep, path string) {
 	}
 	col := l.Column(l.Pools.RechargeColumn)
 	if l.Pools.RechargeColumn == "" || col == nil || col.Type != "enum" {
-		c.add(path+".recharge", "list %q declares no rechargeColumn to filter on", op.ListPools)
+		c.Add(path+".recharge", "list %q declares no rechargeColumn to filter on", op.ListPools)
 		return
 	}
 	for i, v := range op.Recharge {
 		if !contains(col.Values, v) {
-			c.add(strictjson.Join(path+".recharge", i), "%q is not one of the values of %q", clip(v), col.ID)
+			c.Add(strictjson.Join(path+".recharge", i), "%q is not one of the values of %q", rules.Clip(v), col.ID)
 		}
 	}
 }
@@ -195,26 +196,26 @@ func (c *checker) restBy(b *RestBy, path string) {
 			on  bool
 		}{{"fractionOfMax", b.FractionOfMax != nil}, {"round", b.Round != ""}, {"min", b.Min != nil}} {
 			if k.on {
-				c.add(path+"."+k.key, "unknown key beside const")
+				c.Add(path+"."+k.key, "unknown key beside const")
 			}
 		}
 	case b.FractionOfMax != nil:
 		if f := *b.FractionOfMax; f <= 0 || f > 1 {
-			c.add(path+".fractionOfMax", "%s is out of range: above 0, at most 1", num(f))
+			c.Add(path+".fractionOfMax", "%s is out of range: above 0, at most 1", rules.Num(f))
 		}
 		c.rounding(path+".round", b.Round)
 		if b.Min != nil && *b.Min < 0 {
-			c.add(path+".min", "min must be 0 or more")
+			c.Add(path+".min", "min must be 0 or more")
 		}
 	default:
-		c.add(path, "by is {\"const\": n} or {\"fractionOfMax\": f}")
+		c.Add(path, "by is {\"const\": n} or {\"fractionOfMax\": f}")
 	}
 }
 
 func (c *checker) restClear(cl *RestClear, path string) {
-	c.count(path+".text", len(cl.Text), 0, 12)
+	c.Count(path+".text", len(cl.Text), 0, 12)
 	for i, id := range cl.Text {
-		c.known(strictjson.Join(path+".text", i), "live text", id, c.names.liveText(id) != nil)
+		c.Known(strictjson.Join(path+".text", i), "live text", id, c.names.liveText(id) != nil)
 	}
 	switch rawKind(cl.RawConditions) {
 	case 0:
@@ -223,14 +224,14 @@ func (c *checker) restClear(cl *RestClear, path string) {
 		if c.decodeRaw(cl.RawConditions, &word, path+".conditions") {
 			cl.AllConditions = word == "all"
 			if !cl.AllConditions {
-				c.add(path+".conditions", "conditions is \"all\" or a list of condition ids")
+				c.Add(path+".conditions", "conditions is \"all\" or a list of condition ids")
 			}
 		}
 	default:
 		if c.decodeRaw(cl.RawConditions, &cl.Conditions, path+".conditions") {
-			c.count(path+".conditions", len(cl.Conditions), 0, 80)
+			c.Count(path+".conditions", len(cl.Conditions), 0, 80)
 			for i, id := range cl.Conditions {
-				c.known(strictjson.Join(path+".conditions", i), "condition", id, c.names.condition(id) != nil)
+				c.Known(strictjson.Join(path+".conditions", i), "condition", id, c.names.condition(id) != nil)
 			}
 		}
 	}

@@ -8,52 +8,51 @@
 // pays and level, targetsPerCostStep, several scaled rows told apart by name, the 1.340
 // limits). Catalog entries are validated here too, because what an entry may write is
 // decided by the sheet's lists; the catalog package serves them to the picker.
+//
+// The validation-only battle and combat blocks are checked in package fight, which asks
+// about the sheet through fight.Sheet (fightSheet here); what every part shares — the
+// report of problems and dated features, the small text and number checks, ValueRef —
+// is in package rules, below both.
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/fight"
+	"sheetkeeper/ruleset/rules"
 	"sheetkeeper/strictjson"
 )
 
 // Ruleset is one decoded, validated ruleset definition.
 type Ruleset struct {
-	Comment       string     `json:"$comment,omitempty"`
-	SchemaVersion int        `json:"schemaVersion"`
-	ID            string     `json:"id"`
-	Version       int        `json:"version"`
-	Name          string     `json:"name"`
-	Edition       string     `json:"edition,omitempty"`
-	License       *License   `json:"license,omitempty"`
-	Coverage      Coverage   `json:"coverage"`
-	Resolution    Resolution `json:"resolution"`
-	Sheet         Sheet      `json:"sheet"`
-	Rests         []Rest     `json:"rests,omitempty"`
-	GM            GM         `json:"gm"`
-	Catalogs      []Catalog  `json:"catalogs,omitempty"`
-	Items         *Items     `json:"items,omitempty"`
-	Battle        *Battle    `json:"battle,omitempty"`
-	Combat        *Combat    `json:"combat,omitempty"`
-	Layers        []Layer    `json:"layers,omitempty"`
+	Comment       string        `json:"$comment,omitempty"`
+	SchemaVersion int           `json:"schemaVersion"`
+	ID            string        `json:"id"`
+	Version       int           `json:"version"`
+	Name          string        `json:"name"`
+	Edition       string        `json:"edition,omitempty"`
+	License       *License      `json:"license,omitempty"`
+	Coverage      Coverage      `json:"coverage"`
+	Resolution    Resolution    `json:"resolution"`
+	Sheet         Sheet         `json:"sheet"`
+	Rests         []Rest        `json:"rests,omitempty"`
+	GM            GM            `json:"gm"`
+	Catalogs      []Catalog     `json:"catalogs,omitempty"`
+	Items         *Items        `json:"items,omitempty"`
+	Battle        *fight.Battle `json:"battle,omitempty"`
+	Combat        *fight.Combat `json:"combat,omitempty"`
+	Layers        []Layer       `json:"layers,omitempty"`
 
 	// features lists what the file uses that a package must declare a Capability API
 	// for; filled while checking.
-	features []Feature
+	features []rules.Feature
 	// names are the sheet's name indexes, built once by Parse and only read after, so a
 	// standalone catalog file is checked against them without checking the sheet again.
 	names *sheetNames
 }
 
-// Feature is something a ruleset uses that needs at least Capability API 1.Minor,
-// and where it is first used.
-type Feature struct {
-	Name  string
-	Minor int
-	Path  string
-}
-
 // Features returns what the ruleset uses that a package must declare an API for, in
 // the order met. A single-file ruleset needs no declaration: the engine that reads it
 // validates it.
-func (rs *Ruleset) Features() []Feature { return rs.features }
+func (rs *Ruleset) Features() []rules.Feature { return rs.features }
 
 // MaxSingleFileBytes bounds a ruleset imported as one file (catalogs inline).
 const MaxSingleFileBytes = 512 * 1024
@@ -69,8 +68,9 @@ func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 	if ps.Complete() {
 		c := &checker{rs: rs}
 		c.check()
-		ps = append(ps, c.p...)
+		ps = append(ps, c.Problems...)
 		rs.names = c.names
+		rs.features = c.Features
 	}
 	ps.Sort()
 	return rs, ps
@@ -79,16 +79,9 @@ func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 // checker carries what the meaning checks share: the ruleset, the problems found and the
 // name indexes built once from the sheet.
 type checker struct {
+	rules.Report
 	rs    *Ruleset
-	p     strictjson.Problems
 	names *sheetNames
-}
-
-func (c *checker) add(path, format string, args ...any) { c.p.Add(path, format, args...) }
-
-// uses records that the ruleset needs Capability API 1.minor for feature at path.
-func (c *checker) uses(feature string, minor int, path string) {
-	c.rs.features = append(c.rs.features, Feature{Name: feature, Minor: minor, Path: path})
 }
 
 // check runs every meaning check, the sheet's first: the others resolve names against it.
@@ -96,5 +89,5 @@ func (c *checker) check() {
 	c.checkCore()
 	c.checkCatalogs()
 	c.checkItems()
-	c.checkFight()
+	fight.Check(&c.Report, fightSheet{c}, c.rs.Battle, c.rs.Combat)
 }

@@ -1,6 +1,9 @@
 package ruleset
 
-import "sheetkeeper/strictjson"
+import (
+	"sheetkeeper/ruleset/rules"
+	"sheetkeeper/strictjson"
+)
 
 // Sheet declares a character sheet from a closed set of primitives: the build a player
 // makes (abilities, skills, saves, fields, lists), the numbers worked out from it
@@ -355,7 +358,7 @@ func (f *Field) refusesScalar(v any) string {
 					return ""
 				}
 			}
-			return "has no value \"" + clip(x) + "\""
+			return "has no value \"" + rules.Clip(x) + "\""
 		}
 	}
 	return ""

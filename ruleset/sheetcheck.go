@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"fmt"
+	"sheetkeeper/ruleset/rules"
 
 	"sheetkeeper/strictjson"
 )
@@ -49,7 +50,7 @@ func (c *checker) untrained(raw strictjson.Raw, path string) *UntrainedRule {
 		var v struct {
 			By int `json:"by"`
 		}
-		if c.decodeRaw(raw, &v, path) && c.between(path+".by", float64(v.By), -20, 20) {
+		if c.decodeRaw(raw, &v, path) && c.Between(path+".by", float64(v.By), -20, 20) {
 			return &UntrainedRule{Mode: "by", By: v.By}
 		}
 		return nil
@@ -58,7 +59,7 @@ func (c *checker) untrained(raw strictjson.Raw, path string) *UntrainedRule {
 	if !c.decodeRaw(raw, &mode, path) {
 		return nil
 	}
-	if !c.oneOf(path, mode, "normal", "harder", "refuse") {
+	if !c.OneOf(path, mode, "normal", "harder", "refuse") {
 		return nil
 	}
 	return &UntrainedRule{Mode: mode}
@@ -83,7 +84,7 @@ func derivedKeys(op string) []string {
 // belong to other ops.
 func (c *checker) decodeDerived(d *Derived, path string) {
 	at := func(k string) string { return strictjson.Join(path, k) }
-	if !c.oneOf(at("op"), d.Op, "sum", "stepTable", "scale", "min", "max", "enumTable") {
+	if !c.OneOf(at("op"), d.Op, "sum", "stepTable", "scale", "min", "max", "enumTable") {
 		return
 	}
 	present := map[string]bool{"of": d.RawOf != nil, "from": d.RawFrom != nil, "table": d.RawTable != nil,
@@ -92,7 +93,7 @@ func (c *checker) decodeDerived(d *Derived, path string) {
 	switch d.Op {
 	case "sum", "min", "max":
 		if d.RawOf == nil {
-			c.add(at("of"), "required")
+			c.Add(at("of"), "required")
 			return
 		}
 		if c.decodeRaw(d.RawOf, &d.Of, at("of")) {
@@ -100,11 +101,11 @@ func (c *checker) decodeDerived(d *Derived, path string) {
 			if d.Op == "sum" {
 				lo = 1
 			}
-			c.count(at("of"), len(d.Of), lo, 12)
+			c.Count(at("of"), len(d.Of), lo, 12)
 		}
 	case "scale":
 		if d.RawOf == nil {
-			c.add(at("of"), "required")
+			c.Add(at("of"), "required")
 		} else {
 			var ref ValueRef
 			if c.decodeRaw(d.RawOf, &ref, at("of")) {
@@ -112,12 +113,12 @@ func (c *checker) decodeDerived(d *Derived, path string) {
 			}
 		}
 		if d.Multiplier == nil {
-			c.add(at("multiplier"), "required")
+			c.Add(at("multiplier"), "required")
 		}
 		c.rounding(at("round"), d.Round)
 	case "stepTable":
 		if d.RawFrom == nil {
-			c.add(at("from"), "required")
+			c.Add(at("from"), "required")
 		} else {
 			d.From = &ValueRef{}
 			if !c.decodeRaw(d.RawFrom, d.From, at("from")) {
@@ -125,28 +126,28 @@ func (c *checker) decodeDerived(d *Derived, path string) {
 			}
 		}
 		if d.RawTable == nil {
-			c.add(at("table"), "required")
+			c.Add(at("table"), "required")
 		} else if c.decodeRaw(d.RawTable, &d.Steps, at("table")) {
-			c.stepTable(at("table"), d.Steps, 100)
+			c.StepTable(at("table"), d.Steps, 100)
 		}
 	case "enumTable":
 		if d.RawFrom == nil {
-			c.add(at("from"), "required")
+			c.Add(at("from"), "required")
 		} else {
 			d.EnumFrom = &EnumSource{}
 			if c.decodeRaw(d.RawFrom, d.EnumFrom, at("from")) {
 				if (d.EnumFrom.Field == "") == (d.EnumFrom.LiveState == "") {
-					c.add(at("from"), "an enum table reads exactly one of: field, liveState")
+					c.Add(at("from"), "an enum table reads exactly one of: field, liveState")
 				}
 			} else {
 				d.EnumFrom = nil
 			}
 		}
 		if d.RawTable == nil {
-			c.add(at("table"), "required")
+			c.Add(at("table"), "required")
 		} else if c.decodeRaw(d.RawTable, &d.EnumTable, at("table")) {
 			if n := len(d.EnumTable); n < 1 || n > 40 {
-				c.add(at("table"), "an enum table names from 1 to 40 values")
+				c.Add(at("table"), "an enum table names from 1 to 40 values")
 			}
 		}
 	}
@@ -161,12 +162,12 @@ func (c *checker) keysFor(path, variant string, present map[string]bool, allowed
 	}
 	for k, on := range present {
 		if on && !ok[k] {
-			c.add(strictjson.Join(path, k), "unknown key for %s", variant)
+			c.Add(strictjson.Join(path, k), "unknown key for %s", variant)
 		}
 	}
 	for _, k := range required {
 		if !present[k] {
-			c.add(strictjson.Join(path, k), "required")
+			c.Add(strictjson.Join(path, k), "required")
 		}
 	}
 }
@@ -175,7 +176,7 @@ func (c *checker) checkSheet() {
 	s := &c.rs.Sheet
 	n := c.names
 	if s.Version < 1 {
-		c.add("sheet.version", "version must be 1 or more")
+		c.Add("sheet.version", "version must be 1 or more")
 	}
 	labelledList(c, "sheet.sections", "section", s.Sections, 0, 20, func(_ int, sec *Section, path string) {
 		c.harder(path+".untrained", sec.Rule)
@@ -183,13 +184,13 @@ func (c *checker) checkSheet() {
 
 	labelledList(c, "sheet.abilities", "ability", s.Abilities, 0, 20, func(_ int, a *Ability, path string) {
 		if a.Short != "" {
-			c.promptText(path+".short", a.Short, 8)
+			c.PromptText(path+".short", a.Short, 8)
 		}
 		if a.Min > a.Max {
-			c.add(path+".min", "min is above max")
+			c.Add(path+".min", "min is above max")
 		}
 		if a.Default < a.Min || a.Default > a.Max {
-			c.add(path+".default", "default %d is outside %d..%d", a.Default, a.Min, a.Max)
+			c.Add(path+".default", "default %d is outside %d..%d", a.Default, a.Min, a.Max)
 		}
 		c.section(path, a.Section)
 	})
@@ -198,7 +199,7 @@ func (c *checker) checkSheet() {
 	c.checkSkills("saves", s.Saves, 40)
 	for i, sv := range s.Saves {
 		if n.skill(sv.ID) != nil {
-			c.add(fmt.Sprintf("sheet.saves[%d].id", i), "%q is already a skill id", sv.ID)
+			c.Add(fmt.Sprintf("sheet.saves[%d].id", i), "%q is already a skill id", sv.ID)
 		}
 	}
 	for _, k := range []struct {
@@ -209,21 +210,21 @@ func (c *checker) checkSheet() {
 			continue
 		}
 		path := "sheet." + k.key
-		c.count(path, len(k.tiers), 1, 12)
+		c.Count(path, len(k.tiers), 1, 12)
 		for i, id := range k.tiers {
-			c.known(strictjson.Join(path, i), "proficiency tier", id, n.tier(id) != nil)
+			c.Known(strictjson.Join(path, i), "proficiency tier", id, n.tier(id) != nil)
 		}
 	}
 	if b := s.BonusRange; b != nil {
-		c.between("sheet.bonusRange.min", float64(b.Min), -100, 1e15)
-		c.between("sheet.bonusRange.max", float64(b.Max), -1e15, 100)
+		c.Between("sheet.bonusRange.min", float64(b.Min), -100, 1e15)
+		c.Between("sheet.bonusRange.max", float64(b.Max), -1e15, 100)
 		if b.Min > b.Max {
-			c.add("sheet.bonusRange.min", "min is above max")
+			c.Add("sheet.bonusRange.min", "min is above max")
 		}
 	}
 
-	c.count("sheet.fields", len(s.Fields), 0, 160)
-	c.unique("sheet.fields", "field", len(s.Fields), func(i int) string { return s.Fields[i].ID })
+	c.Count("sheet.fields", len(s.Fields), 0, 160)
+	c.Unique("sheet.fields", "field", len(s.Fields), func(i int) string { return s.Fields[i].ID })
 	for i := range s.Fields {
 		c.checkValue(&s.Fields[i], fmt.Sprintf("sheet.fields[%d]", i), false)
 	}
@@ -236,7 +237,7 @@ func (c *checker) checkSheet() {
 func (c *checker) checkSkills(key string, skills []Skill, max int) {
 	labelledList(c, "sheet."+key, key[:len(key)-1], skills, 0, max, func(_ int, k *Skill, path string) {
 		if k.Ability != "" {
-			c.known(path+".ability", "ability", k.Ability, c.names.ability(k.Ability) != nil)
+			c.Known(path+".ability", "ability", k.Ability, c.names.ability(k.Ability) != nil)
 		}
 		c.section(path, k.Section)
 		c.harder(path+".untrained", k.Rule)
@@ -251,7 +252,7 @@ func (c *checker) checkSkills(key string, skills []Skill, max int) {
 // value it reads or any declared above that one, so evaluation runs once, top to bottom.
 func (c *checker) feedsSkillNumber(ref *ValueRef, path, feeds, what string) {
 	if ref.SkillMod != "" || ref.SaveMod != "" {
-		c.add(path, "%s cannot read a skill or save modifier", what)
+		c.Add(path, "%s cannot read a skill or save modifier", what)
 	}
 	if ref.Derived == "" {
 		return
@@ -264,12 +265,12 @@ func (c *checker) feedsSkillNumber(ref *ValueRef, path, feeds, what string) {
 		d := &c.rs.Sheet.Derived[i]
 		for _, r := range d.Of {
 			if r.SkillMod != "" || r.SaveMod != "" {
-				c.add(fmt.Sprintf("sheet.derived[%d]", i), "%q feeds %s and cannot read a skill or save modifier", d.ID, feeds)
+				c.Add(fmt.Sprintf("sheet.derived[%d]", i), "%q feeds %s and cannot read a skill or save modifier", d.ID, feeds)
 				break
 			}
 		}
 		if d.From != nil && (d.From.SkillMod != "" || d.From.SaveMod != "") {
-			c.add(fmt.Sprintf("sheet.derived[%d]", i), "%q feeds %s and cannot read a skill or save modifier", d.ID, feeds)
+			c.Add(fmt.Sprintf("sheet.derived[%d]", i), "%q feeds %s and cannot read a skill or save modifier", d.ID, feeds)
 		}
 	}
 }
@@ -283,16 +284,16 @@ func (c *checker) harder(path string, r *UntrainedRule) {
 	res := &c.rs.Resolution
 	switch {
 	case res.Kind != "dice-pool":
-		c.add(path, "a %s ruleset has no per-die target, so \"harder\" cannot change a roll", res.Kind)
+		c.Add(path, "a %s ruleset has no per-die target, so \"harder\" cannot change a roll", res.Kind)
 	case res.Target != nil && res.Target.Min >= res.Target.Max:
-		c.add(path, "this ruleset's per-die target cannot move, so \"harder\" cannot change a roll")
+		c.Add(path, "this ruleset's per-die target cannot move, so \"harder\" cannot change a roll")
 	}
 }
 
 // section checks that a named section is declared, so it has a label to show.
 func (c *checker) section(path, id string) {
 	if id != "" {
-		c.known(path+".section", "section", id, c.names.section(id) != nil)
+		c.Known(path+".section", "section", id, c.names.section(id) != nil)
 	}
 }
 
@@ -317,9 +318,9 @@ func valueKeys(typ string) (allowed, required []string) {
 // type's keys and bounds, its default, and for a field its section and hideWhen.
 func (c *checker) checkValue(f *Field, path string, column bool) {
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.sheetID(at("id"), f.ID)
-	c.label(at("label"), f.Label)
-	if !c.oneOf(at("type"), f.Type, "number", "text", "longtext", "boolean", "enum", "dice") {
+	c.SheetID(at("id"), f.ID)
+	c.Label(at("label"), f.Label)
+	if !c.OneOf(at("type"), f.Type, "number", "text", "longtext", "boolean", "enum", "dice") {
 		return
 	}
 	what := "a " + f.Type + " field"
@@ -341,10 +342,10 @@ func (c *checker) checkValue(f *Field, path string, column bool) {
 	switch f.Type {
 	case "number":
 		if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
-			c.add(at("min"), "min is above max")
+			c.Add(at("min"), "min is above max")
 		}
 		if d, ok := defaultOf(c, f, at("default"), 0.0); ok && f.Min != nil && f.Max != nil && (d < *f.Min || d > *f.Max) {
-			c.add(at("default"), "default %s is outside %s..%s", num(d), num(*f.Min), num(*f.Max))
+			c.Add(at("default"), "default %s is outside %s..%s", rules.Num(d), rules.Num(*f.Min), rules.Num(*f.Max))
 		}
 	case "text", "longtext":
 		limit := 500
@@ -352,12 +353,12 @@ func (c *checker) checkValue(f *Field, path string, column bool) {
 			limit = 4000
 		}
 		if f.MaxLength != nil {
-			c.between(at("maxLength"), float64(*f.MaxLength), 1, float64(limit))
+			c.Between(at("maxLength"), float64(*f.MaxLength), 1, float64(limit))
 		}
 		if d, ok := defaultOf(c, f, at("default"), ""); ok {
-			c.maxLen(at("default"), d, limit)
-			if f.MaxLength != nil && d != "" && textLen(d) > *f.MaxLength {
-				c.add(at("default"), "default is longer than maxLength")
+			c.MaxLen(at("default"), d, limit)
+			if f.MaxLength != nil && d != "" && rules.TextLen(d) > *f.MaxLength {
+				c.Add(at("default"), "default is longer than maxLength")
 			}
 		}
 	case "boolean":
@@ -366,10 +367,10 @@ func (c *checker) checkValue(f *Field, path string, column bool) {
 		c.enumValues(f, at)
 	case "dice":
 		if d, ok := defaultOf(c, f, at("default"), ""); ok {
-			c.maxLen(at("default"), d, 40)
+			c.MaxLen(at("default"), d, 40)
 		}
 		if f.Example != nil {
-			c.maxLen(at("example"), *f.Example, 40)
+			c.MaxLen(at("example"), *f.Example, 40)
 		}
 	}
 	if !column {
@@ -382,25 +383,25 @@ func (c *checker) checkValue(f *Field, path string, column bool) {
 // non-empty and distinct, and every label and the default one of them.
 func (c *checker) enumValues(f *Field, at func(string) string) {
 	if f.Values != nil {
-		c.count(at("values"), len(f.Values), 1, 40)
+		c.Count(at("values"), len(f.Values), 1, 40)
 		for i, v := range f.Values {
 			if v == "" {
-				c.add(strictjson.Join(at("values"), i), "must not be empty")
+				c.Add(strictjson.Join(at("values"), i), "must not be empty")
 			}
-			c.maxLen(strictjson.Join(at("values"), i), v, 80)
+			c.MaxLen(strictjson.Join(at("values"), i), v, 80)
 		}
-		c.uniqueStrings(at("values"), "value", f.Values)
+		c.UniqueStrings(at("values"), "value", f.Values)
 	}
 	for k, v := range f.ValueLabels {
-		c.label(strictjson.Join(at("valueLabels"), k), v)
+		c.Label(strictjson.Join(at("valueLabels"), k), v)
 		if !contains(f.Values, k) {
-			c.add(strictjson.Join(at("valueLabels"), k), "%q is not one of the values", clip(k))
+			c.Add(strictjson.Join(at("valueLabels"), k), "%q is not one of the values", rules.Clip(k))
 		}
 	}
 	if d, ok := defaultOf(c, f, at("default"), ""); ok {
-		c.maxLen(at("default"), d, 80)
+		c.MaxLen(at("default"), d, 80)
 		if !contains(f.Values, d) {
-			c.add(at("default"), "default %q is not one of the values", clip(d))
+			c.Add(at("default"), "default %q is not one of the values", rules.Clip(d))
 		}
 	}
 }
@@ -414,7 +415,7 @@ func defaultOf[T any](c *checker, f *Field, path string, _ T) (T, bool) {
 	}
 	v, ok := f.Default.(T)
 	if !ok {
-		c.add(path, "expected %s, got %s", jsonKind(zero), jsonKind(f.Default))
+		c.Add(path, "expected %s, got %s", jsonKind(zero), jsonKind(f.Default))
 	}
 	return v, ok
 }
@@ -450,7 +451,7 @@ func (c *checker) checkDerivedList() {
 	n := c.names
 	labelledList(c, "sheet.derived", "derived value", s.Derived, 0, 60, func(i int, d *Derived, path string) {
 		if n.field(d.ID) != nil {
-			c.add(path+".id", "%q is already a field id", d.ID)
+			c.Add(path+".id", "%q is already a field id", d.ID)
 		}
 		rules := refRules{derivedAbove: i}
 		switch d.Op {
@@ -482,12 +483,12 @@ func (c *checker) checkEnumTable(d *Derived, path string) {
 	owner := ""
 	if id := d.EnumFrom.Field; id != "" {
 		owner = id
-		if c.sheetID(path+".from.field", id) {
+		if c.SheetID(path+".from.field", id) {
 			switch f := c.names.field(id); {
 			case f == nil:
-				c.add(path+".from.field", "unknown field %q", id)
+				c.Add(path+".from.field", "unknown field %q", id)
 			case f.Type != "enum":
-				c.add(path+".from.field", "field %q is not an enum field", id)
+				c.Add(path+".from.field", "field %q is not an enum field", id)
 			default:
 				values = f.Values
 			}
@@ -495,7 +496,7 @@ func (c *checker) checkEnumTable(d *Derived, path string) {
 	} else {
 		owner = d.EnumFrom.LiveState
 		st := c.names.state(owner)
-		if c.known(path+".from.liveState", "state", owner, st != nil) {
+		if c.Known(path+".from.liveState", "state", owner, st != nil) {
 			values = st.Values
 		}
 	}
@@ -504,7 +505,7 @@ func (c *checker) checkEnumTable(d *Derived, path string) {
 	}
 	for k := range d.EnumTable {
 		if !contains(values, k) {
-			c.add(path+".table."+k, "%q is not one of the values of %q", clip(k), owner)
+			c.Add(path+".table."+k, "%q is not one of the values of %q", rules.Clip(k), owner)
 		}
 	}
 }
@@ -512,9 +513,9 @@ func (c *checker) checkEnumTable(d *Derived, path string) {
 func (c *checker) checkLists() {
 	s := &c.rs.Sheet
 	labelledList(c, "sheet.lists", "list", s.Lists, 0, 20, func(_ int, l *List, path string) {
-		c.between(path+".maxItems", float64(l.MaxItems), 1, 500)
-		c.count(path+".columns", len(l.Columns), 1, 12)
-		c.unique(path+".columns", "column", len(l.Columns), func(j int) string { return l.Columns[j].ID })
+		c.Between(path+".maxItems", float64(l.MaxItems), 1, 500)
+		c.Count(path+".columns", len(l.Columns), 1, 12)
+		c.Unique(path+".columns", "column", len(l.Columns), func(j int) string { return l.Columns[j].ID })
 		for j := range l.Columns {
 			c.checkValue(&l.Columns[j], fmt.Sprintf("%s.columns[%d]", path, j), true)
 		}
@@ -532,16 +533,16 @@ func (c *checker) checkLists() {
 
 // columnMust checks that a list's column id exists and has one of the given types.
 func (c *checker) columnMust(path string, l *List, id string, types ...string) {
-	if !c.sheetID(path, id) {
+	if !c.SheetID(path, id) {
 		return
 	}
 	col := l.Column(id)
 	if col == nil {
-		c.add(path, "list %q has no column %q", l.ID, id)
+		c.Add(path, "list %q has no column %q", l.ID, id)
 		return
 	}
 	if !contains(types, col.Type) {
-		c.add(path, "must name a %s column; %q is a %s column", joinOr(types), id, col.Type)
+		c.Add(path, "must name a %s column; %q is a %s column", joinOr(types), id, col.Type)
 	}
 }
 

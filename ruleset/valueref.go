@@ -1,52 +1,17 @@
 package ruleset
 
 import (
+	"sheetkeeper/ruleset/rules"
 	"sheetkeeper/strictjson"
 )
 
-// ValueRef names one number a character's sheet works out: a constant, a field, a
-// derived value, an ability score or modifier, a skill or save modifier, a live track
-// or pool, a sum over a list's rows, or a stat over the items the character holds.
-// Exactly one key is set. It is the closed vocabulary every maximum, bonus, derived
-// value and scaled column reads, so there are no expressions to evaluate.
-type ValueRef struct {
-	Const               *float64 `json:"const,omitempty"`
-	Field               string   `json:"field,omitempty"`
-	Derived             string   `json:"derived,omitempty"`
-	AbilityScore        string   `json:"abilityScore,omitempty"`
-	AbilityMod          string   `json:"abilityMod,omitempty"`
-	AbilityModFromField string   `json:"abilityModFromField,omitempty"`
-	SkillMod            string   `json:"skillMod,omitempty"`
-	SaveMod             string   `json:"saveMod,omitempty"`
-	LiveTrack           string   `json:"liveTrack,omitempty"`
-	// Read says which number of a live track is read: "value" (the default), "filled",
-	// "remaining" or, on a wound track, "penalty". Only beside LiveTrack.
-	Read     string    `json:"read,omitempty"`
-	LivePool string    `json:"livePool,omitempty"`
-	ListSum  *ListSum  `json:"listSum,omitempty"`
-	ItemStat *ItemStat `json:"itemStat,omitempty"`
-}
-
-// ListSum adds up one number column of a list's rows; with OnlyWhen, only the rows whose
-// boolean column OnlyWhen is true.
-type ListSum struct {
-	List     string `json:"list"`
-	Column   string `json:"column"`
-	OnlyWhen string `json:"onlyWhen,omitempty"`
-}
-
-// ItemStat reads a stat over the items a character holds: From "worn", "carried" or
-// "all"; Pick "sum" (value times quantity), "max", "min" or "count"; narrowed by slot,
-// category or tag; Default when no item gives the stat.
-type ItemStat struct {
-	Stat     string   `json:"stat,omitempty"`
-	From     string   `json:"from"`
-	Pick     string   `json:"pick"`
-	Slot     string   `json:"slot,omitempty"`
-	Category string   `json:"category,omitempty"`
-	Tag      string   `json:"tag,omitempty"`
-	Default  *float64 `json:"default,omitempty"`
-}
+// ValueRef, ListSum and ItemStat live in rules, where the fight's blocks read them
+// too; these names keep the ruleset's own vocabulary whole for its readers.
+type (
+	ValueRef = rules.ValueRef
+	ListSum  = rules.ListSum
+	ItemStat = rules.ItemStat
+)
 
 // refKeys names the keys of a value reference, for messages.
 const refKeys = "const, field, derived, abilityScore, abilityMod, abilityModFromField, skillMod, saveMod, liveTrack, livePool, listSum, itemStat"
@@ -99,53 +64,53 @@ func (c *checker) valueRef(ref *ValueRef, path string, opt refRules) refReads {
 		}
 	}
 	if set != 1 {
-		c.add(path, "a value reference names exactly one of: %s", refKeys)
+		c.Add(path, "a value reference names exactly one of: %s", refKeys)
 	}
 	at := func(key string) string { return strictjson.Join(path, key) }
 	if ref.Read != "" {
 		if ref.LiveTrack == "" {
-			c.add(at("read"), "read goes only beside liveTrack")
+			c.Add(at("read"), "read goes only beside liveTrack")
 		}
-		c.oneOf(at("read"), ref.Read, "value", "filled", "remaining", "penalty")
+		c.OneOf(at("read"), ref.Read, "value", "filled", "remaining", "penalty")
 	}
 	n := c.names
 	const noLive = "is worked out without the live state, so it cannot read"
 	c.valueRefBuild(ref, opt, at)
-	if ref.LiveTrack != "" && c.known(at("liveTrack"), "track", ref.LiveTrack, n.track(ref.LiveTrack) != nil) {
+	if ref.LiveTrack != "" && c.Known(at("liveTrack"), "track", ref.LiveTrack, n.track(ref.LiveTrack) != nil) {
 		switch {
 		case opt.noLive:
-			c.add(at("liveTrack"), "this value %s a live track", noLive)
+			c.Add(at("liveTrack"), "this value %s a live track", noLive)
 		case ref.Read == "penalty" && !n.track(ref.LiveTrack).IsWound():
-			c.add(at("read"), "track %q is not a wound track, so it has no penalty to read", ref.LiveTrack)
+			c.Add(at("read"), "track %q is not a wound track, so it has no penalty to read", ref.LiveTrack)
 		}
 	}
-	if ref.LivePool != "" && c.known(at("livePool"), "pool", ref.LivePool, n.pool(ref.LivePool) != nil) && opt.noLive {
-		c.add(at("livePool"), "this value %s a live pool", noLive)
+	if ref.LivePool != "" && c.Known(at("livePool"), "pool", ref.LivePool, n.pool(ref.LivePool) != nil) && opt.noLive {
+		c.Add(at("livePool"), "this value %s a live pool", noLive)
 	}
 	if ref.ItemStat != nil {
 		c.itemStat(at("itemStat"), ref.ItemStat)
 		if opt.noLive {
-			c.add(at("itemStat"), "this value %s the items a character holds", noLive)
+			c.Add(at("itemStat"), "this value %s the items a character holds", noLive)
 		}
 	}
 	if ref.ListSum != nil {
 		c.listSum(at("listSum"), ref.ListSum)
 		if opt.noListSum {
-			c.add(at("listSum"), "this value cannot add up a list")
+			c.Add(at("listSum"), "this value cannot add up a list")
 		}
 	}
 	reads := n.reads(ref, 0)
 	if opt.noLive && ref.Derived != "" && reads&readsLive != 0 {
-		c.add(at("derived"), "derived value %q reads the live state, which this value cannot", ref.Derived)
+		c.Add(at("derived"), "derived value %q reads the live state, which this value cannot", ref.Derived)
 	}
 	if opt.noLive && ref.SkillMod != "" && n.capReads(n.skill(ref.SkillMod), 0)&readsLive != 0 {
-		c.add(at("skillMod"), "skill %q is capped by the live state, which this value cannot read", ref.SkillMod)
+		c.Add(at("skillMod"), "skill %q is capped by the live state, which this value cannot read", ref.SkillMod)
 	}
 	if opt.noLive && ref.SaveMod != "" && n.capReads(n.save(ref.SaveMod), 0)&readsLive != 0 {
-		c.add(at("saveMod"), "save %q is capped by the live state, which this value cannot read", ref.SaveMod)
+		c.Add(at("saveMod"), "save %q is capped by the live state, which this value cannot read", ref.SaveMod)
 	}
 	if opt.noListSum && ref.ListSum == nil && reads&readsListSum != 0 {
-		c.add(path, "this value cannot add up a list, and what it reads does")
+		c.Add(path, "this value cannot add up a list, and what it reads does")
 	}
 	return reads
 }
@@ -155,42 +120,42 @@ func (c *checker) valueRef(ref *ValueRef, path string, opt refRules) refReads {
 // an enum field of ability ids, a skill or a save.
 func (c *checker) valueRefBuild(ref *ValueRef, opt refRules, at func(string) string) {
 	n := c.names
-	if ref.Field != "" && c.sheetID(at("field"), ref.Field) {
+	if ref.Field != "" && c.SheetID(at("field"), ref.Field) {
 		switch f := n.field(ref.Field); {
 		case f == nil:
-			c.add(at("field"), "unknown field %q", ref.Field)
+			c.Add(at("field"), "unknown field %q", ref.Field)
 		case f.Type != "number":
-			c.add(at("field"), "field %q is a %s field, not a number", f.ID, f.Type)
+			c.Add(at("field"), "field %q is a %s field, not a number", f.ID, f.Type)
 		}
 	}
-	if ref.Derived != "" && c.sheetID(at("derived"), ref.Derived) {
+	if ref.Derived != "" && c.SheetID(at("derived"), ref.Derived) {
 		i, ok := n.derivedIndex[ref.Derived]
 		switch {
 		case !ok:
-			c.add(at("derived"), "unknown derived value %q", ref.Derived)
+			c.Add(at("derived"), "unknown derived value %q", ref.Derived)
 		case !opt.allDerived && i >= opt.derivedAbove:
-			c.add(at("derived"), "derived value %q must be declared above the value that reads it", ref.Derived)
+			c.Add(at("derived"), "derived value %q must be declared above the value that reads it", ref.Derived)
 		}
 	}
 	if ref.AbilityScore != "" {
-		c.known(at("abilityScore"), "ability", ref.AbilityScore, n.ability(ref.AbilityScore) != nil)
+		c.Known(at("abilityScore"), "ability", ref.AbilityScore, n.ability(ref.AbilityScore) != nil)
 	}
 	if ref.AbilityMod != "" {
-		c.known(at("abilityMod"), "ability", ref.AbilityMod, n.ability(ref.AbilityMod) != nil)
+		c.Known(at("abilityMod"), "ability", ref.AbilityMod, n.ability(ref.AbilityMod) != nil)
 	}
-	if ref.AbilityModFromField != "" && c.sheetID(at("abilityModFromField"), ref.AbilityModFromField) {
+	if ref.AbilityModFromField != "" && c.SheetID(at("abilityModFromField"), ref.AbilityModFromField) {
 		switch f := n.field(ref.AbilityModFromField); {
 		case f == nil:
-			c.add(at("abilityModFromField"), "unknown field %q", ref.AbilityModFromField)
+			c.Add(at("abilityModFromField"), "unknown field %q", ref.AbilityModFromField)
 		case f.Type != "enum":
-			c.add(at("abilityModFromField"), "field %q must be an enum field whose values are ability ids", f.ID)
+			c.Add(at("abilityModFromField"), "field %q must be an enum field whose values are ability ids", f.ID)
 		}
 	}
 	if ref.SkillMod != "" {
-		c.known(at("skillMod"), "skill", ref.SkillMod, n.skill(ref.SkillMod) != nil)
+		c.Known(at("skillMod"), "skill", ref.SkillMod, n.skill(ref.SkillMod) != nil)
 	}
 	if ref.SaveMod != "" {
-		c.known(at("saveMod"), "save", ref.SaveMod, n.save(ref.SaveMod) != nil)
+		c.Known(at("saveMod"), "save", ref.SaveMod, n.save(ref.SaveMod) != nil)
 	}
 }
 
@@ -253,23 +218,12 @@ func (n *sheetNames) derivedDependsOn(id string, depth int) refReads {
 	return r
 }
 
-// known checks a sheet id and that it names something; ok says whether it does.
-func (c *checker) known(path, what, id string, ok bool) bool {
-	if !c.sheetID(path, id) {
-		return false
-	}
-	if !ok {
-		c.add(path, "unknown %s %q", what, id)
-	}
-	return ok
-}
-
 func (c *checker) listSum(path string, s *ListSum) {
 	l := c.names.list(s.List)
-	if !c.known(strictjson.Join(path, "list"), "list", s.List, l != nil) {
-		c.sheetID(strictjson.Join(path, "column"), s.Column)
+	if !c.Known(strictjson.Join(path, "list"), "list", s.List, l != nil) {
+		c.SheetID(strictjson.Join(path, "column"), s.Column)
 		if s.OnlyWhen != "" {
-			c.sheetID(strictjson.Join(path, "onlyWhen"), s.OnlyWhen)
+			c.SheetID(strictjson.Join(path, "onlyWhen"), s.OnlyWhen)
 		}
 		return
 	}
@@ -281,15 +235,15 @@ func (c *checker) listSum(path string, s *ListSum) {
 
 // columnOfType checks that list l has a column id of the given type.
 func (c *checker) columnOfType(path string, l *List, id, typ string) *Field {
-	if !c.sheetID(path, id) {
+	if !c.SheetID(path, id) {
 		return nil
 	}
 	col := l.Column(id)
 	switch {
 	case col == nil:
-		c.add(path, "list %q has no column %q", l.ID, id)
+		c.Add(path, "list %q has no column %q", l.ID, id)
 	case typ != "" && col.Type != typ:
-		c.add(path, "column %q of list %q is a %s column, not %s", id, l.ID, col.Type, typ)
+		c.Add(path, "column %q of list %q is a %s column, not %s", id, l.ID, col.Type, typ)
 		return nil
 	}
 	return col
@@ -297,15 +251,15 @@ func (c *checker) columnOfType(path string, l *List, id, typ string) *Field {
 
 func (c *checker) itemStat(path string, s *ItemStat) {
 	at := func(k string) string { return strictjson.Join(path, k) }
-	c.oneOf(at("from"), s.From, "worn", "carried", "all")
-	c.oneOf(at("pick"), s.Pick, "sum", "max", "min", "count")
+	c.OneOf(at("from"), s.From, "worn", "carried", "all")
+	c.OneOf(at("pick"), s.Pick, "sum", "max", "min", "count")
 	for _, k := range []struct{ key, v string }{{"stat", s.Stat}, {"slot", s.Slot}, {"category", s.Category}, {"tag", s.Tag}} {
 		if k.v != "" {
-			c.sheetID(at(k.key), k.v)
+			c.SheetID(at(k.key), k.v)
 		}
 	}
 	if s.Pick != "count" && s.Stat == "" {
-		c.add(at("stat"), "an itemStat names the stat it reads, unless it only counts items")
+		c.Add(at("stat"), "an itemStat names the stat it reads, unless it only counts items")
 	}
 	c.itemStatNames(path, s)
 }
@@ -314,7 +268,7 @@ func (c *checker) itemStat(path string, s *ItemStat) {
 func (c *checker) itemStatNames(path string, s *ItemStat) {
 	it := c.rs.Items
 	if it == nil {
-		c.add(path, "this ruleset has no items block, so there are no items to read")
+		c.Add(path, "this ruleset has no items block, so there are no items to read")
 		return
 	}
 	if s.Stat != "" {
@@ -326,9 +280,9 @@ func (c *checker) itemStatNames(path string, s *ItemStat) {
 		}
 		switch {
 		case decl == nil:
-			c.add(path+".stat", "unknown item stat %q", s.Stat)
+			c.Add(path+".stat", "unknown item stat %q", s.Stat)
 		case s.Pick != "count" && decl.Type != "number":
-			c.add(path+".stat", "item stat %q is not a number", s.Stat)
+			c.Add(path+".stat", "item stat %q is not a number", s.Stat)
 		}
 	}
 	words := func(key, id string, ws []ItemWord, what string) {
@@ -340,7 +294,7 @@ func (c *checker) itemStatNames(path string, s *ItemStat) {
 				return
 			}
 		}
-		c.add(path+"."+key, "unknown %s %q", what, id)
+		c.Add(path+"."+key, "unknown %s %q", what, id)
 	}
 	if s.Slot != "" {
 		found := false
@@ -348,7 +302,7 @@ func (c *checker) itemStatNames(path string, s *ItemStat) {
 			found = found || sl.ID == s.Slot
 		}
 		if !found {
-			c.add(path+".slot", "unknown slot %q", s.Slot)
+			c.Add(path+".slot", "unknown slot %q", s.Slot)
 		}
 	}
 	words("category", s.Category, it.Categories, "item category")

@@ -1,4 +1,4 @@
-package ruleset
+package fight
 
 import (
 	"sheetkeeper/strictjson"
@@ -27,13 +27,6 @@ type BattleSlot struct {
 	Level int    `json:"level"`
 }
 
-// checkFight checks the battle and combat blocks. Creatures are checked with the
-// catalogs that hold them (checkCreature).
-func (c *checker) checkFight() {
-	c.checkBattle(c.rs.Battle)
-	c.checkCombat(c.rs.Combat)
-}
-
 // checkBattle checks the battle block: declared pools used once each, distinct slot
 // levels, and the lists its skills come from.
 func (c *checker) checkBattle(b *Battle) {
@@ -41,9 +34,9 @@ func (c *checker) checkBattle(b *Battle) {
 		return
 	}
 	const p = "battle"
-	c.usesOnce("the battle block", 22, p)
+	c.UsesOnce("the battle block", 22, p)
 	if b.Health.Track != "" {
-		c.usesOnce("combat health on a wound track", 30, strictjson.Join(p, "health"))
+		c.UsesOnce("combat health on a wound track", 30, strictjson.Join(p, "health"))
 	}
 	c.fightHealth(strictjson.Join(p, "health"), b.Health)
 	health := b.Health.Pool
@@ -55,11 +48,11 @@ func (c *checker) checkBattle(b *Battle) {
 		energy = b.Energy.Pool
 		ep := strictjson.Join(strictjson.Join(p, "energy"), "pool")
 		if c.declaredPool(ep, energy) && energy == health {
-			c.add(ep, "the energy pool cannot also be the health pool")
+			c.Add(ep, "the energy pool cannot also be the health pool")
 		}
 	}
 	sp := strictjson.Join(p, "slots")
-	c.count(sp, len(b.Slots), 0, 12)
+	c.Count(sp, len(b.Slots), 0, 12)
 	pools, levels := map[string]bool{}, map[int]bool{}
 	for i, s := range b.Slots {
 		pp := strictjson.Join(strictjson.Join(sp, i), "pool")
@@ -67,44 +60,20 @@ func (c *checker) checkBattle(b *Battle) {
 		if c.declaredPool(pp, s.Pool) {
 			switch {
 			case s.Pool == health || s.Pool == energy:
-				c.add(pp, "pool %q is already the health or energy pool", s.Pool)
+				c.Add(pp, "pool %q is already the health or energy pool", s.Pool)
 			case pools[s.Pool]:
-				c.add(pp, "slot pool %q is listed twice", s.Pool)
+				c.Add(pp, "slot pool %q is listed twice", s.Pool)
 			}
 		}
 		pools[s.Pool] = true
-		if c.between(lp, float64(s.Level), 1, 9) && levels[s.Level] {
-			c.add(lp, "slot level %d is listed twice", s.Level)
+		if c.Between(lp, float64(s.Level), 1, 9) && levels[s.Level] {
+			c.Add(lp, "slot level %d is listed twice", s.Level)
 		}
 		levels[s.Level] = true
 	}
 	kp := strictjson.Join(p, "skills")
-	c.count(kp, len(b.Skills), 0, 8)
+	c.Count(kp, len(b.Skills), 0, 8)
 	for i := range b.Skills {
 		c.rowFilter(strictjson.Join(kp, i), b.Skills[i])
 	}
-}
-
-// hasLootTable reports whether the items block declares loot table id.
-func (rs *Ruleset) hasLootTable(id string) bool {
-	if rs.Items == nil {
-		return false
-	}
-	for _, t := range rs.Items.LootTables {
-		if t.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-// itemTags returns the items block's tag ids, empty without one.
-func (rs *Ruleset) itemTags() map[string]bool {
-	m := map[string]bool{}
-	if rs.Items != nil {
-		for _, t := range rs.Items.Tags {
-			m[t.ID] = true
-		}
-	}
-	return m
 }

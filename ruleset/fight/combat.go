@@ -1,10 +1,8 @@
-package ruleset
+package fight
 
 import (
-	"slices"
+	"sheetkeeper/ruleset/rules"
 	"strings"
-
-	"sheetkeeper/strictjson"
 )
 
 // Combat says how a fight is RESOLVED by the ruleset's own numbers: what is rolled and
@@ -20,11 +18,11 @@ type Combat struct {
 	Health Health `json:"health"`
 	// Defense is what an attack is rolled against: a total to reach, or under
 	// "dice-pool" the successes an attack needs.
-	Defense    ValueRef    `json:"defense"`
-	Initiative Initiative  `json:"initiative"`
-	AttackRoll *AttackRoll `json:"attackRoll,omitempty"`
-	Pool       *CombatPool `json:"pool,omitempty"`
-	Economy    Economy     `json:"economy"`
+	Defense    rules.ValueRef `json:"defense"`
+	Initiative Initiative     `json:"initiative"`
+	AttackRoll *AttackRoll    `json:"attackRoll,omitempty"`
+	Pool       *CombatPool    `json:"pool,omitempty"`
+	Economy    Economy        `json:"economy"`
 	// Distance makes a fight positionable; everything measured in cells needs it.
 	Distance        *Distance         `json:"distance,omitempty"`
 	Ranged          *Ranged           `json:"ranged,omitempty"`
@@ -70,8 +68,8 @@ func (d CombatDice) Max() int { return d.Count * d.Sides }
 // plus Plus are the number; Resource keeps that number and lets attacks move it.
 type Initiative struct {
 	Dice     *CombatDice         `json:"dice,omitempty"`
-	Modifier *ValueRef           `json:"modifier,omitempty"`
-	Pool     *ValueRef           `json:"pool,omitempty"`
+	Modifier *rules.ValueRef     `json:"modifier,omitempty"`
+	Pool     *rules.ValueRef     `json:"pool,omitempty"`
 	Plus     *int                `json:"plus,omitempty"`
 	Each     string              `json:"each,omitempty"`
 	Resource *InitiativeResource `json:"resource,omitempty"`
@@ -101,7 +99,7 @@ type StyleTakes struct {
 
 // StyleSpends costs the attacker OnMiss (read at their number) when the blow misses.
 type StyleSpends struct {
-	OnMiss StepTable `json:"onMiss,omitempty"`
+	OnMiss rules.StepTable `json:"onMiss,omitempty"`
 }
 
 // Crash is what happens at or below At: the condition put on, the bonus the one who did
@@ -139,25 +137,25 @@ type AttackNaturals struct {
 
 // CombatPool is what a dice-pool fight rolls beyond the ruleset's check rules.
 type CombatPool struct {
-	Advantage    bool      `json:"advantage,omitempty"`
-	DamageTarget *int      `json:"damageTarget,omitempty"`
-	Soak         *PoolSoak `json:"soak,omitempty"`
-	Hardness     *ValueRef `json:"hardness,omitempty"`
+	Advantage    bool            `json:"advantage,omitempty"`
+	DamageTarget *int            `json:"damageTarget,omitempty"`
+	Soak         *PoolSoak       `json:"soak,omitempty"`
+	Hardness     *rules.ValueRef `json:"hardness,omitempty"`
 }
 
 // PoolSoak is what a target takes off a hit's harm: All for any kind, ByKind per kind of
 // the health track (winning over All); Roll throws it as dice instead of taking it off.
 type PoolSoak struct {
-	Roll   bool                `json:"roll"`
-	All    *ValueRef           `json:"all,omitempty"`
-	ByKind map[string]ValueRef `json:"byKind,omitempty"`
+	Roll   bool                      `json:"roll"`
+	All    *rules.ValueRef           `json:"all,omitempty"`
+	ByKind map[string]rules.ValueRef `json:"byKind,omitempty"`
 }
 
 // Economy is what a turn may hold. The first budget is the main one, which a standard
 // action spends.
 type Economy struct {
-	Budgets  []Budget  `json:"budgets"`
-	Movement *ValueRef `json:"movement,omitempty"`
+	Budgets  []Budget        `json:"budgets"`
+	Movement *rules.ValueRef `json:"movement,omitempty"`
 }
 
 // Budget is one kind of thing a turn may spend, Count times (1 by default), refilled per
@@ -228,7 +226,7 @@ type AttackSource struct {
 	Reach  *DistanceSource `json:"reach,omitempty"`
 	Range  *AttackRange    `json:"range,omitempty"`
 	// Strikes is how many strikes one spend of Budget buys.
-	Strikes *ValueRef `json:"strikes,omitempty"`
+	Strikes *rules.ValueRef `json:"strikes,omitempty"`
 	// StrikesCappedBy is a boolean column holding its own row to one strike.
 	StrikesCappedBy *ColumnRef   `json:"strikesCappedBy,omitempty"`
 	ToHit           AttackToHit  `json:"toHit,omitempty"`
@@ -276,12 +274,12 @@ type AlwaysWhen struct {
 // spend unless their mechanics say otherwise, what an entry that rolls to hit adds, and
 // what an entry's save is rolled against.
 type AbilitySource struct {
-	List           string      `json:"list"`
-	OnlyWhen       string      `json:"onlyWhen,omitempty"`
-	AlwaysWhen     *AlwaysWhen `json:"alwaysWhen,omitempty"`
-	Budget         string      `json:"budget"`
-	ToHit          *ValueRef   `json:"toHit,omitempty"`
-	SaveDifficulty *ValueRef   `json:"saveDifficulty,omitempty"`
+	List           string          `json:"list"`
+	OnlyWhen       string          `json:"onlyWhen,omitempty"`
+	AlwaysWhen     *AlwaysWhen     `json:"alwaysWhen,omitempty"`
+	Budget         string          `json:"budget"`
+	ToHit          *rules.ValueRef `json:"toHit,omitempty"`
+	SaveDifficulty *rules.ValueRef `json:"saveDifficulty,omitempty"`
 }
 
 // StandardEffects is what a standard action does beyond its flag; only dodge has one.
@@ -358,9 +356,9 @@ type Modifier struct {
 
 // ContestCheck is a number a contest reads off the sheet.
 type ContestCheck struct {
-	ID    string   `json:"id"`
-	Label string   `json:"label"`
-	Value ValueRef `json:"value"`
+	ID    string         `json:"id"`
+	Label string         `json:"label"`
+	Value rules.ValueRef `json:"value"`
 }
 
 // Contest is a move both sides roll for: grabbing, shoving, breaking free.
@@ -464,13 +462,15 @@ type ThreatTier struct {
 
 // SpendLimit caps how much of a live pool one combatant may spend per turn or round.
 type SpendLimit struct {
-	Pool string   `json:"pool"`
-	Max  ValueRef `json:"max"`
-	Per  string   `json:"per"`
+	Pool string         `json:"pool"`
+	Max  rules.ValueRef `json:"max"`
+	Per  string         `json:"per"`
 }
 
 // The closed vocabularies of a fight.
 var (
+	// StandardActions are the standard actions a combat block may offer and an entry give.
+	StandardActions  = []string{"dash", "disengage", "dodge", "help", "hide", "ready"}
 	conditionEffects = []string{"own-attacks-advantage", "own-attacks-disadvantage", "attacks-against-advantage", "attacks-against-disadvantage", "attacks-against-adjacent-advantage", "attacks-against-far-disadvantage", "attacks-from-adjacent-critical", "cannot-act", "cannot-react", "speed-zero", "half-move-to-stand", "ends-on-damage", "own-saves-advantage", "own-saves-disadvantage", "own-checks-advantage", "own-checks-disadvantage", "resist-all", "cannot-target-source", "cannot-approach-source"}
 	levelRefused     = []string{"half-move-to-stand", "ends-on-damage", "cannot-target-source", "cannot-approach-source"}
 	saveScoped       = []string{"own-saves-advantage", "own-saves-disadvantage"}
@@ -482,45 +482,34 @@ var (
 	effectsSince1_45 = checkScoped
 )
 
-// combatMaxDistance bounds every distance a fight reads, in the ruleset's own unit.
-const combatMaxDistance = 10000.0
+// MaxDistance bounds every distance a fight reads, in the ruleset's own unit.
+const MaxDistance = 10000.0
 
-// pathOf joins keys and indexes onto a path.
-func pathOf(base string, keys ...any) string {
-	for _, k := range keys {
-		base = strictjson.Join(base, k)
-	}
-	return base
-}
+// DamageTypeKey is how a damage type is matched: trimmed, without case.
+func DamageTypeKey(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
 
-// hasWord reports whether words holds w.
-func hasWord(words []string, w string) bool { return slices.Contains(words, w) }
-
-// damageTypeKey is how a damage type is matched: trimmed, without case.
-func damageTypeKey(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
-
-// damageTypes returns the declared damage types keyed for matching, or nil when the
+// DamageTypeSet returns the declared damage types keyed for matching, or nil when the
 // ruleset declares none (then any type is free text).
-func (cb *Combat) damageTypes() map[string]bool {
+func (cb *Combat) DamageTypeSet() map[string]bool {
 	if cb == nil || cb.DamageTypes == nil {
 		return nil
 	}
 	m := make(map[string]bool, len(cb.DamageTypes))
 	for _, t := range cb.DamageTypes {
-		m[damageTypeKey(t)] = true
+		m[DamageTypeKey(t)] = true
 	}
 	return m
 }
 
-// damageType reports whether t is a damage type the fight knows: always true when the
+// DamageType reports whether t is a damage type the fight knows: always true when the
 // ruleset declares none.
-func (cb *Combat) damageType(t string) bool {
-	types := cb.damageTypes()
-	return types == nil || types[damageTypeKey(t)]
+func (cb *Combat) DamageType(t string) bool {
+	types := cb.DamageTypeSet()
+	return types == nil || types[DamageTypeKey(t)]
 }
 
-// budgetIDs returns the ids of the action economy's budgets, nil without a combat block.
-func (cb *Combat) budgetIDs() map[string]bool {
+// BudgetIDs returns the ids of the action economy's budgets, nil without a combat block.
+func (cb *Combat) BudgetIDs() map[string]bool {
 	if cb == nil {
 		return nil
 	}
@@ -539,9 +528,9 @@ func (cb *Combat) MainBudget() string {
 	return cb.Economy.Budgets[0].ID
 }
 
-// spendsInitiative reports whether initiative is a number attacks move with a style
+// SpendsInitiative reports whether initiative is a number attacks move with a style
 // that spends it: the only blow hardness stops.
-func (cb *Combat) spendsInitiative() bool {
+func (cb *Combat) SpendsInitiative() bool {
 	if cb == nil || cb.Initiative.Resource == nil {
 		return false
 	}
@@ -553,8 +542,31 @@ func (cb *Combat) spendsInitiative() bool {
 	return false
 }
 
-// hardnessNeedsSpending is said wherever hardness is given without a blow it could stop.
-const hardnessNeedsSpending = "hardness only stops a spending blow, so initiative must be a resource with a style that spends"
+// HardnessNeedsSpending is said wherever hardness is given without a blow it could stop.
+const HardnessNeedsSpending = "hardness only stops a spending blow, so initiative must be a resource with a style that spends"
 
-// pooled reports a dice-pool fight.
-func (cb *Combat) pooled() bool { return cb != nil && cb.Kind == "dice-pool" }
+// Pooled reports a dice-pool fight.
+func (cb *Combat) Pooled() bool { return cb != nil && cb.Kind == "dice-pool" }
+
+// HasTier reports whether the threat scale has tier id.
+func (cb *Combat) HasTier(id string) bool {
+	if cb.Threat == nil {
+		return false
+	}
+	for _, t := range cb.Threat.Tiers {
+		if t.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// HasCheck reports whether the combat block declares contest check id.
+func (cb *Combat) HasCheck(id string) bool {
+	for _, ch := range cb.Checks {
+		if ch.ID == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,4 @@
+package fight
+
+// ConditionEffects lets the table tests spell out the whole effect vocabulary.
+var ConditionEffects = conditionEffects
