@@ -17,7 +17,7 @@ import (
 // namespace; a second server importing the same id gets its own ruleset.
 func TestImportNeedsManageServer(t *testing.T) {
 	h := newHarness(t)
-	player := h.player.WithPermissions(discordgo.PermissionSendMessages | discordgo.PermissionViewChannel | discordgo.PermissionUseSlashCommands)
+	player := h.player.WithPermissions(discordgo.PermissionSendMessages | discordgo.PermissionViewChannel | discordgo.PermissionUseApplicationCommands)
 	imp := func(guild, channel string, u fakediscord.User, att fakediscord.Attachment) string {
 		t.Helper()
 		id := h.fake.Command(channel, guild, u, "ruleset", fakediscord.SubCommand("import", fakediscord.AttachmentOption("file", att)))
