@@ -79,7 +79,8 @@ func loadRules(tx storage.Tx, home string, ref sheet.RulesetRef) (*ruleset.Loade
 	}
 	rec, err := tx.Ruleset(home, ref.ID, ref.Version)
 	if storage.KindOf(err) == storage.NotFound {
-		return nil, fmt.Errorf("ruleset %s v%d is not installed", ref.ID, ref.Version)
+		// Reached by a library card built in another server on that server's import.
+		return nil, refusal.New(refusal.NotAllowed, "%s v%d is not installed here: a ruleset imported in a server is that server's (/ruleset list shows what this one has)", ref.ID, ref.Version)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("loading ruleset %s v%d: %w", ref.ID, ref.Version, err)

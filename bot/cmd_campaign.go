@@ -141,8 +141,8 @@ func (c *Core) newestRuleset(tx storage.Tx, guild, name string) (sheet.RulesetRe
 			id = "local/" + name
 		}
 	}
-	vs, err := tx.RulesetVersions(storage.RulesetHome(guild, id), id)
-	if err != nil && storage.KindOf(err) != storage.NotFound {
+	vs, err := installedVersions(tx, guild, id)
+	if err != nil {
 		return sheet.RulesetRef{}, err
 	}
 	for _, v := range vs {

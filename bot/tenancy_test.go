@@ -109,6 +109,12 @@ func TestTenancyTwoGuildsOneID(t *testing.T) {
 	wantPrefix("v2 in A", m.in("gA", "a1", manager(ana), v2, "ruleset import"), "Installed **Ember of A** as local/ember-roads v2: 3 abilities, 4 skills, 2 pools, 2 catalogs (11 entries), 1 layer.\nOlder versions stay in use by 1 campaign")
 	wantPrefix("upgrade in B", m.in("gB", "b1", bo, nil, "campaign upgrade"), "This campaign already plays the newest installed version")
 	wantPrefix("upgrade in A", m.in("gA", "a1", ana, nil, "campaign upgrade"), "This campaign now plays **Ember of A** (local/ember-roads v1 → v2)")
+
+	// A library card built on A's ruleset, read in C: a clear refusal, not an internal error.
+	m.in("gA", "a2", ana, nil, "character create", "name", "Wren", "ruleset", "ember-roads")
+	wantResponse(t, "a library card on another server's ruleset", m.in("gC", "c2", ana, nil, "sheet", "name", "Wren"),
+		"local/ember-roads v2 is not installed here: a ruleset imported in a server is that server's (/ruleset list shows what this one has)", true)
+	wantPrefix("the same card in A", m.in("gA", "a2", ana, nil, "sheet", "name", "Wren"), "**Wren** — Ember of A v2")
 }
 
 // TestInstallNeedsManageServer: /ruleset import is refused, as not-allowed and before
