@@ -64,3 +64,25 @@ func TestImportNeedsManageServer(t *testing.T) {
 		t.Fatalf("versions: %v in the first server, %v in the second, %v shared", versions(h.guild), versions(guild2), versions(""))
 	}
 }
+
+// TestUserOfPermissions: Manage Server, or Administrator (which holds every
+// permission), lets a member install; other bits, and a DM's user, do not.
+func TestUserOfPermissions(t *testing.T) {
+	member := func(perms int64) *discordgo.Interaction {
+		return &discordgo.Interaction{Member: &discordgo.Member{User: &discordgo.User{ID: "1"}, Permissions: perms}}
+	}
+	for _, c := range []struct {
+		what string
+		i    *discordgo.Interaction
+		want bool
+	}{
+		{"Manage Server", member(discordgo.PermissionManageGuild | discordgo.PermissionSendMessages), true},
+		{"Administrator", member(discordgo.PermissionAdministrator), true},
+		{"Manage Channels and Messages", member(discordgo.PermissionManageChannels | discordgo.PermissionManageMessages), false},
+		{"a direct message", &discordgo.Interaction{User: &discordgo.User{ID: "1"}}, false},
+	} {
+		if got := userOf(c.i).CanManageGuild; got != c.want {
+			t.Errorf("%s: CanManageGuild %v, want %v", c.what, got, c.want)
+		}
+	}
+}
