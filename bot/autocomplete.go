@@ -125,7 +125,7 @@ func (c *Core) campaignRules(tx storage.Tx, channelID string) (*storage.Campaign
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := c.rules(tx, camp.Ruleset)
+	l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -146,7 +146,7 @@ func (c *Core) quickCard(tx storage.Tx, q *acQuery, option string) (*sheet.Card,
 	}
 	if camp != nil {
 		if rec, err := tx.GameCard(q.a.ChannelID, name); err == nil && rec.Card != nil {
-			l, err := c.rules(tx, camp.Ruleset)
+			l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 			return rec.Card, l, camp, err
 		}
 	}
@@ -154,7 +154,7 @@ func (c *Core) quickCard(tx storage.Tx, q *acQuery, option string) (*sheet.Card,
 	if err != nil || rec.Card == nil {
 		return nil, nil, camp, errNoCard
 	}
-	l, err := c.rules(tx, rec.Card.Ruleset)
+	l, err := c.rules(tx, q.a.GuildID, rec.Card.Ruleset)
 	return rec.Card, l, camp, err
 }
 
@@ -431,7 +431,8 @@ func (c *Core) restChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	return ranked(q.typed, out), nil
 }
 
-// rulesetChoices offers the installed rulesets: the built-ins and every imported one.
+// rulesetChoices offers the rulesets installed as the asking guild sees them: the
+// built-ins and the guild's own imports (tenancy.go).
 func (c *Core) rulesetChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	var out []Choice
 	builtins, err := content.Builtins()
@@ -441,21 +442,21 @@ func (c *Core) rulesetChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	for _, b := range builtins {
 		out = append(out, choiceOf(b.Name+" ("+b.ID+", built-in)", b.ID))
 	}
-	ids, err := tx.RulesetIDs()
-	if err != nil && storage.KindOf(err) != storage.NotFound {
+	ids, err := installedIDs(tx, q.a.GuildID)
+	if err != nil {
 		return nil, err
 	}
 	for _, id := range ids {
-		if !strings.HasPrefix(id, "local/") {
+		if !storage.Imported(id) {
 			continue
 		}
-		vs, err := tx.RulesetVersions(id)
+		vs, err := installedVersions(tx, q.a.GuildID, id)
 		if err != nil || len(vs) == 0 {
 			continue
 		}
 		newest := slices.Max(vs)
 		name := id
-		if rec, err := tx.Ruleset(id, newest); err == nil && rec.Name != "" {
+		if rec, err := installedRuleset(tx, q.a.GuildID, id, newest); err == nil && rec.Name != "" {
 			name = rec.Name + " (" + id + ")"
 		}
 		out = append(out, choiceOf(name+" v"+strconv.Itoa(newest), id))
@@ -466,11 +467,11 @@ func (c *Core) rulesetChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 // layerChoices offers the layers of the ruleset chosen in the ruleset option, completing
 // the last of a comma-separated list.
 func (c *Core) layerChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
-	ref, err := c.newestRuleset(tx, q.get("ruleset"))
+	ref, err := c.newestRuleset(tx, q.a.GuildID, q.get("ruleset"))
 	if err != nil {
 		return nil, nil
 	}
-	l, err := c.rules(tx, ref)
+	l, err := c.rules(tx, q.a.GuildID, ref)
 	if err != nil {
 		return nil, err
 	}

@@ -31,20 +31,22 @@ func (c *Core) campaign(tx storage.Tx, channelID string) (*storage.Campaign, err
 	return camp, nil
 }
 
-// rules returns the ruleset at exactly ref: a built-in (package content) when its id and
-// version are the built-in's, else the installed record (an imported ruleset, or an
-// older version of a built-in kept in the store). A stored ruleset is parsed once per
-// process: the same id and version never change content (SPEC 4.2), so the cache can
-// never serve a stale one.
-func (c *Core) rules(tx storage.Tx, ref sheet.RulesetRef) (*ruleset.Loaded, error) {
-	key := rulesetKey{id: ref.ID, version: ref.Version}
+// rules returns the ruleset at exactly ref as guild sees it (the guild of the campaign,
+// or of the command reading a library card): a built-in (package content) when its id
+// and version are the built-in's, else the installed record in the namespace
+// storage.RulesetHome gives — the guild's own for an imported local/<id>, the shared
+// one for a built-in's older version kept in the store. A stored ruleset is parsed
+// once per process: the same namespace, id and version never change content (SPEC
+// 4.2), so the cache can never serve a stale one.
+func (c *Core) rules(tx storage.Tx, guild string, ref sheet.RulesetRef) (*ruleset.Loaded, error) {
+	key := rulesetKey{guild: storage.RulesetHome(guild, ref.ID), id: ref.ID, version: ref.Version}
 	c.mu.Lock()
 	l, ok := c.loaded[key]
 	c.mu.Unlock()
 	if ok {
 		return l, nil
 	}
-	l, err := loadRules(tx, ref)
+	l, err := loadRules(tx, key.guild, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -57,9 +59,10 @@ func (c *Core) rules(tx storage.Tx, ref sheet.RulesetRef) (*ruleset.Loaded, erro
 	return l, nil
 }
 
-// loadRules reads and validates the ruleset ref names, built-in first.
-func loadRules(tx storage.Tx, ref sheet.RulesetRef) (*ruleset.Loaded, error) {
-	if !strings.HasPrefix(ref.ID, "local/") {
+// loadRules reads and validates the ruleset ref names in namespace home, built-in
+// first.
+func loadRules(tx storage.Tx, home string, ref sheet.RulesetRef) (*ruleset.Loaded, error) {
+	if !storage.Imported(ref.ID) {
 		b, ok, err := content.Lookup(ref.ID)
 		if err != nil {
 			return nil, err
@@ -74,9 +77,10 @@ func loadRules(tx storage.Tx, ref sheet.RulesetRef) (*ruleset.Loaded, error) {
 			}
 		}
 	}
-	rec, err := tx.Ruleset(ref.ID, ref.Version)
+	rec, err := tx.Ruleset(home, ref.ID, ref.Version)
 	if storage.KindOf(err) == storage.NotFound {
-		return nil, fmt.Errorf("ruleset %s v%d is not installed", ref.ID, ref.Version)
+		// Reached by a library card built in another server on that server's import.
+		return nil, refusal.New(refusal.NotAllowed, "%s v%d is not installed here: a ruleset imported in a server is that server's (/ruleset list shows what this one has)", ref.ID, ref.Version)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("loading ruleset %s v%d: %w", ref.ID, ref.Version, err)

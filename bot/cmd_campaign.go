@@ -80,11 +80,11 @@ func (c *Core) createCampaign(tx storage.Tx, cmd Command, rulesetID, layers stri
 	} else if storage.KindOf(err) != storage.NotFound {
 		return nil, nil, err
 	}
-	ref, err := c.newestRuleset(tx, rulesetID)
+	ref, err := c.newestRuleset(tx, cmd.GuildID, rulesetID)
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := c.rules(tx, ref)
+	l, err := c.rules(tx, cmd.GuildID, ref)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -117,17 +117,18 @@ func (c *Core) createCampaign(tx storage.Tx, cmd Command, rulesetID, layers stri
 	return camp, l, nil
 }
 
-// newestRuleset finds the ruleset a user names and its newest installed version. "x"
-// is the built-in x when there is one, else the imported local/x; "local/x" is always
-// the imported one. Versions of a built-in kept in the store count too.
-func (c *Core) newestRuleset(tx storage.Tx, name string) (sheet.RulesetRef, error) {
+// newestRuleset finds the ruleset a user in guild names and its newest installed
+// version. "x" is the built-in x when there is one, else the guild's imported local/x;
+// "local/x" is always the imported one, of this guild only (storage.RulesetHome).
+// Versions of a built-in kept in the store count too.
+func (c *Core) newestRuleset(tx storage.Tx, guild, name string) (sheet.RulesetRef, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return sheet.RulesetRef{}, refusal.New(refusal.NotAllowed, "say which ruleset (ruleset:<id>; /ruleset list shows them)")
 	}
 	id := name
 	newest := 0
-	if !strings.HasPrefix(name, "local/") {
+	if !storage.Imported(name) {
 		b, ok, err := content.Lookup(name)
 		if err != nil {
 			return sheet.RulesetRef{}, err
@@ -140,8 +141,8 @@ func (c *Core) newestRuleset(tx storage.Tx, name string) (sheet.RulesetRef, erro
 			id = "local/" + name
 		}
 	}
-	vs, err := tx.RulesetVersions(id)
-	if err != nil && storage.KindOf(err) != storage.NotFound {
+	vs, err := installedVersions(tx, guild, id)
+	if err != nil {
 		return sheet.RulesetRef{}, err
 	}
 	for _, v := range vs {
@@ -154,12 +155,13 @@ func (c *Core) newestRuleset(tx storage.Tx, name string) (sheet.RulesetRef, erro
 }
 
 // keepBuiltin stores a built-in ruleset's bytes at ref's version when ref is the
-// built-in's own version and the store does not hold it yet.
+// built-in's own version and the store does not hold it yet, in the shared namespace:
+// every guild's campaigns pinned to that version read the same bytes.
 func keepBuiltin(tx storage.Tx, ref sheet.RulesetRef, by string, now time.Time) error {
-	if strings.HasPrefix(ref.ID, "local/") {
+	if storage.Imported(ref.ID) {
 		return nil
 	}
-	if _, err := tx.Ruleset(ref.ID, ref.Version); err == nil {
+	if _, err := tx.Ruleset("", ref.ID, ref.Version); err == nil {
 		return nil
 	} else if storage.KindOf(err) != storage.NotFound {
 		return err
@@ -335,13 +337,13 @@ func (c *Core) cmdCampaignShow(ctx context.Context, cmd Command) (Response, erro
 		if err != nil {
 			return err
 		}
-		l, err := c.rules(tx, camp.Ruleset)
+		l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 		if err != nil {
 			return err
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "**Campaign in this channel**\nRuleset: %s (%s v%d)", l.Name, camp.Ruleset.ID, camp.Ruleset.Version)
-		if newest, err := c.newestRuleset(tx, camp.Ruleset.ID); err == nil && newest.Version > camp.Ruleset.Version {
+		if newest, err := c.newestRuleset(tx, camp.GuildID, camp.Ruleset.ID); err == nil && newest.Version > camp.Ruleset.Version {
 			fmt.Fprintf(&b, "; v%d is installed (a GM moves to it with /campaign upgrade)", newest.Version)
 		}
 		b.WriteString("\n")

@@ -23,7 +23,7 @@ func TestCampaignCreate(t *testing.T) {
 	}
 	// The built-in's bytes are kept at the campaign's version.
 	m.view(func(tx storage.Tx) error {
-		rec, err := tx.Ruleset("low-vell", 1)
+		rec, err := tx.Ruleset("", "low-vell", 1)
 		if err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func (c *Core) cmdCharacterCreate(ctx context.Context, cmd Command) (Response, e
 		if err != nil {
 			return err
 		}
-		l, err := c.rules(tx, ref)
+		l, err := c.rules(tx, cmd.GuildID, ref)
 		if err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func (c *Core) cmdCharacterCreate(ctx context.Context, cmd Command) (Response, e
 // newest version, else this channel's campaign's.
 func (c *Core) createRuleset(tx storage.Tx, cmd Command) (sheet.RulesetRef, error) {
 	if id := strings.TrimSpace(cmd.Get("ruleset")); id != "" {
-		return c.newestRuleset(tx, id)
+		return c.newestRuleset(tx, cmd.GuildID, id)
 	}
 	camp, err := c.campaign(tx, cmd.ChannelID)
 	if refusal.Of(err) == refusal.NoCampaign {
@@ -210,7 +210,7 @@ func (c *Core) joinCard(tx storage.Tx, camp *storage.Campaign, owner string, lib
 	if lib.Card.Ruleset.Version > camp.Ruleset.Version {
 		return nil, refusal.New(refusal.NotAllowed, "%s is built on %s v%d, newer than this game's v%d", name, camp.Ruleset.ID, lib.Card.Ruleset.Version, camp.Ruleset.Version)
 	}
-	l, err := c.rules(tx, camp.Ruleset)
+	l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 	if err != nil {
 		return nil, err
 	}
@@ -625,7 +625,7 @@ func findRow(l *ruleset.List, rows []sheet.Row, which string) (int, error) {
 func (c *Core) cardEdit(ctx context.Context, cmd Command, edit func(t *cardTarget) (string, error)) (Response, error) {
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		t, err := c.findTarget(tx, cmd.ChannelID, cmd.User, cmd.Get("name"), true, true)
+		t, err := c.findTarget(tx, cmd.ChannelID, cmd.GuildID, cmd.User, cmd.Get("name"), true, true)
 		if err != nil {
 			return err
 		}

@@ -238,8 +238,9 @@ func (t *cardTarget) save(tx storage.Tx, channelID string) error {
 // findTarget finds the card a command names: a game card of the channel's campaign, or,
 // when library is true and none is called that, the invoker's own library card (a build
 // the player is still making before joining). edit refuses a card that is neither the
-// invoker's nor in a campaign the invoker is GM of.
-func (c *Core) findTarget(tx storage.Tx, channelID string, u User, name string, library, edit bool) (*cardTarget, error) {
+// invoker's nor in a campaign the invoker is GM of. guild is the command's: a library
+// card's ruleset resolves in it (a game card's in its campaign's).
+func (c *Core) findTarget(tx storage.Tx, channelID, guild string, u User, name string, library, edit bool) (*cardTarget, error) {
 	camp, err := tx.Campaign(channelID)
 	switch {
 	case storage.KindOf(err) == storage.NotFound:
@@ -254,7 +255,7 @@ func (c *Core) findTarget(tx storage.Tx, channelID string, u User, name string, 
 			if edit && rec.OwnerID != u.ID && !isGM(camp, u) {
 				return nil, refusal.New(refusal.NotAllowed, "%s is not your character: only its player or a GM may change it", rec.Card.Name)
 			}
-			rules, err := c.rules(tx, camp.Ruleset)
+			rules, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 			if err != nil {
 				return nil, err
 			}
@@ -268,7 +269,7 @@ func (c *Core) findTarget(tx storage.Tx, channelID string, u User, name string, 
 	if library {
 		rec, err := tx.LibraryCard(u.ID, name)
 		if err == nil && rec.Card != nil {
-			rules, err := c.rules(tx, rec.Card.Ruleset)
+			rules, err := c.rules(tx, guild, rec.Card.Ruleset)
 			if err != nil {
 				return nil, err
 			}
@@ -324,7 +325,7 @@ func pickCommands(r *router) {
 func (c *Core) cmdPick(ctx context.Context, cmd Command) (Response, error) {
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		t, err := c.findTarget(tx, cmd.ChannelID, cmd.User, cmd.Get("name"), true, true)
+		t, err := c.findTarget(tx, cmd.ChannelID, cmd.GuildID, cmd.User, cmd.Get("name"), true, true)
 		if err != nil {
 			return err
 		}
@@ -436,7 +437,7 @@ func (c *Core) cmdCatalogSearch(ctx context.Context, cmd Command) (Response, err
 			card  *sheet.Card
 		)
 		if name := strings.TrimSpace(cmd.Get("name")); name != "" {
-			t, err := c.findTarget(tx, cmd.ChannelID, cmd.User, name, true, false)
+			t, err := c.findTarget(tx, cmd.ChannelID, cmd.GuildID, cmd.User, name, true, false)
 			if err != nil {
 				return err
 			}
@@ -446,7 +447,7 @@ func (c *Core) cmdCatalogSearch(ctx context.Context, cmd Command) (Response, err
 			if err != nil {
 				return err
 			}
-			if rules, err = c.rules(tx, cp.Ruleset); err != nil {
+			if rules, err = c.rules(tx, cp.GuildID, cp.Ruleset); err != nil {
 				return err
 			}
 			camp = cp

@@ -46,7 +46,7 @@ func (m *cmdTable) pkCard(owner, name string, fields map[string]any, picks ...st
 		if err != nil {
 			return err
 		}
-		l, err := m.core.rules(tx, camp.Ruleset)
+		l, err := m.core.rules(tx, camp.GuildID, camp.Ruleset)
 		if err != nil {
 			return err
 		}
@@ -301,7 +301,7 @@ func (m *cmdTable) loaded(camp *storage.Campaign) *ruleset.Loaded {
 	var l *ruleset.Loaded
 	m.view(func(tx storage.Tx) error {
 		var err error
-		l, err = m.core.rules(tx, camp.Ruleset)
+		l, err = m.core.rules(tx, camp.GuildID, camp.Ruleset)
 		return err
 	})
 	return l

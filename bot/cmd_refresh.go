@@ -100,7 +100,7 @@ func (c *Core) openReview(tx storage.Tx, channelID string, u User, cardRef strin
 	if rec.OwnerID != u.ID && !isGM(camp, u) {
 		return nil, refusal.New(refusal.NotAllowed, "%s is not your character: only its player or a GM may refresh it", rec.Card.Name)
 	}
-	rules, err := c.rules(tx, camp.Ruleset)
+	rules, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 	if err != nil {
 		return nil, err
 	}

@@ -233,14 +233,23 @@ func problemsResponse(head string, err error) Response {
 }
 
 func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, error) {
+	// Refused before the upload is read, and again where it is written (a GM removed
+	// meanwhile cannot slip through).
+	if err := c.store.View(ctx, func(tx storage.Tx) error { return mayInstall(tx, cmd) }); err != nil {
+		return Response{}, err
+	}
 	rec, l, err := readUpload(cmd.File("file"))
 	if err != nil {
 		return problemsResponse("That ruleset cannot be installed:", err), nil
 	}
+	rec.Guild = storage.RulesetHome(cmd.GuildID, rec.ID)
 	warnings := catalogProblems(l)
 	var resp Response
 	err = c.store.Update(ctx, func(tx storage.Tx) error {
-		old, err := tx.Ruleset(rec.ID, rec.Version)
+		if err := mayInstall(tx, cmd); err != nil {
+			return err
+		}
+		old, err := tx.Ruleset(rec.Guild, rec.ID, rec.Version)
 		switch {
 		case err == nil && old.Digest == rec.Digest:
 			resp = Response{Content: fmt.Sprintf("%s v%d (%s) is installed already, with this same content.", rec.ID, rec.Version, rec.Name), Ephemeral: true}
@@ -258,7 +267,7 @@ func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, err
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "Installed **%s** as %s v%d: %s.", rec.Name, rec.ID, rec.Version, summary(l))
-		older, err := olderCampaigns(tx, rec.ID, rec.Version)
+		older, err := olderCampaigns(tx, rec.Guild, rec.ID, rec.Version)
 		if err != nil {
 			return err
 		}
@@ -275,15 +284,16 @@ func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, err
 	return resp, err
 }
 
-// olderCampaigns counts the campaigns on an older version of ruleset id.
-func olderCampaigns(tx storage.Tx, id string, version int) (int, error) {
+// olderCampaigns counts the campaigns on an older version of ruleset id of namespace
+// home: those of home's guild, for an imported id.
+func olderCampaigns(tx storage.Tx, home, id string, version int) (int, error) {
 	camps, err := tx.Campaigns()
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, camp := range camps {
-		if camp.Ruleset.ID == id && camp.Ruleset.Version < version {
+		if camp.Ruleset.ID == id && storage.RulesetHome(camp.GuildID, id) == home && camp.Ruleset.Version < version {
 			n++
 		}
 	}
@@ -302,7 +312,7 @@ func (c *Core) cmdRulesetCheck(ctx context.Context, cmd Command) (Response, erro
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** v%d is valid: %s.", rec.Name, rec.Version, summary(l))
 	err = c.store.View(ctx, func(tx storage.Tx) error {
-		old, err := tx.Ruleset(rec.ID, rec.Version)
+		old, err := installedRuleset(tx, cmd.GuildID, rec.ID, rec.Version)
 		switch {
 		case err == nil && old.Digest == rec.Digest:
 			fmt.Fprintf(&b, "\nIt is installed as %s v%d already.", rec.ID, rec.Version)
@@ -326,7 +336,7 @@ func (c *Core) cmdRulesetList(ctx context.Context, cmd Command) (Response, error
 	var lines []string
 	err = c.store.View(ctx, func(tx storage.Tx) error {
 		lines = lines[:0]
-		stored, err := tx.RulesetIDs()
+		stored, err := installedIDs(tx, cmd.GuildID)
 		if err != nil {
 			return err
 		}
@@ -337,7 +347,7 @@ func (c *Core) cmdRulesetList(ctx context.Context, cmd Command) (Response, error
 			if err != nil {
 				return err
 			}
-			vs, err := versionsOf(tx, b.ID, v)
+			vs, err := versionsOf(tx, cmd.GuildID, b.ID, v)
 			if err != nil {
 				return err
 			}
@@ -348,14 +358,14 @@ func (c *Core) cmdRulesetList(ctx context.Context, cmd Command) (Response, error
 			if seen[id] {
 				continue
 			}
-			vs, err := versionsOf(tx, id, 0)
+			vs, err := versionsOf(tx, cmd.GuildID, id, 0)
 			if err != nil {
 				return err
 			}
 			if len(vs) == 0 {
 				continue
 			}
-			rec, err := tx.Ruleset(id, vs[len(vs)-1])
+			rec, err := installedRuleset(tx, cmd.GuildID, id, vs[len(vs)-1])
 			if err != nil {
 				return err
 			}
@@ -370,11 +380,11 @@ func (c *Core) cmdRulesetList(ctx context.Context, cmd Command) (Response, error
 		"\nStart a game with `/campaign create ruleset:<id>`; add one with `/ruleset import`.", Ephemeral: true}, nil
 }
 
-// versionsOf lists the stored versions of id with extra (a built-in's own, 0 for none)
-// among them, oldest first.
-func versionsOf(tx storage.Tx, id string, extra int) ([]int, error) {
-	vs, err := tx.RulesetVersions(id)
-	if err != nil && storage.KindOf(err) != storage.NotFound {
+// versionsOf lists the versions of id stored as guild sees them, with extra (a
+// built-in's own, 0 for none) among them, oldest first.
+func versionsOf(tx storage.Tx, guild, id string, extra int) ([]int, error) {
+	vs, err := installedVersions(tx, guild, id)
+	if err != nil {
 		return nil, err
 	}
 	vs = slices.Clone(vs)
@@ -407,14 +417,14 @@ func (c *Core) cmdRulesetExport(ctx context.Context, cmd Command) (Response, err
 	}
 	var rec *storage.RulesetRecord
 	err := c.store.View(ctx, func(tx storage.Tx) error {
-		ref, err := c.newestRuleset(tx, cmd.Get("id"))
+		ref, err := c.newestRuleset(tx, cmd.GuildID, cmd.Get("id"))
 		if err != nil {
 			return err
 		}
 		if version > 0 {
 			ref.Version = version
 		}
-		rec, err = exportRecord(tx, ref.ID, ref.Version)
+		rec, err = exportRecord(tx, cmd.GuildID, ref.ID, ref.Version)
 		return err
 	})
 	if err != nil {
@@ -433,9 +443,10 @@ func (c *Core) cmdRulesetExport(ctx context.Context, cmd Command) (Response, err
 		Files: []File{{Name: fmt.Sprintf("%s-v%d.zip", base, rec.Version), Data: data}}}, nil
 }
 
-// exportRecord finds the record of id at version: the store's, else the built-in's own.
-func exportRecord(tx storage.Tx, id string, version int) (*storage.RulesetRecord, error) {
-	rec, err := tx.Ruleset(id, version)
+// exportRecord finds the record of id at version: the store's as guild sees it, else
+// the built-in's own.
+func exportRecord(tx storage.Tx, guild, id string, version int) (*storage.RulesetRecord, error) {
+	rec, err := installedRuleset(tx, guild, id, version)
 	if err == nil {
 		return rec, nil
 	}

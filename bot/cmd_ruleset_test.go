@@ -34,7 +34,7 @@ func TestRulesetImportFile(t *testing.T) {
 	wantResponse(t, "again", m.runFile(gmUser, "ruleset import", att),
 		"local/ember-roads v1 (Ember Roads) is installed already, with this same content.", true)
 	m.view(func(tx storage.Tx) error {
-		rec, err := tx.Ruleset("local/ember-roads", 1)
+		rec, err := tx.Ruleset("guild", "local/ember-roads", 1)
 		if err != nil {
 			return err
 		}
@@ -104,7 +104,7 @@ func TestRulesetImportPackage(t *testing.T) {
 			sneakAttackProblem)
 	var files map[string][]byte
 	m.view(func(tx storage.Tx) error {
-		rec, err := tx.Ruleset("local/5e-2014", 5)
+		rec, err := tx.Ruleset("guild", "local/5e-2014", 5)
 		if err != nil {
 			return err
 		}

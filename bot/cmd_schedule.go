@@ -67,7 +67,7 @@ func (c *Core) cmdScheduleRest(ctx context.Context, cmd Command) (Response, erro
 		if err != nil {
 			return err
 		}
-		l, err := c.rules(tx, camp.Ruleset)
+		l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 		if err != nil {
 			return err
 		}
@@ -120,7 +120,7 @@ func (c *Core) cmdScheduleList(ctx context.Context, cmd Command) (Response, erro
 		if err != nil {
 			return err
 		}
-		l, err := c.rules(tx, camp.Ruleset)
+		l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 		if err != nil {
 			return err
 		}
@@ -170,7 +170,7 @@ func (c *Core) cmdScheduleRemove(ctx context.Context, cmd Command) (Response, er
 			return err
 		}
 		sc = s
-		if l, err := c.rules(tx, camp.Ruleset); err == nil {
+		if l, err := c.rules(tx, camp.GuildID, camp.Ruleset); err == nil {
 			rs = l.Ruleset
 		}
 		return nil

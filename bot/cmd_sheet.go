@@ -60,7 +60,7 @@ func (c *Core) cmdSheet(ctx context.Context, cmd Command) (Response, error) {
 // else their only library card.
 func (c *Core) sheetTarget(tx storage.Tx, cmd Command) (*cardTarget, error) {
 	if name := strings.TrimSpace(cmd.Get("name")); name != "" {
-		return c.findTarget(tx, cmd.ChannelID, cmd.User, name, true, false)
+		return c.findTarget(tx, cmd.ChannelID, cmd.GuildID, cmd.User, name, true, false)
 	}
 	var mine []string
 	records, err := tx.GameCards(cmd.ChannelID)
@@ -87,7 +87,7 @@ func (c *Core) sheetTarget(tx storage.Tx, cmd Command) (*cardTarget, error) {
 	case 0:
 		return nil, refusal.New(refusal.UnknownCharacter, "you have no character yet: /character create name:<name> makes one")
 	case 1:
-		return c.findTarget(tx, cmd.ChannelID, cmd.User, mine[0], true, false)
+		return c.findTarget(tx, cmd.ChannelID, cmd.GuildID, cmd.User, mine[0], true, false)
 	}
 	return nil, refusal.New(refusal.WhoRequired, "you have several characters (%s): add name:", strings.Join(mine, ", "))
 }

@@ -26,8 +26,8 @@ func upgradeCommands(r *router) {
 	}, (*Core).cmdCampaignUpgrade)
 }
 
-// cmdCampaignUpgrade moves the campaign and its game cards to the newest installed
-// version of the campaign's ruleset, in one transaction, and tells the channel which
+// cmdCampaignUpgrade moves the campaign and its game cards to the newest version of the
+// campaign's ruleset installed in the campaign's guild, in one transaction, and tells the channel which
 // characters have rows with newer text. Layers the new version no longer declares are
 // switched off (and named).
 func (c *Core) cmdCampaignUpgrade(ctx context.Context, cmd Command) (Response, error) {
@@ -38,11 +38,11 @@ func (c *Core) cmdCampaignUpgrade(ctx context.Context, cmd Command) (Response, e
 			return err
 		}
 		from := camp.Ruleset
-		old, err := c.rules(tx, from)
+		old, err := c.rules(tx, camp.GuildID, from)
 		if err != nil {
 			return err
 		}
-		to, err := c.newestRuleset(tx, from.ID)
+		to, err := c.newestRuleset(tx, camp.GuildID, from.ID)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func (c *Core) cmdCampaignUpgrade(ctx context.Context, cmd Command) (Response, e
 			resp = Response{Ephemeral: true, Content: fmt.Sprintf("This campaign already plays the newest installed version: %s. Import a newer one with /ruleset import.", versionName(old))}
 			return nil
 		}
-		rules, err := c.rules(tx, to)
+		rules, err := c.rules(tx, camp.GuildID, to)
 		if err != nil {
 			return err
 		}

@@ -50,10 +50,13 @@ func (m *cmdTable) run(u User, name string, opts ...string) Response {
 	return m.core.OnCommand(context.Background(), cmd)
 }
 
-// runFile runs a command whose option file is att.
+// runFile runs a command whose option file is att, in the guild run uses, as u with the
+// Manage Server permission there: the import tests are about what gets installed;
+// tenancy_test.go is about who may install.
 func (m *cmdTable) runFile(u User, name string, att *Attachment) Response {
 	m.t.Helper()
-	return m.core.OnCommand(context.Background(), Command{Name: name, User: u, ChannelID: m.ch,
+	u.CanManageGuild = true
+	return m.core.OnCommand(context.Background(), Command{Name: name, User: u, ChannelID: m.ch, GuildID: "guild",
 		Options: []Option{{Name: "file", Attachment: att}}})
 }
 

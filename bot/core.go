@@ -42,8 +42,8 @@ type Core struct {
 	clock schedule.Clock
 	log   *slog.Logger
 
-	// loaded caches parsed rulesets by id and version: a stored ruleset is parsed once
-	// per process, not once per message.
+	// loaded caches parsed rulesets by namespace, id and version: a stored ruleset is
+	// parsed once per process, not once per message.
 	mu     sync.Mutex
 	loaded map[rulesetKey]*ruleset.Loaded
 
@@ -61,7 +61,10 @@ type Core struct {
 	router *router
 }
 
+// rulesetKey names one stored ruleset: its namespace (storage.RulesetHome), id and
+// version. local/x of two guilds are two entries.
 type rulesetKey struct {
+	guild   string
 	id      string
 	version int
 }

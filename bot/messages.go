@@ -199,7 +199,7 @@ func gmCampaign(tx storage.Tx, channelID string, author User) (*storage.Campaign
 
 // openTable loads the campaign's ruleset and game cards.
 func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) {
-	l, err := c.rules(tx, camp.Ruleset)
+	l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 	if err != nil {
 		return nil, err
 	}

@@ -139,7 +139,7 @@ func (c *Core) Missed(ctx context.Context, s storage.Schedule, m schedule.Missed
 		if err != nil {
 			return err
 		}
-		l, err := c.rules(tx, camp.Ruleset)
+		l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,11 @@ type User struct {
 	Roles     []string // role ids in the guild, for GM lists that name a role
 	Bot       bool
 	WebhookID string
+	// CanManageGuild says the user may manage the server the event came from (Discord's
+	// Manage Server permission, as the interaction reports it), which lets them install
+	// rulesets there (see tenancy.go). The console's user always may: the console is
+	// its operator's.
+	CanManageGuild bool
 }
 
 // Message is a message created or edited in a channel.

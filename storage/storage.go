@@ -45,11 +45,15 @@ type Store interface {
 // the same transaction. Records returned are copies: changing one changes nothing
 // until it is Put.
 type Tx interface {
-	// Rulesets installed, every version of each (SPEC 4.2).
+	// Rulesets installed, every version of each (SPEC 4.2), each in the namespace of
+	// one guild (RulesetRecord.Guild; RulesetHome says which): local/x installed in one
+	// Discord server and local/x installed in another are two rulesets. PutRuleset files
+	// r under r.Guild; the lookups read one guild's namespace only, so a caller that
+	// wants what a guild sees asks RulesetHome first.
 	PutRuleset(r *RulesetRecord) error
-	Ruleset(id string, version int) (*RulesetRecord, error)
-	RulesetVersions(id string) ([]int, error)
-	RulesetIDs() ([]string, error)
+	Ruleset(guild, id string, version int) (*RulesetRecord, error)
+	RulesetVersions(guild, id string) ([]int, error)
+	RulesetIDs(guild string) ([]string, error)
 
 	// Campaigns, one per channel (or thread).
 	PutCampaign(c *Campaign) error
@@ -102,6 +106,8 @@ type Tx interface {
 // from so it can be validated again, exported unchanged, and served to campaigns
 // pinned to it.
 type RulesetRecord struct {
+	// Guild is the namespace the record lives in: RulesetHome(installing guild, ID).
+	Guild   string `json:"guild,omitempty"`
 	ID      string `json:"id"` // a built-in's bare id, or local/<id>
 	Version int    `json:"version"`
 	Name    string `json:"name"`
@@ -113,6 +119,23 @@ type RulesetRecord struct {
 	InstalledBy string            `json:"installedBy,omitempty"`
 	InstalledAt time.Time         `json:"installedAt"`
 }
+
+// RulesetHome is the namespace in which the ruleset id means what it means to guild:
+// an imported ruleset (local/<id>) is the guild's own, so two servers importing one id
+// never see each other's; a built-in's kept versions are everyone's, in namespace "".
+// The console has no guild: its imports live in "" too, beside the built-ins, which
+// never share an id with them. A Discord direct message has no guild either, so the
+// bot lets nobody install from one (see bot's mayInstall).
+func RulesetHome(guild, id string) string {
+	if Imported(id) {
+		return guild
+	}
+	return ""
+}
+
+// Imported reports whether id names an imported ruleset (local/<id>) rather than a
+// built-in (a bare id).
+func Imported(id string) bool { return strings.HasPrefix(id, "local/") }
 
 // Campaign binds one channel to a ruleset at an exact version (SPEC 2).
 type Campaign struct {

@@ -222,7 +222,7 @@ func (c *Console) command(ctx context.Context, ev *Event, rec *record, user, tex
 	resp := c.core.OnCommand(ctx, bot.Command{
 		Name:      spec.Name,
 		Options:   opts,
-		User:      bot.User{ID: user, Name: user},
+		User:      bot.User{ID: user, Name: user, CanManageGuild: true}, // the console is its operator's
 		ChannelID: c.channel,
 	})
 	c.respond(ev, rec, user, resp)

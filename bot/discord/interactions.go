@@ -44,12 +44,15 @@ func (b *Bot) onInteraction(_ *discordgo.Session, e *discordgo.InteractionCreate
 	}
 }
 
-// userOf is who caused an interaction.
+// userOf is who caused an interaction. In a guild the interaction carries the member's
+// permissions in the channel, as Discord computed them; Manage Server (or Administrator,
+// which holds every permission) lets them install rulesets there.
 func userOf(i *discordgo.Interaction) bot.User {
 	var u bot.User
 	switch {
 	case i.Member != nil && i.Member.User != nil:
-		u = bot.User{ID: i.Member.User.ID, Name: displayName(i.Member.User), Bot: i.Member.User.Bot, Roles: i.Member.Roles}
+		u = bot.User{ID: i.Member.User.ID, Name: displayName(i.Member.User), Bot: i.Member.User.Bot, Roles: i.Member.Roles,
+			CanManageGuild: i.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) != 0}
 		if i.Member.Nick != "" {
 			u.Name = i.Member.Nick
 		}

@@ -196,7 +196,7 @@ func (s *Server) optionsJSONLocked(opts []CommandOption, in *interactionState, r
 			res.users[u.ID] = userJSON(u)
 			if in.guildID != "" {
 				mj := memberJSON(u, false)
-				mj["permissions"] = permissionsAll
+				mj["permissions"] = memberPermissions(u)
 				res.members[u.ID] = mj
 			}
 		case discordgo.ApplicationCommandOptionChannel:
@@ -356,7 +356,7 @@ func (s *Server) dispatchInteractionLocked(in *interactionState, data, message m
 	}
 	if in.guildID != "" {
 		mj := memberJSON(in.user, true)
-		mj["permissions"] = permissionsAll
+		mj["permissions"] = memberPermissions(in.user)
 		d["guild_id"] = in.guildID
 		d["member"] = mj
 		d["guild_locale"] = "en-US"

@@ -62,6 +62,10 @@ type User struct {
 	Bot        bool
 	// Roles are the user's role ids in the guild of an event (member.roles).
 	Roles []string
+	// Permissions, when set, are the member's permission bits in the channel of an
+	// interaction (member.permissions); unset, the member has every permission. See
+	// WithPermissions.
+	Permissions *int64
 }
 
 // Server is a running fake Discord. Its methods are safe for concurrent use.

@@ -89,7 +89,7 @@ func open(path string, opts Options) (*store, error) {
 // ---- schema ----
 
 // SchemaVersion is the schema this sheetkeeper writes: len(migrations).
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrations[n] takes a database from schema version n to n+1, inside the one
 // transaction that opens it, so a migration happens whole or not at all.
@@ -105,6 +105,7 @@ var migrations = [SchemaVersion]func(*bolt.Tx) error{
 	1: migrateReplyLog,
 	2: migrateReplyChain,
 	3: migrateTombstones,
+	4: migrateRulesetTenancy, // migrate_tenancy.go
 }
 
 // migrateReplyLog moves schema 1's replies (one range per channel) into the reply log,

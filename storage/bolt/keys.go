@@ -14,7 +14,10 @@ import (
 // order.
 //
 //	meta       "schema"                        → schema version, 8-byte big-endian
-//	rulesets   id 0x00 BE(version ^ 1<<63)     → RulesetRecord
+//	rulesets   guild 0x00 id 0x00              → RulesetRecord (schema 4: one namespace
+//	           BE(version ^ 1<<63)               per guild, "" the shared one, whose keys
+//	                                             so start with 0x00; schema 3 had no
+//	                                             guild part: see migrate_tenancy.go)
 //	campaigns  channelID                       → Campaign
 //	library    ownerID 0x00 normalised name    → CardRecord
 //	game       channelID 0x00 normalised name  → CardRecord
@@ -75,6 +78,38 @@ func prefix(what, part string) ([]byte, error) {
 	k := make([]byte, 0, len(part)+1+16)
 	k = append(k, part...)
 	return append(k, sep), nil
+}
+
+// guildPrefix is the start of every ruleset key in guild's namespace. The shared
+// namespace is "", so unlike other key parts a guild may be empty: its prefix is the
+// separator alone, which no other guild's keys start with.
+func guildPrefix(guild string) ([]byte, error) {
+	if strings.IndexByte(guild, sep) >= 0 {
+		return nil, fail(storage.Invalid, "storage: guild id %q holds a NUL byte", guild)
+	}
+	return append([]byte(guild), sep), nil
+}
+
+// rulesetPrefix is the start of the keys of every version of ruleset id in guild.
+func rulesetPrefix(guild, id string) ([]byte, error) {
+	g, err := guildPrefix(guild)
+	if err != nil {
+		return nil, err
+	}
+	p, err := prefix("ruleset id", id)
+	if err != nil {
+		return nil, err
+	}
+	return append(g, p...), nil
+}
+
+// rulesetKey is guild 0x00 id 0x00 BE(version ^ 1<<63).
+func rulesetKey(guild, id string, version int) ([]byte, error) {
+	p, err := rulesetPrefix(guild, id)
+	if err != nil {
+		return nil, err
+	}
+	return binary.BigEndian.AppendUint64(p, versionBits(version)), nil
 }
 
 // single is a one-part key.

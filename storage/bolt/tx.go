@@ -203,36 +203,36 @@ func (t *tx) cardsIn(bucket, pfx []byte) ([]*storage.CardRecord, error) {
 
 // ---- rulesets ----
 
-func rulesetKey(id string, version int) ([]byte, error) {
-	p, err := prefix("ruleset id", id)
-	if err != nil {
-		return nil, err
-	}
-	return binary.BigEndian.AppendUint64(p, versionBits(version)), nil
-}
-
 func (t *tx) PutRuleset(r *storage.RulesetRecord) error {
-	k, err := rulesetKey(r.ID, r.Version)
+	k, err := rulesetKey(r.Guild, r.ID, r.Version)
 	if err != nil {
 		return err
 	}
 	return t.put(bucketRulesets, k, r)
 }
 
-func (t *tx) Ruleset(id string, version int) (*storage.RulesetRecord, error) {
-	k, err := rulesetKey(id, version)
+func (t *tx) Ruleset(guild, id string, version int) (*storage.RulesetRecord, error) {
+	k, err := rulesetKey(guild, id, version)
 	if err != nil {
 		return nil, err
 	}
 	r := new(storage.RulesetRecord)
 	if err := t.get(bucketRulesets, k, r); err != nil {
-		return nil, fmt.Errorf("ruleset %s version %d: %w", id, version, err)
+		return nil, fmt.Errorf("ruleset %s version %d%s: %w", id, version, inGuild(guild), err)
 	}
 	return r, nil
 }
 
-func (t *tx) RulesetVersions(id string) ([]int, error) {
-	p, err := prefix("ruleset id", id)
+// inGuild names a guild's namespace for an error; the shared one goes unnamed.
+func inGuild(guild string) string {
+	if guild == "" {
+		return ""
+	}
+	return " of guild " + guild
+}
+
+func (t *tx) RulesetVersions(guild, id string) ([]int, error) {
+	p, err := rulesetPrefix(guild, id)
 	if err != nil {
 		return nil, err
 	}
@@ -244,10 +244,15 @@ func (t *tx) RulesetVersions(id string) ([]int, error) {
 	return out, err
 }
 
-func (t *tx) RulesetIDs() ([]string, error) {
+func (t *tx) RulesetIDs(guild string) ([]string, error) {
+	p, err := guildPrefix(guild)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	err := t.scan(bucketRulesets, nil, func(k, _ []byte) error {
-		id := string(k[:bytes.IndexByte(k, sep)])
+	err = t.scan(bucketRulesets, p, func(k, _ []byte) error {
+		rest := k[len(p):]
+		id := string(rest[:max(bytes.IndexByte(rest, sep), 0)])
 		if len(out) == 0 || out[len(out)-1] != id {
 			out = append(out, id)
 		}

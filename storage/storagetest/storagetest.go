@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		fn   func(t *testing.T, s storage.Store)
 	}{
 		{"Rulesets", testRulesets},
+		{"GuildRulesets", testGuildRulesets},
 		{"Campaigns", testCampaigns},
 		{"LibraryCards", testLibraryCards},
 		{"GameCards", testGameCards},
@@ -137,29 +138,29 @@ func testRulesets(t *testing.T, s storage.Store) {
 	})
 	view(t, s, func(tx storage.Tx) error {
 		for _, want := range recs {
-			got, err := tx.Ruleset(want.ID, want.Version)
+			got, err := tx.Ruleset(want.Guild, want.ID, want.Version)
 			if err != nil {
 				t.Fatalf("Ruleset(%s, %d): %v", want.ID, want.Version, err)
 			}
 			sameJSON(t, "ruleset", got, want)
 		}
-		vs, err := tx.RulesetVersions("lowvell")
+		vs, err := tx.RulesetVersions("", "lowvell")
 		must(err)
 		if !slices.Equal(vs, []int{1, 2, 10}) {
 			t.Fatalf("versions %v, want [1 2 10]", vs)
 		}
-		vs, err = tx.RulesetVersions("nope")
+		vs, err = tx.RulesetVersions("", "nope")
 		if err != nil || len(vs) != 0 {
 			t.Fatalf("versions of an unknown id: %v, %v; want none", vs, err)
 		}
-		ids, err := tx.RulesetIDs()
+		ids, err := tx.RulesetIDs("")
 		must(err)
 		if !slices.Equal(ids, []string{"local/dnd", "lowvell", "lowvell-x"}) {
 			t.Fatalf("ids %q", ids)
 		}
-		_, err = tx.Ruleset("lowvell", 3)
+		_, err = tx.Ruleset("", "lowvell", 3)
 		notFound(t, "missing version", err)
-		_, err = tx.Ruleset("nope", 1)
+		_, err = tx.Ruleset("", "nope", 1)
 		notFound(t, "missing id", err)
 		return nil
 	})
@@ -168,7 +169,7 @@ func testRulesets(t *testing.T, s storage.Store) {
 		return tx.PutRuleset(&storage.RulesetRecord{ID: "lowvell", Version: 2, Name: "renamed", File: []byte("{}"), InstalledAt: When})
 	})
 	view(t, s, func(tx storage.Tx) error {
-		r, err := tx.Ruleset("lowvell", 2)
+		r, err := tx.Ruleset("", "lowvell", 2)
 		must(err)
 		if r.Name != "renamed" {
 			t.Fatalf("replaced version: %q", r.Name)
@@ -605,7 +606,7 @@ func testErrorRollsBack(t *testing.T, s storage.Store) {
 		notFound(t, "rolled-back library card", err)
 		_, err = tx.Campaign("keep")
 		must(err)
-		_, err = tx.Ruleset("r", 1)
+		_, err = tx.Ruleset("", "r", 1)
 		notFound(t, "rolled-back ruleset", err)
 		_, err = tx.LastReply("ch")
 		notFound(t, "rolled-back reply", err)
@@ -697,7 +698,7 @@ func testRecordsAreCopies(t *testing.T, s storage.Store) {
 	})
 	var kept *storage.RulesetRecord
 	view(t, s, func(tx storage.Tx) error {
-		r, err := tx.Ruleset("r", 1)
+		r, err := tx.Ruleset("", "r", 1)
 		must(err)
 		kept = r
 		return nil
