@@ -4,7 +4,6 @@ import "strconv"
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-
 // WriteRecord builds the tag that replaces a check or a free roll once the engine has
 // rolled it: record is what the engine read and threw, in write-back order (for a check:
 // who, skill, dc, mode, dice, rolls, used, modifier, total, result, …; for a free roll
