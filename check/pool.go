@@ -1,0 +1,3 @@
+package check
+
+func (r *run) pool() {}
