@@ -1,3 +1,191 @@
 package check
 
-func (r *run) pool() {}
+import (
+	"strconv"
+
+	"sheetkeeper/ruleset"
+)
+
+// maxRethrows is the most dice one check throws again, whatever the file says: an
+// "until" re-throw stops there (Marinara's cap).
+const maxRethrows = 100
+
+// poolRules are the faces and counts one pool check is thrown with, after the GM's asks
+// were held to what the ruleset declares.
+type poolRules struct {
+	sides, target       int
+	explodeAt, doubleAt int // 0: the rule does not fire
+	reroll              *ruleset.Reroll
+	rerollID            string
+}
+
+// pool resolves a dice-pool check: the sheet's number is the pool, less the wound
+// penalty and plus adjustments, situational dice and bought dice, held to pool.min and
+// pool.max; each die at or above the target is a success (two where double fires),
+// faces at or below cancel take one away, explode throws more, botch and exceptional
+// read criticals, and successes a spend bought are added last, because nobody rolled
+// them.
+func (r *run) pool() {
+	res, out := r.res, &r.out
+	step := r.difficulty()
+	rules := r.poolRules(step)
+	out.Threshold = rules.target
+	buy := r.spend()
+	bounds := res.PoolRange()
+	bonus := 0
+	if sd := res.SituationalDice; sd != nil && r.req.Bonus.Set {
+		bonus = min(max(r.req.Bonus.V, sd.Min), sd.Max)
+	}
+	n := min(max(out.Number+out.Penalty+out.Adjust+r.eff.flat+bonus+buy.dice, bounds.Min), bounds.Max)
+	if buy.reroll != nil && (rules.reroll == nil || rerollBetter(buy.reroll, rules.reroll)) {
+		rules.reroll, rules.rerollID = buy.reroll, ""
+	}
+	out.Dice = strconv.Itoa(n) + "d" + strconv.Itoa(rules.sides)
+	most := res.MaxSuccesses()
+	out.DC, out.HasDC = 1, true
+	if step != nil && step.Successes != nil {
+		out.DC = *step.Successes
+	}
+	if r.req.DC.Set {
+		out.DC = min(max(r.req.DC.V, 1), most)
+	}
+	if r.eff.fails {
+		out.Automatic, out.Outcome = true, Failure
+		return
+	}
+	faces := r.throwPool(n, rules)
+	out.Rolls = faces
+	raw, cancelled, low, lowFirst := 0, 0, 0, 0
+	for i, f := range faces {
+		switch {
+		case f >= rules.target && rules.doubleAt > 0 && f >= rules.doubleAt:
+			raw += 2
+		case f >= rules.target:
+			raw++
+		}
+		if res.Cancel != nil && f <= res.Cancel.UpTo {
+			cancelled++
+		}
+		if res.Botch != nil && f <= res.Botch.UpTo {
+			low++
+			if i < n {
+				lowFirst++
+			}
+		}
+	}
+	net := max(raw-cancelled, 0) + buy.successes
+	out.Successes, out.Bought = net, buy.successes
+	out.Outcome = Failure
+	if net >= out.DC {
+		out.Outcome = Success
+		if e := res.Exceptional; e != nil && net >= e.Successes {
+			out.Outcome = CriticalSuccess
+		}
+	}
+	// A botch: no die succeeded and a low face showed (noSuccesses), or low faces on at
+	// least half the dice first thrown (halfOrMore), which beside a success is a
+	// complication instead. A pool whose one success was cancelled away has failed.
+	if b := res.Botch; b != nil {
+		half := n > 0 && 2*lowFirst >= n
+		switch {
+		case b.Rule == "halfOrMore" && half && raw == 0:
+			out.Outcome = CriticalFailure
+		case b.Rule == "halfOrMore" && half:
+			out.Complication = true
+		case b.Rule != "halfOrMore" && raw == 0 && low > 0:
+			out.Outcome = CriticalFailure
+		}
+	}
+}
+
+// rerollBetter reports whether a re-throw reaches more faces than b, or as many with
+// "until" over "once": the one a check throws when two could apply.
+func rerollBetter(a, b *ruleset.Reroll) bool {
+	return a.UpTo > b.UpTo || a.UpTo == b.UpTo && a.Mode == "until" && b.Mode != "until"
+}
+
+// poolRules holds the GM's threshold=, explode=, double= and reroll= to the ruleset:
+// the target moves only where target.min is below target.max (a ladder step's target
+// first, threshold= over it, an untrained "harder" one up from there), a face only where
+// its rule has a min, a re-throw only by an id the ruleset declares.
+func (r *run) poolRules(step *ruleset.LadderStep) poolRules {
+	res := r.res
+	p := poolRules{sides: res.DieSides()}
+	t := res.Target
+	p.target = t.Default
+	if t.Min < t.Max {
+		if step != nil && step.Target != nil {
+			p.target = *step.Target
+		}
+		if r.req.Threshold.Set {
+			p.target = r.req.Threshold.V
+		}
+		if r.harder {
+			p.target++
+		}
+		p.target = min(max(p.target, t.Min), t.Max)
+	}
+	face := func(rule *ruleset.FaceRule, ask Opt, moved *Opt) int {
+		if rule == nil {
+			return 0
+		}
+		at := 0
+		if rule.From != nil {
+			at = *rule.From
+		}
+		if ask.Set && rule.Min != nil {
+			v := min(max(ask.V, *rule.Min), p.sides)
+			if v != at {
+				*moved = opt(v)
+			}
+			at = v
+		}
+		return at
+	}
+	p.explodeAt = face(res.Explode, r.req.Explode, &r.out.Explode)
+	p.doubleAt = face(res.Double, r.req.Double, &r.out.Double)
+	if r.req.Reroll != "" {
+		for i := range res.Reroll {
+			if rr := &res.Reroll[i]; matches(r.req.Reroll, rr.ID, rr.ID) {
+				p.reroll, p.rerollID = &ruleset.Reroll{UpTo: rr.UpTo, Mode: rr.Mode}, rr.ID
+			}
+		}
+	}
+	return p
+}
+
+// throwPool throws n dice, throws again the ones a re-throw reaches, then adds a die for
+// every face at or above the explode face (an added die may explode in turn), at most
+// pool.max dice added. It returns the faces that count, in order.
+func (r *run) throwPool(n int, p poolRules) []int {
+	faces := make([]int, 0, n+4)
+	for range n {
+		faces = append(faces, r.rec.roll(p.sides))
+	}
+	if rr := p.reroll; rr != nil {
+		thrown := 0
+		for i := range faces {
+			for faces[i] <= rr.UpTo && thrown < maxRethrows {
+				faces[i] = r.rec.roll(p.sides)
+				thrown++
+				if rr.Mode != "until" {
+					break
+				}
+			}
+		}
+		r.out.Rethrows = thrown
+		if thrown > 0 && p.rerollID != "" {
+			r.out.Reroll = p.rerollID
+		}
+	}
+	if p.explodeAt > 0 {
+		extra, limit := 0, r.res.PoolRange().Max
+		for i := 0; i < len(faces) && extra < limit; i++ {
+			if faces[i] >= p.explodeAt {
+				faces = append(faces, r.rec.roll(p.sides))
+				extra++
+			}
+		}
+	}
+	return faces
+}
