@@ -134,12 +134,30 @@ func Resolve(rs *ruleset.Ruleset, v *sheet.Values, req Request, src Source) (Res
 	return r.out, nil
 }
 
-// matches reports whether name (as a GM wrote it) names id or label: case and spacing
-// aside, with spaces standing for underscores in an id.
+// matches reports whether name (as a GM wrote it, trimmed) names id or label: case
+// aside, and with a space standing for an underscore in an id ("animal handling").
+// It allocates nothing: it runs for every skill a check might name.
 func matches(name, id, label string) bool {
-	name = strings.Join(strings.Fields(name), " ")
-	return strings.EqualFold(name, id) || strings.EqualFold(name, label) ||
-		strings.EqualFold(strings.ReplaceAll(name, " ", "_"), id)
+	name = strings.TrimSpace(name)
+	if strings.EqualFold(name, label) || strings.EqualFold(name, id) {
+		return true
+	}
+	if len(name) != len(id) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		a, b := name[i], id[i]
+		if a == ' ' {
+			a = '_'
+		}
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
 }
 
 func findAbility(rs *ruleset.Ruleset, name string) *ruleset.Ability {
