@@ -15,9 +15,15 @@ import (
 type effects struct {
 	adv, dis int
 	flat     int
-	fails    bool
-	names    []string
-	from     []string
+	// dice are the modifiers' dice ("1d4"), minus taken away: rolled on a summed check.
+	dice  []diceMod
+	fails bool
+	from  []string
+}
+
+type diceMod struct {
+	notation string
+	minus    bool
 }
 
 // conditionEffects gathers the effects on a check of sub by the card v.
@@ -72,15 +78,10 @@ func (e *effects) add(x *ruleset.Effects, sub subject, from string) {
 		id = sub.skill.ID
 	}
 	changed := false
-	note := func(name string) {
-		changed = true
-		if !slices.Contains(e.names, name) {
-			e.names = append(e.names, name)
-		}
-	}
+	note := func() { changed = true }
 	if save && slices.Contains(x.FailsSaves, id) {
 		e.fails = true
-		note("fails")
+		note()
 	}
 	scoped := func() bool {
 		if save {
@@ -92,10 +93,10 @@ func (e *effects) add(x *ruleset.Effects, sub subject, from string) {
 		switch {
 		case eff == "own-checks-advantage" && !save && scoped(), eff == "own-saves-advantage" && save && scoped():
 			e.adv++
-			note("advantage")
+			note()
 		case eff == "own-checks-disadvantage" && !save && scoped(), eff == "own-saves-disadvantage" && save && scoped():
 			e.dis++
-			note("disadvantage")
+			note()
 		}
 	}
 	for _, m := range x.Modifiers {
@@ -104,15 +105,19 @@ func (e *effects) add(x *ruleset.Effects, sub subject, from string) {
 		}
 		if m.Flat != nil {
 			e.flat += *m.Flat
-			note("modifier")
+			note()
+		}
+		if m.Dice != "" {
+			e.dice = append(e.dice, diceMod{m.Dice, m.Minus != nil && *m.Minus})
+			note()
 		}
 		switch m.Mode {
 		case "advantage":
 			e.adv++
-			note("advantage")
+			note()
 		case "disadvantage":
 			e.dis++
-			note("disadvantage")
+			note()
 		}
 	}
 	if changed && !slices.Contains(e.from, from) {

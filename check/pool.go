@@ -30,29 +30,24 @@ func (r *run) pool() {
 	step := r.difficulty()
 	rules := r.poolRules(step)
 	out.Threshold = rules.target
+	if r.eff.fails { // failed without a roll, and nothing is spent on it
+		out.Automatic, out.Outcome, out.DC, out.HasDC = true, Failure, r.poolDC(step), true
+		out.Dice = "0d" + strconv.Itoa(rules.sides)
+		return
+	}
 	buy := r.spend()
 	bounds := res.PoolRange()
 	bonus := 0
 	if sd := res.SituationalDice; sd != nil && r.req.Bonus.Set {
 		bonus = min(max(r.req.Bonus.V, sd.Min), sd.Max)
 	}
-	n := min(max(out.Number+out.Penalty+out.Adjust+r.eff.flat+bonus+buy.dice, bounds.Min), bounds.Max)
+	out.Effects = r.eff.flat
+	n := min(max(out.Number+out.Penalty+out.Adjust+out.Effects+bonus+buy.dice, bounds.Min), bounds.Max)
 	if buy.reroll != nil && (rules.reroll == nil || rerollBetter(buy.reroll, rules.reroll)) {
 		rules.reroll, rules.rerollID = buy.reroll, ""
 	}
 	out.Dice = strconv.Itoa(n) + "d" + strconv.Itoa(rules.sides)
-	most := res.MaxSuccesses()
-	out.DC, out.HasDC = 1, true
-	if step != nil && step.Successes != nil {
-		out.DC = *step.Successes
-	}
-	if r.req.DC.Set {
-		out.DC = min(max(r.req.DC.V, 1), most)
-	}
-	if r.eff.fails {
-		out.Automatic, out.Outcome = true, Failure
-		return
-	}
+	out.DC, out.HasDC = r.poolDC(step), true
 	faces := r.throwPool(n, rules)
 	out.Rolls = faces
 	raw, cancelled, low, lowFirst := 0, 0, 0, 0
@@ -188,4 +183,16 @@ func (r *run) throwPool(n int, p poolRules) []int {
 		}
 	}
 	return faces
+}
+
+// poolDC is the successes a pool check needs: dc= held to 1 and the most one roll can
+// count, else the step's, else one.
+func (r *run) poolDC(step *ruleset.LadderStep) int {
+	if r.req.DC.Set {
+		return min(max(r.req.DC.V, 1), r.res.MaxSuccesses())
+	}
+	if step != nil && step.Successes != nil {
+		return *step.Successes
+	}
+	return 1
 }

@@ -76,8 +76,10 @@ func (r *Result) Record() []parser.Attr {
 	if r.Complication {
 		put("complication", "true")
 	}
-	if len(r.Effects) > 0 {
-		put("effects", strings.Join(r.Effects, ", "))
+	if r.Effects != 0 {
+		put("effects", signed(r.Effects))
+	}
+	if len(r.From) > 0 {
 		put("from", strings.Join(r.From, ", "))
 	}
 	if r.Automatic {
@@ -95,4 +97,11 @@ func joinInts(xs []int) string {
 		b.WriteString(strconv.Itoa(x))
 	}
 	return b.String()
+}
+
+func signed(n int) string {
+	if n > 0 {
+		return "+" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
 }

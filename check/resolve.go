@@ -67,9 +67,10 @@ type Result struct {
 	// Outcome is Success, Failure, CriticalSuccess or CriticalFailure; "" for a sum with
 	// no difficulty (nothing to meet).
 	Outcome string
-	// Effects and From say what active conditions did to the check and which; Automatic
-	// says a condition decided it without a roll (a save it fails).
-	Effects   []string
+	// Effects is the number active conditions and levels added (dice they roll
+	// included), From what changed the check (that number, its mode, or a save failed),
+	// Automatic that a condition decided it without a roll (a save it fails).
+	Effects   int
 	From      []string
 	Automatic bool
 	// Paid is what the check's spend took, for the core to apply with it.
@@ -129,7 +130,7 @@ func Resolve(rs *ruleset.Ruleset, v *sheet.Values, req Request, src Source) (Res
 	} else {
 		r.sum()
 	}
-	r.out.Effects, r.out.From = r.eff.names, r.eff.from
+	r.out.From = r.eff.from
 	r.out.Faces = r.rec.faces
 	return r.out, nil
 }

@@ -112,3 +112,20 @@ func (r Roll) Text() string {
 	b.WriteByte(')')
 	return b.String()
 }
+
+// RollTag throws a [dice:] tag: its notation, read again from the canonical form the
+// reader kept. A tag refused before the engine gives its refusal.
+func RollTag(t parser.Tag, src Source) (Roll, error) {
+	if err := t.Err(); err != nil {
+		return Roll{}, err
+	}
+	notation, _ := t.Get("dice")
+	d, err := parser.ParseDice(notation)
+	if err != nil {
+		return Roll{}, err
+	}
+	return RollDice(d, src), nil
+}
+
+// Record is the free roll's write-back for Tag.WriteRecord: its text, faces and total.
+func (r Roll) Record() []parser.Attr { return []parser.Attr{{Key: "roll", Value: r.Text()}} }

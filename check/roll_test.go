@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"sheetkeeper/parser"
+	"sheetkeeper/refusal"
+	"sheetkeeper/sheet"
 )
 
 func mustDice(t testing.TB, s string) parser.Dice {
@@ -56,5 +58,32 @@ func TestNewSourceRollsInRange(t *testing.T) {
 		if f := src.Roll(6); f < 1 || f > 6 {
 			t.Fatalf("face %d", f)
 		}
+	}
+}
+
+func TestRollTag(t *testing.T) {
+	tag := parser.Read("[dice: 2d6 + 1 = 99 (6, 6 +1)]").Tags[0]
+	r, err := RollTag(tag, Seeded(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tag.WriteRecord(r.Record()); got != "[dice: 2d6+1 = 4 (1, 2 +1)]" {
+		t.Errorf("write-back %s", got)
+	}
+	bad := parser.Read("[dice: 101d6]").Tags[0]
+	if _, err := RollTag(bad, Seeded(1)); refusal.Of(err) != refusal.Malformed {
+		t.Errorf("101d6: %v", err)
+	}
+}
+
+// One check costs a handful of allocations beyond its write-back.
+func TestResolveAllocations(t *testing.T) {
+	rs := reference(t, "5e-2014/ruleset.json")
+	c := card(rs, map[string]float64{"dex": 16}, map[string]string{"stealth": "proficient"})
+	v := sheet.Evaluate(rs, c, nil)
+	req := Request{Subject: Skill, Name: "Stealth", DC: opt(15), Mode: "advantage"}
+	src := Seeded(1)
+	if n := testing.AllocsPerRun(100, func() { _, _ = Resolve(rs, v, req, src) }); n > 10 {
+		t.Errorf("%v allocations per check", n)
 	}
 }

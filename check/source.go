@@ -93,3 +93,11 @@ func (r *recorder) roll(sides int) int {
 	r.faces = append(r.faces, f)
 	return f
 }
+
+// recorded is a Source that throws through a recorder, so dice thrown by another part
+// of a resolution (a condition's modifier dice) are stored with the check's faces.
+type recorded struct{ r *recorder }
+
+func (s recorded) Roll(sides int) int { return s.r.roll(sides) }
+
+func srcOf(r *recorder) Source { return recorded{r} }

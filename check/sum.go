@@ -1,6 +1,10 @@
 package check
 
-import "strconv"
+import (
+	"strconv"
+
+	"sheetkeeper/parser"
+)
 
 // sum resolves a dice-sum check: throw the dice (twice under advantage or disadvantage,
 // where the ruleset allows it, keeping the better or worse throw), add the sheet's
@@ -14,7 +18,7 @@ func (r *run) sum() {
 		count, sides = res.Dice.Count, res.Dice.Sides
 	}
 	out.Dice = strconv.Itoa(count) + "d" + strconv.Itoa(sides)
-	out.Modifier = out.Number + out.Penalty + out.Adjust + r.eff.flat
+	out.Effects = r.eff.flat
 	if step := r.difficulty(); step != nil && step.DC != nil {
 		out.DC, out.HasDC = *step.DC, true
 	}
@@ -25,6 +29,18 @@ func (r *run) sum() {
 		out.Automatic, out.Outcome = true, Failure
 		return
 	}
+	for _, m := range r.eff.dice {
+		d, err := parser.ParseDice(m.notation)
+		if err != nil {
+			continue // the ruleset check holds a modifier's dice to notation
+		}
+		n := RollDice(d, srcOf(&r.rec)).Total
+		if m.minus {
+			n = -n
+		}
+		out.Effects += n
+	}
+	out.Modifier = out.Number + out.Penalty + out.Adjust + out.Effects
 	adv, dis := r.eff.adv, r.eff.dis
 	switch r.req.Mode {
 	case "advantage":

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 )
 
@@ -45,7 +46,7 @@ func TestSum5e(t *testing.T) {
 	// Paralysed: Dexterity saves fail without a roll; no face is thrown.
 	c.Live.Conditions = []string{"paralyzed"}
 	res, got := roll(`[skill_check: save="dex_save" dc="10"]`, 3)
-	wantRecord(t, got, `[skill_check: save="Dexterity save" dc="10" result="failure" effects="fails" from="Paralyzed" automatic="true"]`)
+	wantRecord(t, got, `[skill_check: save="Dexterity save" dc="10" result="failure" from="Paralyzed" automatic="true"]`)
 	if len(res.Faces) != 0 {
 		t.Errorf("faces %v thrown for an automatic failure", res.Faces)
 	}
@@ -114,7 +115,30 @@ func TestSumLowVell(t *testing.T) {
 	// Murk-touched gives disadvantage on Ward saves; the GM's advantage cancels it.
 	c.Live.Conditions = []string{"murk_touched"}
 	wantRecord(t, replay(`[skill_check: save="Ward off the Murk" dc="9" mode="advantage"]`, 8),
-		`[skill_check: save="Ward off the Murk" dc="9" dice="1d12" rolls="8" penalty="-1" used="8" modifier="1" total="9" result="success" effects="disadvantage" from="Murk-touched"]`)
+		`[skill_check: save="Ward off the Murk" dc="9" dice="1d12" rolls="8" penalty="-1" used="8" modifier="1" total="9" result="success" from="Murk-touched"]`)
 	wantRecord(t, replay(`[skill_check: save="Ward off the Murk" dc="9"]`, 8, 3),
-		`[skill_check: save="Ward off the Murk" dc="9" mode="disadvantage" dice="1d12" rolls="8|3" penalty="-1" used="3" modifier="1" total="4" result="failure" effects="disadvantage" from="Murk-touched"]`)
+		`[skill_check: save="Ward off the Murk" dc="9" mode="disadvantage" dice="1d12" rolls="8|3" penalty="-1" used="3" modifier="1" total="4" result="failure" from="Murk-touched"]`)
+}
+
+// A condition's modifiers to checks add their number, and their dice are rolled; one
+// narrowed to a skill leaves an ability check alone; the record says what it added.
+func TestSumConditionModifiers(t *testing.T) {
+	rs := reference(t, "5e-2014/ruleset.json")
+	two, minus := -2, true
+	for i := range rs.Combat.Conditions {
+		if c := &rs.Combat.Conditions[i]; c.Condition == "poisoned" {
+			c.Modifiers = []ruleset.Modifier{{To: "checks", Flat: &two}, {To: "checks", Dice: "1d4", Minus: &minus, Skills: []string{"stealth"}}}
+		}
+	}
+	c := card(rs, map[string]float64{"dex": 16}, map[string]string{"stealth": "proficient"})
+	c.Build.Fields["level"] = 5.0
+	c.Live.Conditions = []string{"poisoned"}
+	// The modifier's 1d4 is thrown first (3), then the d20 (18): 18 + 6 − 2 − 3.
+	res, got := resolve(t, rs, c, `[skill_check: skill="Stealth" dc="10"]`, 3)
+	wantRecord(t, got, `[skill_check: skill="Stealth" dc="10" rolls="18" used="18" modifier="1" total="19" result="success" effects="-5" from="Poisoned"]`)
+	if len(res.Faces) != 2 {
+		t.Errorf("faces %v: the modifier's die is stored with the check's", res.Faces)
+	}
+	_, got = resolve(t, rs, c, `[skill_check: ability="dex" dc="10"]`, 3)
+	wantRecord(t, got, `[skill_check: ability="Dexterity" dc="10" rolls="3" used="3" modifier="1" total="4" result="failure" effects="-2" from="Poisoned"]`)
 }
