@@ -36,6 +36,7 @@ func (r *run) pool() {
 		return
 	}
 	buy := r.spend()
+	r.entry(&rules, &buy)
 	bounds := res.PoolRange()
 	bonus := 0
 	if sd := res.SituationalDice; sd != nil && r.req.Bonus.Set {
@@ -195,4 +196,38 @@ func (r *run) poolDC(step *ruleset.LadderStep) int {
 		return *step.Successes
 	}
 	return 1
+}
+
+// entry applies a paid entry's mechanics.check: dice before the throw and successes after
+// the count, times over; a threshold, explode or double face that outranks the tag's
+// (held to the ruleset as the tag's is); its re-throw where it reaches more faces.
+func (r *run) entry(p *poolRules, b *bought) {
+	e := r.req.Entry
+	if e == nil || e.Effect == nil || e.Times < 1 {
+		return
+	}
+	x, times := e.Effect, e.Times
+	if x.Dice != nil {
+		b.dice += times * *x.Dice
+	}
+	if x.Successes != nil {
+		b.successes += times * *x.Successes
+	}
+	if t := r.res.Target; x.Threshold != nil && t.Min < t.Max {
+		p.target = min(max(*x.Threshold, t.Min), t.Max)
+		r.out.Threshold = p.target
+	}
+	move := func(rule *ruleset.FaceRule, face *int, at *int, moved *Opt) {
+		if rule == nil || rule.Min == nil || face == nil {
+			return
+		}
+		*at = min(max(*face, *rule.Min), p.sides)
+		*moved = opt(*at)
+	}
+	move(r.res.Explode, x.Explode, &p.explodeAt, &r.out.Explode)
+	move(r.res.Double, x.Double, &p.doubleAt, &r.out.Double)
+	if x.Reroll != nil && (b.reroll == nil || rerollBetter(x.Reroll, b.reroll)) {
+		b.reroll = x.Reroll
+	}
+	r.out.Use = e.Name
 }

@@ -212,3 +212,37 @@ func TestPoolUntrainedAndEmpty(t *testing.T) {
 		t.Errorf("empty pool: %s %s %v", res.Dice, res.Outcome, res.Faces)
 	}
 }
+
+// A paid entry's mechanics.check changes the roll: successes nobody rolled, a re-throw,
+// a moved explode face that outranks the tag's; the record names the entry.
+func TestPoolEntry(t *testing.T) {
+	rs, c := gravewatch(t)
+	one := 1
+	potence := &Entry{Name: "Grave-salt", Effect: &ruleset.CheckEffect{Reroll: &ruleset.Reroll{UpTo: 1, Mode: "once"}, Successes: &one}, Times: 2}
+	req := request(t, `[skill_check: skill="Ward" dc="2" use="Grave-salt"]`)
+	req.Entry = potence
+	res, err := Resolve(rs, sheet.Evaluate(rs, c, nil), req, NewReplay([]int{1, 7, 2, 3, 4, 9}, Seeded(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The 1 is thrown again (9); 7 and 9 succeed, and two bought successes make four.
+	if !slices.Equal(res.Rolls, []int{9, 7, 2, 3, 4}) || res.Successes != 4 || res.Outcome != Success || res.Use != "Grave-salt" {
+		t.Errorf("rolls %v successes %d %s use %q", res.Rolls, res.Successes, res.Outcome, res.Use)
+	}
+	eight := 8
+	req = request(t, `[skill_check: skill="Ward" dc="1" explode="10"]`)
+	req.Entry = &Entry{Name: "Lantern", Effect: &ruleset.CheckEffect{Explode: &eight}, Times: 1}
+	res, _ = Resolve(rs, sheet.Evaluate(rs, c, nil), req, NewReplay([]int{8, 2, 2, 2, 2, 3}, Seeded(1)))
+	if !res.Explode.Set || res.Explode.V != 8 || len(res.Rolls) != 6 {
+		t.Errorf("explode %+v rolls %v", res.Explode, res.Rolls)
+	}
+}
+
+// The card's numbers come back with the result: score, modifier, tier, proficiency.
+func TestCardNumbers(t *testing.T) {
+	_, roll := mira5e(t)
+	res, _ := roll(`[skill_check: skill="Stealth" dc="10"]`, 1)
+	if res.Score != 16 || res.AbilityMod != 3 || res.Tier != "proficient" || res.Proficiency != 3 || res.Number != 6 {
+		t.Errorf("%+v", res)
+	}
+}

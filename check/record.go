@@ -54,6 +54,9 @@ func (r *Result) Record() []parser.Attr {
 		}
 		put("spend", strings.Join(parts, ", "))
 	}
+	if r.Use != "" {
+		put("use", r.Use)
+	}
 	if !r.Automatic {
 		put("rolls", joinInts(r.Rolls))
 	}

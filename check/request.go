@@ -5,6 +5,7 @@ import (
 
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
 )
 
 // What a check rolls.
@@ -46,6 +47,20 @@ type Request struct {
 	// Spend is "pool:points[, pool:points]": what the player pays on this check to change
 	// it (resolution.spend). Use names a picked entry whose mechanics.check applies.
 	Spend, Use string
+	// Entry is what the entry Use names does to the check, for the caller to fill in:
+	// finding a picked entry by name and paying its cost is the sheet's business (the
+	// payment planner of use), so the core looks it up, pays for it in the same
+	// transaction as the check, and hands the effect here only when it was paid. An
+	// entry nobody paid for does nothing, rather than being applied on trust.
+	Entry *Entry
+}
+
+// Entry is a paid entry's effect on one check: its mechanics.check, bought Times over
+// (an entry that scales with what was paid; 1 for one that does not).
+type Entry struct {
+	Name   string
+	Effect *ruleset.CheckEffect
+	Times  int
 }
 
 // RequestOf reads a [skill_check:] tag into a Request; a tag that was refused before

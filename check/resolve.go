@@ -36,8 +36,11 @@ type Result struct {
 	// With is the ability swapped in (or added, on a pool) when it changed the roll.
 	With string
 	// Number is the sheet's number for the check: a modifier on a sum, dice on a pool,
-	// before the wound penalty and adjustments.
-	Number int
+	// before the wound penalty and adjustments. Score and AbilityMod are the ability it
+	// rolls with (the one with= swapped in, or the first of two); Proficiency the
+	// card's derived proficiency bonus.
+	Number                         int
+	Score, AbilityMod, Proficiency int
 	// Tier is the proficiency tier of a skill or save; Capped says its cap held it down;
 	// Untrained the rule applied without training ("harder", "by"), if any.
 	Tier      string
@@ -73,8 +76,10 @@ type Result struct {
 	Effects   int
 	From      []string
 	Automatic bool
-	// Paid is what the check's spend took, for the core to apply with it.
+	// Paid is what the check's spend took, for the core to apply with it; Use the paid
+	// entry that changed the roll.
 	Paid []Payment
+	Use  string
 	// Faces are every face the Source gave, in order: what a replay needs.
 	Faces []int
 }
@@ -279,6 +284,10 @@ func (r *run) cardNumbers() error {
 	if v == nil {
 		return nil
 	}
+	if used := r.abilitiesUsed(); used[0] != "" {
+		r.out.Score, r.out.AbilityMod = whole(v.AbilityScores[used[0]]), whole(v.AbilityMods[used[0]])
+	}
+	r.out.Proficiency = whole(v.ProficiencyBonus)
 	if id := r.res.PenaltyFrom; id != "" {
 		if t := v.Live.Track(id); t != nil && t.Wound != nil {
 			r.out.Penalty = t.Wound.Penalty
