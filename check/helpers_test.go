@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sheetkeeper/parser"
+	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 )
@@ -98,3 +99,5 @@ func request2tag(t testing.TB, text string) parser.Tag {
 	t.Helper()
 	return parser.Read(text).Tags[0]
 }
+
+func refusalOf(err error) string { return string(refusal.Of(err)) }

@@ -34,8 +34,13 @@ var checkResults = map[string]bool{"success": true, "failure": true, "critical_s
 func readCheck(body string, attrs []rawAttr) Tag {
 	l := lookup{attrs: attrs}
 	t := Tag{Kind: SkillCheck, Raw: strings.TrimSpace(body)}
+	// A result, or thrown faces with what they came to (a check with no difficulty has
+	// a total and no result), say an engine wrote the tag.
 	if a := l.find("result"); a != nil {
 		t.Resolved = checkResults[strings.ReplaceAll(strings.ToLower(a.value), " ", "_")]
+	}
+	if l.find("rolls") != nil && (l.find("total") != nil || l.find("successes") != nil) {
+		t.Resolved = true
 	}
 	bad := func(detail string) Tag {
 		m := malformed(SkillCheck, body, attrs, detail)
