@@ -29,17 +29,7 @@ func (r *run) sum() {
 		out.Automatic, out.Outcome = true, Failure
 		return
 	}
-	for _, m := range r.eff.dice {
-		d, err := parser.ParseDice(m.notation)
-		if err != nil {
-			continue // the ruleset check holds a modifier's dice to notation
-		}
-		n := RollDice(d, srcOf(&r.rec)).Total
-		if m.minus {
-			n = -n
-		}
-		out.Effects += n
-	}
+	out.Effects += r.effectDice()
 	out.Modifier = out.Number + out.Penalty + out.Adjust + out.Effects
 	adv, dis := r.eff.adv, r.eff.dis
 	switch r.req.Mode {
@@ -83,16 +73,44 @@ func (r *run) sum() {
 			out.Outcome = Success
 		}
 	}
-	if count == 1 && res.Naturals != nil {
-		rule := res.Naturals.Check
-		if out.Subject == Save {
-			rule = res.Naturals.Save
-		}
-		switch {
-		case out.Used == sides && (rule == "both" || rule == "max-only"):
-			out.Outcome = CriticalSuccess
-		case out.Used == 1 && (rule == "both" || rule == "min-only"):
-			out.Outcome = CriticalFailure
-		}
+	if count == 1 {
+		r.naturals(sides)
 	}
+}
+
+// naturals lets the top or bottom face of a single die decide the check, as the
+// ruleset's naturals say for checks or for saves ("none" when it says nothing).
+func (r *run) naturals(sides int) {
+	out, nat := &r.out, r.res.Naturals
+	if nat == nil {
+		return
+	}
+	rule := nat.Check
+	if out.Subject == Save {
+		rule = nat.Save
+	}
+	switch {
+	case out.Used == sides && (rule == "both" || rule == "max-only"):
+		out.Outcome = CriticalSuccess
+	case out.Used == 1 && (rule == "both" || rule == "min-only"):
+		out.Outcome = CriticalFailure
+	}
+}
+
+// effectDice rolls the dice conditions' modifiers add to a summed check (thrown first,
+// and stored with the check's faces) and returns what they came to.
+func (r *run) effectDice() int {
+	total := 0
+	for _, m := range r.eff.dice {
+		d, err := parser.ParseDice(m.notation)
+		if err != nil {
+			continue // the ruleset check holds a modifier's dice to notation
+		}
+		n := RollDice(d, srcOf(&r.rec)).Total
+		if m.minus {
+			n = -n
+		}
+		total += n
+	}
+	return total
 }

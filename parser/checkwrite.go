@@ -33,9 +33,16 @@ func (t Tag) WriteRecord(record []Attr) string {
 func (t Tag) writeRollTag(o Outcome) string {
 	w := tagWriter{}
 	if t.Kind == DiceRoll && !t.Malformed {
+		// What follows the '=' is never read back, so a refusal goes there too.
 		w.b.WriteString("[dice: " + t.Attrs[0].Value)
-		if o.Result != "" {
+		switch o.Result {
+		case ResultOK:
 			w.b.WriteString(" = " + sanitize(o.Now, MaxNow, false))
+		case ResultRefused:
+			w.b.WriteString(" = refused")
+			if o.Reason != "" {
+				w.b.WriteString(" (" + sanitize(string(o.Reason), MaxValue, false) + ")")
+			}
 		}
 		w.b.WriteByte(']')
 		return w.b.String()

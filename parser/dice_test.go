@@ -198,3 +198,14 @@ func FuzzCheckTag(f *testing.F) {
 		}
 	})
 }
+
+func TestDiceTagRefusedWriteBack(t *testing.T) {
+	tag := Read("[dice: 2d6]").Tags[0]
+	got := tag.WriteBack(Refuse(refusal.New(refusal.NotAllowed, "")))
+	if got != "[dice: 2d6 = refused (not-allowed)]" {
+		t.Fatalf("%s", got)
+	}
+	if back := Read(got); !back.Inert || back.Tags[0].Canonical() != tag.Canonical() {
+		t.Fatalf("reads back as %+v", back.Tags)
+	}
+}
