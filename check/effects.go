@@ -26,9 +26,15 @@ type diceMod struct {
 	minus    bool
 }
 
-// conditionEffects gathers the effects on a check of sub by the card v.
-func conditionEffects(rs *ruleset.Ruleset, v *sheet.Values, sub subject) effects {
+// conditionEffects gathers the effects on a check of sub by the card v: its items', then
+// its active conditions' and the levels it has reached.
+func conditionEffects(rs *ruleset.Ruleset, v *sheet.Values, sub subject, items []ItemEffects) effects {
 	var e effects
+	for _, it := range items {
+		if it.Effects != nil {
+			e.add(it.Effects, sub, it.From)
+		}
+	}
 	cb := rs.Combat
 	if v == nil || v.Live == nil || cb == nil {
 		return e

@@ -246,3 +246,30 @@ func TestCardNumbers(t *testing.T) {
 		t.Errorf("%+v", res)
 	}
 }
+
+// An item's worn effect, handed in by the inventory, changes the check as a condition
+// does: Gravewatch's bound Dawn bell adds a die to Ward, and only to Ward.
+func TestPoolItemEffects(t *testing.T) {
+	rs, c := gravewatch(t)
+	one := 1
+	bell := ItemEffects{From: "Dawn bell", Effects: &ruleset.Effects{Modifiers: []ruleset.Modifier{{To: "checks", Skills: []string{"ward"}, Flat: &one}}}}
+	req := request(t, `[skill_check: skill="Ward" dc="2"]`)
+	req.Items = []ItemEffects{bell}
+	res, got := func() (Result, string) {
+		res, err := Resolve(rs, sheet.Evaluate(rs, c, nil), req, NewReplay([]int{7, 7, 1, 2, 3, 4}, Seeded(1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, parser.Read(`[skill_check: skill="Ward" dc="2"]`).Tags[0].WriteRecord(res.Record())
+	}()
+	if res.Dice != "6d10" {
+		t.Errorf("dice %s", res.Dice)
+	}
+	wantRecord(t, got, `[skill_check: skill="Ward" dc="2" dice="6d10" resolution="successes" threshold="7" rolls="7|7|1|2|3|4" successes="1" result="failure" effects="+1" from="Dawn bell"]`)
+	req = request(t, `[skill_check: skill="Listen" dc="2"]`)
+	req.Items = []ItemEffects{bell}
+	res, _ = Resolve(rs, sheet.Evaluate(rs, c, nil), req, Seeded(1))
+	if res.Effects != 0 || len(res.From) != 0 {
+		t.Errorf("the bell changed Listen: %+v", res)
+	}
+}

@@ -53,6 +53,16 @@ type Request struct {
 	// transaction as the check, and hands the effect here only when it was paid. An
 	// entry nobody paid for does nothing, rather than being applied on trust.
 	Entry *Entry
+	// Items are what the character's items do to checks outside a fight (worn, carried,
+	// a requirement's otherwise), each named for its stack: the inventory finds them,
+	// and the check applies them as it applies conditions.
+	Items []ItemEffects
+}
+
+// ItemEffects is one item's effects on checks, in the conditions' vocabulary.
+type ItemEffects struct {
+	From    string
+	Effects *ruleset.Effects
 }
 
 // Entry is a paid entry's effect on one check: its mechanics.check, bought Times over

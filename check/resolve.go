@@ -129,7 +129,7 @@ func Resolve(rs *ruleset.Ruleset, v *sheet.Values, req Request, src Source) (Res
 	if err := r.cardNumbers(); err != nil {
 		return Result{}, err
 	}
-	r.eff = conditionEffects(rs, v, sub)
+	r.eff = conditionEffects(rs, v, sub, req.Items)
 	if r.res.Kind == "dice-pool" {
 		r.pool()
 	} else {
