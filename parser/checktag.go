@@ -70,7 +70,11 @@ func readCheck(body string, attrs []rawAttr) Tag {
 		}
 	}
 	for _, k := range checkWords {
-		if v, ok := l.get(k); ok {
+		v, ok := l.get(k)
+		if !ok && k == "mode" {
+			v, ok = bareMode(body)
+		}
+		if ok {
 			v = cleanName(v)
 			if k == "mode" {
 				v = strings.ToLower(v)
@@ -79,6 +83,44 @@ func readCheck(body string, attrs []rawAttr) Tag {
 		}
 	}
 	return t
+}
+
+// bareMode reads a mode written as a bare word outside any attribute, as Marinara's
+// reader does: `[skill_check: skill="Stealth" dc="15" advantage]`. A word inside a value
+// (skill="Disadvantage Arts") is not one, and both words at once say nothing.
+func bareMode(body string) (string, bool) {
+	if !strings.Contains(strings.ToLower(body), "advantage") {
+		return "", false
+	}
+	toks, err := parseBody(body)
+	if err != nil {
+		return "", false
+	}
+	found := ""
+	for i, pos := 0, 0; i <= len(toks); i++ {
+		end := len(body)
+		if i < len(toks) {
+			end = toks[i].Pos.Offset
+		}
+		for j := pos; j < end; {
+			if !isWord(body[j]) {
+				j++
+				continue
+			}
+			k := wordEnd(body[:end], j)
+			if w := strings.ToLower(body[j:k]); w == "advantage" || w == "disadvantage" {
+				if found != "" && found != w {
+					return "", false
+				}
+				found = w
+			}
+			j = k
+		}
+		if i < len(toks) {
+			pos = toks[i].Pos.Offset + len(toks[i].Value)
+		}
+	}
+	return found, found != ""
 }
 
 // readDiceTag reads one [dice:] body: the notation, up to an '=' if there is one. What

@@ -209,3 +209,19 @@ func TestDiceTagRefusedWriteBack(t *testing.T) {
 		t.Fatalf("reads back as %+v", back.Tags)
 	}
 }
+
+func TestCheckBareMode(t *testing.T) {
+	for _, c := range []struct{ in, mode string }{
+		{`[skill_check: skill="Stealth" dc="15" advantage]`, "advantage"},
+		{`[skill_check: Disadvantage skill="Stealth" dc="15"]`, "disadvantage"},
+		{`[skill_check: skill="Disadvantage Arts" dc="15"]`, ""},
+		{`[skill_check: skill=Disadvantage dc="15"]`, ""},
+		{`[skill_check: skill="Stealth" advantage disadvantage]`, ""},
+		{`[skill_check: skill="Stealth" mode="normal" advantage]`, "normal"},
+	} {
+		tag := Read(c.in).Tags[0]
+		if got, _ := tag.Get("mode"); got != c.mode {
+			t.Errorf("%s: mode %q, want %q", c.in, got, c.mode)
+		}
+	}
+}
