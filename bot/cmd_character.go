@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -414,8 +414,6 @@ func removedValues(rs *ruleset.Ruleset, t *cardTarget, id string) []string {
 	return out
 }
 
-var dicePattern = regexp.MustCompile(`^\s*\d*\s*[dD]\s*\d+(\s*[+-]\s*\d*\s*([dD]\s*\d+)?)*\s*$|^\s*[+-]?\d+\s*$`)
-
 // typedValue reads raw as a value of field or column f: a number within its bounds (whole
 // when it is an integer), text within its maxLength, a switch, one of an enum's values
 // (by value or label, minus removed ones) or dice.
@@ -456,7 +454,7 @@ func typedValue(f *ruleset.Field, raw string, removed []string) (any, error) {
 		}
 		return nil, refusal.New(refusal.UnknownValue, "%s is one of %s", f.Label, strings.Join(choices, ", "))
 	case "dice":
-		if !dicePattern.MatchString(raw) || len(raw) > 40 {
+		if _, err := parser.ParseDice(raw); err != nil || len(raw) > 40 {
 			return nil, refusal.New(refusal.UnknownValue, "%s is dice, like 1d8 or 2d6+1", f.Label)
 		}
 		return raw, nil

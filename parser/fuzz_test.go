@@ -29,7 +29,7 @@ func checkSpans(t *testing.T, text string, m Message) {
 		if text[tag.Start] != '[' || text[tag.End-1] != ']' || strings.IndexByte(text[tag.Start:tag.End-1], ']') >= 0 {
 			t.Fatalf("tag %d span %q is not a tag", i, text[tag.Start:tag.End])
 		}
-		if n := len([]rune(text[tag.Start:tag.End])); n > MaxBody+len("[inventory:]") {
+		if n := len([]rune(text[tag.Start:tag.End])); n > MaxBody+len("[skill_check:]") {
 			t.Fatalf("tag %d has %d characters", i, n)
 		}
 		if tag.Malformed != (tag.Reason == refusal.Malformed) || tag.Malformed && tag.Op != "" {

@@ -157,6 +157,8 @@ func Read(text string) Message {
 			tags = []Tag{malformed(s.kind, body, attrs, "the body could not be parsed")}
 		case s.kind == Sheet:
 			tags = []Tag{readSheet(body, attrs)}
+		case s.kind == SkillCheck || s.kind == DiceRoll:
+			tags = []Tag{readRollTag(s.kind, body, attrs)}
 		default:
 			tags = readInventory(body, attrs)
 		}

@@ -27,6 +27,9 @@ func headAt(text string, p int) (Kind, int, bool) {
 	if len(rest) >= 10 && strings.EqualFold(rest[:10], "inventory:") {
 		return Inventory, p + 11, true
 	}
+	if k, n, ok := rollHeadAt(rest); ok {
+		return k, p + 1 + n, true
+	}
 	return "", 0, false
 }
 

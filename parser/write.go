@@ -55,6 +55,9 @@ func (t Tag) Canonical() string { return t.WriteBack(Outcome{}) }
 // MaxNow, cut at a "; " boundary). A malformed request is written as raw="…" with the
 // sanitised body; its outcome is a refusal with t.Reason.
 func (t Tag) WriteBack(o Outcome) string {
+	if t.Kind == SkillCheck || t.Kind == DiceRoll {
+		return t.writeRollTag(o)
+	}
 	w := tagWriter{inventory: t.Kind == Inventory}
 	w.b.Grow(64 + len(t.Raw))
 	if w.inventory {

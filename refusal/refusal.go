@@ -52,6 +52,9 @@ const (
 	WhoRequired    Reason = "who-required"
 	NotGM          Reason = "not-gm"
 	NoCampaign     Reason = "no-campaign"
+	// Untrained is Marinara's answer to a check whose skill or save says "refuse" without
+	// training: the character cannot attempt it, and nothing rolls it later.
+	Untrained Reason = "untrained"
 )
 
 // plain is what a player reads for each reason.
@@ -86,6 +89,7 @@ var plain = map[Reason]string{
 	WhoRequired:        "say which character (who=…)",
 	NotGM:              "only a GM of this campaign may do that",
 	NoCampaign:         "this channel has no campaign",
+	Untrained:          "the character has no training to attempt that",
 }
 
 // Known reports whether r belongs to the closed vocabulary.
