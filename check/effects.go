@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"sheetkeeper/ruleset"
+	"sheetkeeper/ruleset/fight"
 	"sheetkeeper/sheet"
 )
 
@@ -42,7 +43,7 @@ func conditionEffects(rs *ruleset.Ruleset, v *sheet.Values, sub subject, items [
 	for i := range cb.Conditions {
 		c := &cb.Conditions[i]
 		if cv := activeCondition(v.Live, c.Condition); cv != nil {
-			e.add(&ruleset.Effects{Effects: c.Effects, Modifiers: c.Modifiers, FailsSaves: c.FailsSaves, Saves: c.Saves, Skills: c.Skills}, sub, cv.Label)
+			e.add(&fight.Effects{Effects: c.Effects, Modifiers: c.Modifiers, FailsSaves: c.FailsSaves, Saves: c.Saves, Skills: c.Skills}, sub, cv.Label)
 		}
 	}
 	for i := range cb.Levels {
@@ -58,7 +59,7 @@ func conditionEffects(rs *ruleset.Ruleset, v *sheet.Values, sub subject, items [
 			x, label = v.Derived[l.Derived], l.Derived
 		}
 		if x >= float64(l.At) {
-			e.add(&ruleset.Effects{Effects: l.Effects, Modifiers: l.Modifiers, FailsSaves: l.FailsSaves, Saves: l.Saves, Skills: l.Skills}, sub, label)
+			e.add(&fight.Effects{Effects: l.Effects, Modifiers: l.Modifiers, FailsSaves: l.FailsSaves, Saves: l.Saves, Skills: l.Skills}, sub, label)
 		}
 	}
 	return e
@@ -77,7 +78,7 @@ func activeCondition(l *sheet.Resolved, id string) *sheet.ConditionValue {
 func narrowed(ids []string, id string) bool { return ids == nil || slices.Contains(ids, id) }
 
 // add applies one condition's or level's effects.
-func (e *effects) add(x *ruleset.Effects, sub subject, from string) {
+func (e *effects) add(x *fight.Effects, sub subject, from string) {
 	save := sub.kind == Save
 	id := ""
 	if sub.skill != nil {

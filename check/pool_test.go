@@ -7,6 +7,7 @@ import (
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/ruleset/fight"
 	"sheetkeeper/sheet"
 )
 
@@ -252,7 +253,7 @@ func TestCardNumbers(t *testing.T) {
 func TestPoolItemEffects(t *testing.T) {
 	rs, c := gravewatch(t)
 	one := 1
-	bell := ItemEffects{From: "Dawn bell", Effects: &ruleset.Effects{Modifiers: []ruleset.Modifier{{To: "checks", Skills: []string{"ward"}, Flat: &one}}}}
+	bell := ItemEffects{From: "Dawn bell", Effects: &fight.Effects{Modifiers: []fight.Modifier{{To: "checks", Skills: []string{"ward"}, Flat: &one}}}}
 	req := request(t, `[skill_check: skill="Ward" dc="2"]`)
 	req.Items = []ItemEffects{bell}
 	res, got := func() (Result, string) {

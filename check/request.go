@@ -6,6 +6,7 @@ import (
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/ruleset/fight"
 )
 
 // What a check rolls.
@@ -62,7 +63,7 @@ type Request struct {
 // ItemEffects is one item's effects on checks, in the conditions' vocabulary.
 type ItemEffects struct {
 	From    string
-	Effects *ruleset.Effects
+	Effects *fight.Effects
 }
 
 // Entry is a paid entry's effect on one check: its mechanics.check, bought Times over

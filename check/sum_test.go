@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"sheetkeeper/refusal"
-	"sheetkeeper/ruleset"
+	"sheetkeeper/ruleset/fight"
 	"sheetkeeper/sheet"
 )
 
@@ -127,7 +127,7 @@ func TestSumConditionModifiers(t *testing.T) {
 	two, minus := -2, true
 	for i := range rs.Combat.Conditions {
 		if c := &rs.Combat.Conditions[i]; c.Condition == "poisoned" {
-			c.Modifiers = []ruleset.Modifier{{To: "checks", Flat: &two}, {To: "checks", Dice: "1d4", Minus: &minus, Skills: []string{"stealth"}}}
+			c.Modifiers = []fight.Modifier{{To: "checks", Flat: &two}, {To: "checks", Dice: "1d4", Minus: &minus, Skills: []string{"stealth"}}}
 		}
 	}
 	c := card(rs, map[string]float64{"dex": 16}, map[string]string{"stealth": "proficient"})

@@ -122,7 +122,7 @@ func TestReadDiceTag(t *testing.T) {
 	if !back.Inert || back.Tags[0].Canonical() != m.Tags[0].Canonical() {
 		t.Errorf("write-back reads as %+v", back)
 	}
-	if got := m.Tags[2].WriteBack(Refuse(m.Tags[2].Err())); got != `[dice: raw="500d6" result="refused" reason="malformed"]` {
+	if got := m.Tags[2].WriteBack(Outcome{Result: ResultRefused, Reason: m.Tags[2].Reason}); got != `[dice: raw="500d6" result="refused" reason="malformed"]` {
 		t.Errorf("refused %s", got)
 	}
 }
@@ -187,7 +187,7 @@ func FuzzCheckTag(f *testing.F) {
 			}
 			wb := tag.WriteRecord(append([]Attr{{"who", tag.Who}}, append(tag.Attrs, Attr{"result", "success"})...))
 			if tag.Malformed {
-				wb = tag.WriteBack(Refuse(tag.Err()))
+				wb = tag.WriteBack(Outcome{Result: ResultRefused, Reason: tag.Reason})
 			} else if tag.Kind == DiceRoll {
 				wb = tag.WriteRecord([]Attr{{"roll", tag.Attrs[0].Value + " = 3"}})
 			}
@@ -201,7 +201,7 @@ func FuzzCheckTag(f *testing.F) {
 
 func TestDiceTagRefusedWriteBack(t *testing.T) {
 	tag := Read("[dice: 2d6]").Tags[0]
-	got := tag.WriteBack(Refuse(refusal.New(refusal.NotAllowed, "")))
+	got := tag.WriteBack(Outcome{Result: ResultRefused, Reason: refusal.NotAllowed})
 	if got != "[dice: 2d6 = refused (not-allowed)]" {
 		t.Fatalf("%s", got)
 	}
