@@ -59,17 +59,32 @@ func Open(path string, opts Options) (storage.Store, error) {
 }
 
 func open(path string, opts Options) (*store, error) {
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := timeoutOf(opts)
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("open database: %w", err)
 		}
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	// The file is locked and verified (verify.go) before bbolt reads it: bbolt trusts
+	// its file, and a damaged one would crash the process instead of failing Open.
+	openFile := func(name string, flag int, mode os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, mode)
+		if err != nil {
+			return nil, err
+		}
+		if err = lockFile(f, true, timeout); err == nil {
+			err = verify(f, path)
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType, OpenFile: openFile})
 	switch {
+	case storage.KindOf(err) != storage.Other:
+		return nil, err
 	case errors.Is(err, berrors.ErrTimeout):
 		return nil, fail(storage.Locked, "database %s is in use by another sheetkeeper process (waited %s for it)", path, timeout)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
