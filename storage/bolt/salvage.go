@@ -33,7 +33,7 @@ func Check(path string, opts Options) (*Report, error) {
 // the copy opens; records the damage took are gone, and the report's problems say where.
 // The readable records are held in memory while they are copied: at most the file's size.
 func Salvage(path, dest string, opts Options) (*Report, error) {
-	var best *salvaged
+	var best, newest *salvaged
 	err := withFile(path, opts, func(f *os.File, size int64) error {
 		var first error
 		// Both meta pages, when both are readable: the newest transaction's root is the
@@ -42,6 +42,9 @@ func Salvage(path, dest string, opts Options) (*Report, error) {
 		for _, older := range []bool{false, true} {
 			c := &salvaged{rep: &Report{Path: path}, older: older}
 			err := survey(f, size, c.rep, older, c.bucket, c.record)
+			if !older {
+				newest = c
+			}
 			switch {
 			case err != nil && !older:
 				first = err
@@ -60,6 +63,9 @@ func Salvage(path, dest string, opts Options) (*Report, error) {
 	rep := best.rep
 	if best.older {
 		rep.Notes = append(rep.Notes, "the older meta page's tree held more readable records: salvaged from it (the last transaction's changes are not in the copy)")
+		for _, p := range newest.rep.Problems {
+			rep.Notes = append(rep.Notes, "the newest transaction's tree: "+p)
+		}
 	}
 	if err := best.write(dest, timeoutOf(opts)); err != nil {
 		return rep, fmt.Errorf("salvage into %s: %w", dest, err)
