@@ -20,8 +20,8 @@ is) into the new file NEW (default PATH.salvaged, which must not exist) and prin
 it copied and where records were lost. Open the copy (sheetkeeper console --db NEW) and,
 once satisfied, put it in place of PATH.
 
-Neither waits for a sheetkeeper process holding PATH: stop it, or check a copy made with
-sheetkeeper backup.
+While a sheetkeeper process holds PATH, both wait 5 seconds for it and give up: stop it,
+or check a copy made with sheetkeeper backup.
 `
 
 // cmdDB is `sheetkeeper db check|salvage PATH`: what to do with a database sheetkeeper

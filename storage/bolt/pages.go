@@ -84,10 +84,10 @@ func (f *pageFile) page(id uint64) ([]byte, error) {
 	if id < 2 || id >= f.hwm {
 		return nil, fmt.Errorf("page %d is out of bounds (the database has %d pages)", id, f.hwm)
 	}
-	off := int64(id) * f.pageSize
-	if off+f.pageSize > f.size {
+	if id >= uint64(f.size/f.pageSize) {
 		return nil, fmt.Errorf("page %d lies past the end of the file (%d bytes: truncated?)", id, f.size)
 	}
+	off := int64(id) * f.pageSize
 	b := make([]byte, f.pageSize)
 	if _, err := f.r.ReadAt(b, off); err != nil {
 		return nil, fmt.Errorf("page %d: %w", id, err)
@@ -99,7 +99,7 @@ func (f *pageFile) page(id uint64) ([]byte, error) {
 	if span == 1 {
 		return b, nil
 	}
-	if id+span > f.hwm || off+int64(span)*f.pageSize > f.size {
+	if id+span > f.hwm || id+span > uint64(f.size/f.pageSize) {
 		return nil, fmt.Errorf("page %d: its %d overflow pages run past the end of the database", id, span-1)
 	}
 	b = append(b, make([]byte, int64(span-1)*f.pageSize)...)

@@ -170,7 +170,15 @@ func looksLikeBolt(r io.ReaderAt, size int64) bool {
 // readable record to onRecord and each bucket to onBucket (either may be nil). It
 // returns an error only when there is nothing to walk (no usable meta page); damage
 // further in is in rep.Problems.
-func survey(r io.ReaderAt, size int64, rep *Report, older bool, onBucket func([][]byte, uint64), onRecord func([][]byte, []byte, []byte)) error {
+func survey(r io.ReaderAt, size int64, rep *Report, older bool, onBucket func([][]byte, uint64), onRecord func([][]byte, []byte, []byte)) (err error) {
+	defer func() {
+		// pages.go checks every offset it reads at, so this is for a bug of its own
+		// (FuzzSurvey looks for them): a file it cannot make sense of is refused as
+		// damaged, never a crash.
+		if p := recover(); p != nil {
+			err = damaged("unreadable (%v)", p)
+		}
+	}()
 	f, m, err := readMetas(r, size, rep, older)
 	if err != nil {
 		return err
