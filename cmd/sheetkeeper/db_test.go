@@ -92,6 +92,10 @@ func TestDamagedDatabaseCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "salvaged "+bad+" into "+to) {
 		t.Fatalf("salvage: exit %d, %q, %q", code, out, errOut)
 	}
+	copyPath := filepath.Join(t.TempDir(), "copy.db")
+	if code, out, errOut := runCLI(t, "", "backup", copyPath, "--db", to); code != 0 || !strings.Contains(out, "backed up "+to) {
+		t.Fatalf("backup PATH --db DB: exit %d, %q, %q", code, out, errOut)
+	}
 	if gold := goldIn(t, to); gold < 10 || gold > 12 {
 		t.Errorf("the salvaged copy holds %v gold", gold)
 	}

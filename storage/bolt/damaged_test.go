@@ -103,6 +103,7 @@ func TestDamagedDatabase(t *testing.T) {
 		damage func([]byte) []byte
 		want   storage.Kind
 	}{
+		{"truncated to 30 bytes", cut(30), storage.Damaged},
 		{"truncated to 100 bytes", cut(100), storage.Damaged},
 		{"truncated inside meta page 1", cut(ps + ps/2), storage.Damaged},
 		{"truncated after the meta pages", cut(2 * ps), storage.Damaged},

@@ -57,11 +57,14 @@ type boltMeta struct {
 // parseMeta reads the meta after a page header at b[0:]; it returns ok false when the
 // magic, version or checksum is wrong (how bbolt tells a torn or foreign meta page).
 func parseMeta(b []byte) (m boltMeta, magic, ok bool) {
-	if len(b) < pageHeaderSize+metaSize {
+	if len(b) < pageHeaderSize+4 {
 		return m, false, false
 	}
 	b = b[pageHeaderSize:]
 	magic = le.Uint32(b[0:]) == boltMagic
+	if len(b) < metaSize {
+		return m, magic, false // cut short: still a bbolt file's start
+	}
 	h := fnv.New64a()
 	h.Write(b[:56])
 	ok = magic && le.Uint32(b[4:]) == boltVersion && le.Uint64(b[56:]) == h.Sum64()
