@@ -90,7 +90,7 @@ func dbCheck(path string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sheetkeeper db check: %v\n", err)
 		return 1
 	}
-	printReport(stdout, rep, "records")
+	printReport(stdout, rep, "")
 	if rep.Damaged() {
 		fmt.Fprintf(stdout, "%s is damaged: restore it from a backup, or run `sheetkeeper db salvage %s` to copy every intact record into a new file\n", path, path)
 		return 1
@@ -105,7 +105,7 @@ func dbSalvage(path, to string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sheetkeeper db salvage: %v\n", err)
 		return 1
 	}
-	printReport(stdout, rep, "records copied")
+	printReport(stdout, rep, " copied")
 	fmt.Fprintf(stdout, "salvaged %s into %s", path, to)
 	if rep.Damaged() {
 		fmt.Fprint(stdout, " (records where the problems above are were lost)")
@@ -115,7 +115,7 @@ func dbSalvage(path, to string, stdout, stderr io.Writer) int {
 }
 
 // printReport writes a Check or Salvage report: the file, each bucket's records (what
-// names them), the notes, and the problems.
+// follows their count), the notes, and the problems.
 func printReport(w io.Writer, rep *bolt.Report, what string) {
 	schema := "no readable schema version"
 	if rep.Schema > 0 {
@@ -123,7 +123,11 @@ func printReport(w io.Writer, rep *bolt.Report, what string) {
 	}
 	fmt.Fprintf(w, "%s: %d bytes, %d pages of %d bytes, %s\n", rep.Path, rep.Size, rep.Pages, rep.PageSize, schema)
 	for _, b := range rep.Buckets {
-		fmt.Fprintf(w, "  bucket %s: %d %s\n", b.Name, b.Records, what)
+		noun := "records"
+		if b.Records == 1 {
+			noun = "record"
+		}
+		fmt.Fprintf(w, "  bucket %s: %d %s%s\n", b.Name, b.Records, noun, what)
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)

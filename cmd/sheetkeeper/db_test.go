@@ -79,7 +79,7 @@ func TestDamagedDatabaseCommands(t *testing.T) {
 	}
 
 	code, out, errOut := runCLI(t, "", "db", "check", good)
-	if code != 0 || !strings.Contains(out, good+" is intact") || !strings.Contains(out, `bucket "game": 1 records`) {
+	if code != 0 || !strings.Contains(out, good+" is intact") || !strings.Contains(out, "bucket \"game\": 1 record\n") {
 		t.Fatalf("check a good file: exit %d, %q, %q", code, out, errOut)
 	}
 	code, out, errOut = runCLI(t, "", "db", "check", bad)

@@ -33,8 +33,8 @@ type Options struct {
 const DefaultTimeout = 5 * time.Second
 
 // errClosed is what a Store used after Close returns. Every error this package makes is
-// a *storage.Error with a kind (storage.KindOf): Open's say Locked, Foreign or Newer and
-// name the file.
+// a *storage.Error with a kind (storage.KindOf): Open's say Locked, Damaged, Foreign or
+// Newer and name the file.
 var errClosed = &storage.Error{Op: "storage", Kind: storage.Closed}
 
 // errNotFound is a lookup's miss, before the lookup says what it looked for.
@@ -53,7 +53,9 @@ func notFound(format string, args ...any) error {
 
 // Open opens (creating it and its folder when missing) the database at path, waits at
 // most opts.Timeout for another process holding it, and brings its schema up to date.
-// A database written by a newer sheetkeeper is refused untouched.
+// A database written by a newer sheetkeeper is refused untouched, and so is a damaged
+// one (kind Damaged, the error saying what to do: see Check and Salvage) or one that is
+// not sheetkeeper's (Foreign).
 func Open(path string, opts Options) (storage.Store, error) {
 	return open(path, opts)
 }
