@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"sheetkeeper/storage"
@@ -16,7 +17,7 @@ import (
 // the database stays usable. When a running bot or console holds the database, it is
 // asked to write the copy (see control.go); otherwise the database is opened here.
 func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	cfg, rest, status := loadConfig("backup", []string{"db", "log-level"}, args, stderr)
+	cfg, rest, status := loadConfig("backup", []string{"db", "log-level"}, flagsFirst(args), stderr)
 	if status >= 0 {
 		return status
 	}
@@ -55,6 +56,30 @@ func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", cfg.DB, dest, n)
 	return 0
+}
+
+// flagsFirst moves backup's flags before its path, so `backup PATH --db DB` reads as
+// `backup --db DB PATH` (flag stops at the first argument that is not a flag). Every
+// flag backup has takes a value (--db, --log-level, --config), so one written without
+// "=" takes the next argument with it; -h and --help take none; after "--" nothing is
+// a flag.
+func flagsFirst(args []string) []string {
+	var flags, others []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(append(flags, a), append(others, args[i+1:]...)...)
+		case len(a) < 2 || a[0] != '-':
+			others = append(others, a)
+		case a == "-h" || a == "-help" || a == "--help" || strings.Contains(a, "=") || i+1 == len(args):
+			flags = append(flags, a)
+		default:
+			flags = append(flags, a, args[i+1])
+			i++
+		}
+	}
+	return append(append(flags, "--"), others...)
 }
 
 // writeBackup copies store to a temporary file beside dest, syncs it and renames it into

@@ -7,10 +7,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"sheetkeeper/bot/console"
 	"sheetkeeper/config"
+	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
 )
 
@@ -73,6 +76,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		log.Warn("no backups while the console runs", "err", err)
 		stopControl = func() {}
 	}
+	release := cleanUpOnSignal(stopControl, store)
 	con, core, err := console.Start(ctx, store, console.Options{Dir: dir}, log)
 	if err == nil {
 		if *script == "" && !*asJSON {
@@ -81,6 +85,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = con.Run(ctx, in, stdout, console.RunOptions{JSON: *asJSON, Prompt: prompt})
 		core.Close()
 	}
+	release()
 	stopControl()
 	if cerr := store.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("closing %s: %w", cfg.DB, cerr)
@@ -90,4 +95,25 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// cleanUpOnSignal makes SIGINT and SIGTERM end the console cleanly, which ending its
+// input cannot when it waits on a terminal: the control socket is removed and the
+// database closed (Close lets an Update under way finish), then the process exits with
+// 128 + the signal's number, as a shell reports a process the signal ended. The returned
+// release stops listening, for the console's own way out.
+func cleanUpOnSignal(stopControl func(), store storage.Store) (release func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			stopControl()
+			store.Close()
+			os.Exit(128 + int(sig.(syscall.Signal)))
+		case <-done:
+		}
+	}()
+	return func() { signal.Stop(sigs); close(done) }
 }

@@ -33,8 +33,8 @@ type Options struct {
 const DefaultTimeout = 5 * time.Second
 
 // errClosed is what a Store used after Close returns. Every error this package makes is
-// a *storage.Error with a kind (storage.KindOf): Open's say Locked, Foreign or Newer and
-// name the file.
+// a *storage.Error with a kind (storage.KindOf): Open's say Locked, Damaged, Foreign or
+// Newer and name the file.
 var errClosed = &storage.Error{Op: "storage", Kind: storage.Closed}
 
 // errNotFound is a lookup's miss, before the lookup says what it looked for.
@@ -53,23 +53,40 @@ func notFound(format string, args ...any) error {
 
 // Open opens (creating it and its folder when missing) the database at path, waits at
 // most opts.Timeout for another process holding it, and brings its schema up to date.
-// A database written by a newer sheetkeeper is refused untouched.
+// A database written by a newer sheetkeeper is refused untouched, and so is a damaged
+// one (kind Damaged, the error saying what to do: see Check and Salvage) or one that is
+// not sheetkeeper's (Foreign).
 func Open(path string, opts Options) (storage.Store, error) {
 	return open(path, opts)
 }
 
 func open(path string, opts Options) (*store, error) {
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := timeoutOf(opts)
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("open database: %w", err)
 		}
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	// The file is locked and verified (verify.go) before bbolt reads it: bbolt trusts
+	// its file, and a damaged one would crash the process instead of failing Open.
+	openFile := func(name string, flag int, mode os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, mode)
+		if err != nil {
+			return nil, err
+		}
+		if err = lockFile(f, true, timeout); err == nil {
+			err = verify(f, path)
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType, OpenFile: openFile})
 	switch {
+	case storage.KindOf(err) != storage.Other:
+		return nil, err
 	case errors.Is(err, berrors.ErrTimeout):
 		return nil, fail(storage.Locked, "database %s is in use by another sheetkeeper process (waited %s for it)", path, timeout)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
