@@ -208,7 +208,7 @@ func (u *payer) pay(p *Pool, amount int) {
 // term pays one cost term: a live pool from itself (never climbing to a higher one), a
 // group from its first pool, in declaration order, that can afford it.
 func (u *payer) term(t ruleset.CostTerm) {
-	if d := declaredPool(u.rs, t.Pool); d != nil {
+	if d := u.rs.Sheet.Live.Pool(t.Pool); d != nil {
 		p := u.live.Pool(d.ID)
 		if p == nil {
 			u.short = append(u.short, d.Label+" has 0 of "+strconv.Itoa(t.Amount))
@@ -314,7 +314,7 @@ func (u *payer) counters(card *Card, marker string) {
 // costLevel is the level of a cost term: its pool's level, or for a group the level of
 // the group's first pool.
 func (u *payer) costLevel(target string) int {
-	if d := declaredPool(u.rs, target); d != nil {
+	if d := u.rs.Sheet.Live.Pool(target); d != nil {
 		return u.declLevel(d)
 	}
 	for i := range u.rs.Sheet.Live.Pools {
@@ -356,20 +356,10 @@ func groupPlace(rs *ruleset.Ruleset, d *ruleset.LivePool) int {
 // termGroup is the group a cost term's target belongs to: the group it names, or the
 // group of the pool it names ("" for a pool in no group).
 func termGroup(rs *ruleset.Ruleset, target string) string {
-	if d := declaredPool(rs, target); d != nil {
+	if d := rs.Sheet.Live.Pool(target); d != nil {
 		return d.Group
 	}
 	return target
-}
-
-// declaredPool returns the live pool declared with id, or nil.
-func declaredPool(rs *ruleset.Ruleset, id string) *ruleset.LivePool {
-	for i := range rs.Sheet.Live.Pools {
-		if rs.Sheet.Live.Pools[i].ID == id {
-			return &rs.Sheet.Live.Pools[i]
-		}
-	}
-	return nil
 }
 
 // declaredPoolNamed returns the declared live pool whose id or label is name, ignoring
@@ -392,10 +382,8 @@ func declaredPoolNamed(rs *ruleset.Ruleset, name string) *ruleset.LivePool {
 // termName is what a player reads for a cost term: a declared pool's label, else the
 // group's id (a group has no label of its own).
 func termName(rs *ruleset.Ruleset, id string) string {
-	for i := range rs.Sheet.Live.Pools {
-		if rs.Sheet.Live.Pools[i].ID == id {
-			return rs.Sheet.Live.Pools[i].Label
-		}
+	if d := rs.Sheet.Live.Pool(id); d != nil {
+		return d.Label
 	}
 	return id
 }
