@@ -401,7 +401,7 @@ func removedValues(rs *ruleset.Ruleset, t *cardTarget, id string) []string {
 	}
 	var out []string
 	for _, lid := range t.camp.Layers {
-		ly := layerOf(rs, lid)
+		ly := rs.Layer(lid)
 		if ly == nil {
 			continue
 		}

@@ -37,6 +37,16 @@ func (s *Sheet) Ability(id string) *Ability {
 	return byID(s.Abilities, id, func(a *Ability) string { return a.ID })
 }
 
+// Skill returns the sheet's skill id, or nil.
+func (s *Sheet) Skill(id string) *Skill {
+	return byID(s.Skills, id, func(k *Skill) string { return k.ID })
+}
+
+// Save returns the sheet's save id, or nil.
+func (s *Sheet) Save(id string) *Skill {
+	return byID(s.Saves, id, func(k *Skill) string { return k.ID })
+}
+
 // Pool returns the live pool id, or nil.
 func (l *Live) Pool(id string) *LivePool {
 	return byID(l.Pools, id, func(p *LivePool) string { return p.ID })
@@ -65,6 +75,11 @@ func (rs *Ruleset) Rest(id string) *Rest {
 // Catalog returns the catalog id, or nil.
 func (rs *Ruleset) Catalog(id string) *Catalog {
 	return byID(rs.Catalogs, id, func(c *Catalog) string { return c.ID })
+}
+
+// Layer returns the ruleset's layer id, or nil.
+func (rs *Ruleset) Layer(id string) *Layer {
+	return byID(rs.Layers, id, func(l *Layer) string { return l.ID })
 }
 
 // Filter returns the catalog's filter id, or nil.

@@ -62,15 +62,6 @@ type index struct {
 	numberFields int
 }
 
-func findSkill(list []ruleset.Skill, id string) *ruleset.Skill {
-	for i := range list {
-		if list[i].ID == id {
-			return &list[i]
-		}
-	}
-	return nil
-}
-
 func (ix *index) tier(id string) *ruleset.ProficiencyTier {
 	ts := ix.rs.Resolution.ProficiencyTiers
 	for i := range ts {
@@ -414,7 +405,7 @@ func (v *Values) Ref(r *ruleset.ValueRef) float64 {
 		if m, ok := v.SkillMods[r.SkillMod]; ok {
 			return m
 		}
-		if k := findSkill(v.ix.rs.Sheet.Skills, r.SkillMod); k != nil {
+		if k := v.ix.rs.Sheet.Skill(r.SkillMod); k != nil {
 			return v.trained(k, v.build.Skills, "skill:")
 		}
 		return 0
@@ -422,7 +413,7 @@ func (v *Values) Ref(r *ruleset.ValueRef) float64 {
 		if m, ok := v.SaveMods[r.SaveMod]; ok {
 			return m
 		}
-		if k := findSkill(v.ix.rs.Sheet.Saves, r.SaveMod); k != nil {
+		if k := v.ix.rs.Sheet.Save(r.SaveMod); k != nil {
 			return v.trained(k, v.build.Saves, "save:")
 		}
 		return 0
