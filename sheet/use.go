@@ -251,7 +251,7 @@ func (u *payer) upcast(terms []ruleset.CostTerm, pool string, res *useResult) er
 		return refuse(refusal.BadPool, "pool= needs a cost of exactly one term; this one has %d", len(terms))
 	}
 	t := terms[0]
-	named := declaredPoolNamed(u.rs, pool)
+	named := ruleset.ByName(u.rs.Sheet.Live.Pools, pool, func(p *ruleset.LivePool) []string { return []string{p.ID, p.Label} })
 	if named == nil {
 		return refuse(refusal.BadPool, "there is no pool %q", pool)
 	}
@@ -360,23 +360,6 @@ func termGroup(rs *ruleset.Ruleset, target string) string {
 		return d.Group
 	}
 	return target
-}
-
-// declaredPoolNamed returns the declared live pool whose id or label is name, ignoring
-// case and spacing, or nil.
-func declaredPoolNamed(rs *ruleset.Ruleset, name string) *ruleset.LivePool {
-	want := ruleset.FoldName(name)
-	for i := range rs.Sheet.Live.Pools {
-		if d := &rs.Sheet.Live.Pools[i]; ruleset.FoldName(d.ID) == want {
-			return d
-		}
-	}
-	for i := range rs.Sheet.Live.Pools {
-		if d := &rs.Sheet.Live.Pools[i]; ruleset.FoldName(d.Label) == want {
-			return d
-		}
-	}
-	return nil
 }
 
 // termName is what a player reads for a cost term: a declared pool's label, else the
