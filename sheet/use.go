@@ -34,7 +34,7 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 	var matched []string
 	for li := range rs.Sheet.Lists {
 		list := &rs.Sheet.Lists[li]
-		nameCol := shownNameColumn(rs, list)
+		nameCol := ShownNameColumn(rs, list)
 		for _, row := range card.Build.Lists[list.ID] {
 			m := row.Marker()
 			if m == "" || slices.Contains(matched, m) {
@@ -65,10 +65,10 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 	return Found{Marker: matched[0], Entry: e}, nil
 }
 
-// shownNameColumn is the column a Game Master sees a row of list under: the one the
-// sheet summary prints it by, then the column a row pool is keyed by, then the first
-// text column.
-func shownNameColumn(rs *ruleset.Ruleset, list *ruleset.List) string {
+// ShownNameColumn is the column a Game Master sees a row of list under, and the one
+// use= and its autocomplete name rows by: the one the sheet summary prints it by, then
+// the column a row pool is keyed by, then the first text column.
+func ShownNameColumn(rs *ruleset.Ruleset, list *ruleset.List) string {
 	if s := rs.GM.SheetSummary; s != nil {
 		for _, l := range s.Lists {
 			if l.List == list.ID && l.NameColumn != "" {
