@@ -335,7 +335,7 @@ func (c *Core) useEntryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	seen := map[string]bool{}
 	for li := range rs.Sheet.Lists {
 		list := &rs.Sheet.Lists[li]
-		col := shownColumn(rs, list)
+		col := sheet.ShownNameColumn(rs, list)
 		for _, row := range card.Build.Lists[list.ID] {
 			m := row.Marker()
 			if m == "" || seen[m] {
@@ -358,19 +358,6 @@ func (c *Core) useEntryChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 		}
 	}
 	return ranked(q.typed, out), nil
-}
-
-// shownColumn is the column a list's rows are named by to a GM and to use: the GM sheet
-// summary's name column, else the list's own name column.
-func shownColumn(rs *ruleset.Ruleset, list *ruleset.List) string {
-	if s := rs.GM.SheetSummary; s != nil {
-		for _, sl := range s.Lists {
-			if sl.List == list.ID && sl.NameColumn != "" {
-				return sl.NameColumn
-			}
-		}
-	}
-	return list.NameColumn()
 }
 
 // poolChoices offers the pools a /use may pay from (sheet.OfferedPools): the cost's own

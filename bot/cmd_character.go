@@ -336,48 +336,27 @@ func setBuild(t *cardTarget, kind, name, raw string) (label, before, after strin
 }
 
 func fieldByName(rs *ruleset.Ruleset, name string) *ruleset.Field {
-	return byName(rs.Sheet.Fields, name, func(f *ruleset.Field) []string { return []string{f.ID, f.Label} })
+	return ruleset.ByName(rs.Sheet.Fields, name, func(f *ruleset.Field) []string { return []string{f.ID, f.Label} })
 }
 
 func abilityByName(rs *ruleset.Ruleset, name string) *ruleset.Ability {
-	return byName(rs.Sheet.Abilities, name, func(a *ruleset.Ability) []string { return []string{a.ID, a.Label, a.Short} })
+	return ruleset.ByName(rs.Sheet.Abilities, name, func(a *ruleset.Ability) []string { return []string{a.ID, a.Label, a.Short} })
 }
 
 func skillByName(list []ruleset.Skill, name string) *ruleset.Skill {
-	return byName(list, name, func(k *ruleset.Skill) []string { return []string{k.ID, k.Label} })
+	return ruleset.ByName(list, name, func(k *ruleset.Skill) []string { return []string{k.ID, k.Label} })
 }
 
 func tierByName(rs *ruleset.Ruleset, name string) *ruleset.ProficiencyTier {
-	return byName(rs.Resolution.ProficiencyTiers, name, func(t *ruleset.ProficiencyTier) []string { return []string{t.ID, t.Label} })
+	return ruleset.ByName(rs.Resolution.ProficiencyTiers, name, func(t *ruleset.ProficiencyTier) []string { return []string{t.ID, t.Label} })
 }
 
 func listByName(rs *ruleset.Ruleset, name string) *ruleset.List {
-	return byName(rs.Sheet.Lists, name, func(l *ruleset.List) []string { return []string{l.ID, l.Label} })
+	return ruleset.ByName(rs.Sheet.Lists, name, func(l *ruleset.List) []string { return []string{l.ID, l.Label} })
 }
 
 func columnByName(l *ruleset.List, name string) *ruleset.Column {
-	return byName(l.Columns, name, func(c *ruleset.Column) []string { return []string{c.ID, c.Label} })
-}
-
-// byName finds the item whose id (first) or other names match name, ignoring case and
-// spacing: ids win over labels, so an id can never be shadowed.
-func byName[T any](items []T, name string, names func(*T) []string) *T {
-	want := ruleset.FoldName(name)
-	if want == "" {
-		return nil
-	}
-	for pass := range 2 {
-		for i := range items {
-			ns := names(&items[i])
-			if pass == 0 && ruleset.FoldName(ns[0]) == want {
-				return &items[i]
-			}
-			if pass == 1 && slices.ContainsFunc(ns[1:], func(n string) bool { return n != "" && ruleset.FoldName(n) == want }) {
-				return &items[i]
-			}
-		}
-	}
-	return nil
+	return ruleset.ByName(l.Columns, name, func(c *ruleset.Column) []string { return []string{c.ID, c.Label} })
 }
 
 func tierChoices(rs *ruleset.Ruleset, allowed []string) string {
@@ -401,7 +380,7 @@ func removedValues(rs *ruleset.Ruleset, t *cardTarget, id string) []string {
 	}
 	var out []string
 	for _, lid := range t.camp.Layers {
-		ly := layerOf(rs, lid)
+		ly := rs.Layer(lid)
 		if ly == nil {
 			continue
 		}

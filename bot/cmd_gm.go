@@ -342,10 +342,8 @@ func useExample(l *ruleset.Loaded) (entry, upcast string) {
 // target's group, else a pool that pays for the group.
 func higherPool(rs *ruleset.Ruleset, target string) string {
 	group, own := target, ""
-	for _, p := range rs.Sheet.Live.Pools {
-		if p.ID == target {
-			group, own = p.Group, p.ID
-		}
+	if p := rs.Sheet.Live.Pool(target); p != nil {
+		group, own = p.Group, p.ID
 	}
 	if group == "" {
 		return ""
@@ -379,7 +377,7 @@ func advanceLine(rs *ruleset.Ruleset, adv *ruleset.Advancement) string {
 	if len(adv.Fields) > 0 {
 		var names []string
 		for _, id := range adv.Fields {
-			f := sheetField(rs, id)
+			f := rs.Sheet.Field(id)
 			if f == nil {
 				continue
 			}

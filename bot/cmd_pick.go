@@ -35,16 +35,6 @@ func (c *Core) catalogs(l *ruleset.Loaded) *catalog.Index {
 	return got.(*catalog.Index)
 }
 
-// sheetField is the sheet field of rs with id, or nil.
-func sheetField(rs *ruleset.Ruleset, id string) *ruleset.Field {
-	for i := range rs.Sheet.Fields {
-		if rs.Sheet.Fields[i].ID == id {
-			return &rs.Sheet.Fields[i]
-		}
-	}
-	return nil
-}
-
 func numText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // entryChoice is an entry as an autocomplete offers it: its label, "✓ … (on the sheet)"
@@ -162,11 +152,11 @@ func amountText(a *ruleset.Amount) string {
 // costTarget names what a cost term pays from: a pool by its label, a group by its id
 // and the pools in it.
 func costTarget(rs *ruleset.Ruleset, id string) string {
+	if p := rs.Sheet.Live.Pool(id); p != nil {
+		return p.Label
+	}
 	var group []string
 	for _, p := range rs.Sheet.Live.Pools {
-		if p.ID == id {
-			return p.Label
-		}
 		if p.Group == id {
 			group = append(group, p.Label)
 		}
@@ -391,10 +381,8 @@ func pickedText(rs *ruleset.Ruleset, card *sheet.Card, cat *ruleset.Catalog, e *
 	var lists []string
 	for _, id := range order {
 		label := id
-		for _, l := range rs.Sheet.Lists {
-			if l.ID == id {
-				label = l.Label
-			}
+		if l := rs.Sheet.List(id); l != nil {
+			label = l.Label
 		}
 		lists = append(lists, label+" +"+strconv.Itoa(perList[id]))
 	}

@@ -259,10 +259,8 @@ func sheetText(t *cardTarget) string {
 		if len(lines) == 0 {
 			continue
 		}
-		for _, s := range rs.Sheet.Sections {
-			if sec != "" && s.ID == sec {
-				b.WriteString("__" + s.Label + "__\n")
-			}
+		if s := rs.Sheet.Section(sec); sec != "" && s != nil {
+			b.WriteString("__" + s.Label + "__\n")
 		}
 		b.WriteString(strings.Join(lines, "\n") + "\n")
 	}

@@ -180,7 +180,7 @@ func summaryLine(rs *ruleset.Ruleset, vals *sheet.Values) string {
 	}
 	var summary []string
 	for _, id := range sum.Fields {
-		f := sheetField(rs, id)
+		f := rs.Sheet.Field(id)
 		if f == nil || vals.Hidden(f.HideWhen) {
 			continue
 		}
@@ -196,11 +196,8 @@ func summaryLine(rs *ruleset.Ruleset, vals *sheet.Values) string {
 		}
 	}
 	for _, id := range sum.Derived {
-		for i := range rs.Sheet.Derived {
-			d := &rs.Sheet.Derived[i]
-			if d.ID == id && !vals.Hidden(d.HideWhen) {
-				summary = append(summary, d.Label+" "+numText(vals.Derived[id]))
-			}
+		if d := rs.Sheet.DerivedValue(id); d != nil && !vals.Hidden(d.HideWhen) {
+			summary = append(summary, d.Label+" "+numText(vals.Derived[id]))
 		}
 	}
 	return strings.Join(summary, ", ")
@@ -244,12 +241,7 @@ func tracksLine(vals *sheet.Values) string {
 // 0", or grouped "Spells (0): Fire Bolt; (3): Fireball".
 func listLine(l *ruleset.Loaded, vals *sheet.Values, card *sheet.Card, sl *ruleset.SummaryList) string {
 	rs := l.Ruleset
-	var list *ruleset.List
-	for i := range rs.Sheet.Lists {
-		if rs.Sheet.Lists[i].ID == sl.List {
-			list = &rs.Sheet.Lists[i]
-		}
-	}
+	list := rs.Sheet.List(sl.List)
 	if list == nil || vals.Hidden(list.HideWhen) {
 		return ""
 	}

@@ -321,38 +321,50 @@ func cutPath(path string) (kind, id string, ok bool) {
 }
 
 // labelOf is the ruleset's label of the thing of kind with id, or the id itself.
+// A skill path also names bonuses, which may be a skill's or a save's (their ids never
+// clash: the checks refuse a save id that is a skill id).
 func labelOf(rs *ruleset.Ruleset, kind, id string) string {
-	find := func(n int, at func(int) (string, string)) string {
-		for i := range n {
-			if i2, label := at(i); i2 == id {
-				return label
-			}
-		}
-		return id
-	}
 	sh := &rs.Sheet
 	switch kind {
 	case sheet.PathTracks, sheet.PathWounds:
-		return find(len(sh.Live.Tracks), func(i int) (string, string) { return sh.Live.Tracks[i].ID, sh.Live.Tracks[i].Label })
-	case sheet.PathText:
-		return find(len(sh.Live.Text), func(i int) (string, string) { return sh.Live.Text[i].ID, sh.Live.Text[i].Label })
-	case sheet.PathConditions:
-		return find(len(sh.Live.Conditions), func(i int) (string, string) { return sh.Live.Conditions[i].ID, sh.Live.Conditions[i].Label })
-	case sheet.PathStates:
-		return find(len(sh.Live.States), func(i int) (string, string) { return sh.Live.States[i].ID, sh.Live.States[i].Label })
-	case sheet.PathAbilities:
-		return find(len(sh.Abilities), func(i int) (string, string) { return sh.Abilities[i].ID, sh.Abilities[i].Label })
-	case sheet.PathSkills, sheet.PathBonuses:
-		if l := find(len(sh.Skills), func(i int) (string, string) { return sh.Skills[i].ID, sh.Skills[i].Label }); l != id {
-			return l
+		if t := sh.Live.Track(id); t != nil {
+			return t.Label
 		}
-		return find(len(sh.Saves), func(i int) (string, string) { return sh.Saves[i].ID, sh.Saves[i].Label })
+	case sheet.PathText:
+		if i := slices.IndexFunc(sh.Live.Text, func(t ruleset.LiveText) bool { return t.ID == id }); i >= 0 {
+			return sh.Live.Text[i].Label
+		}
+	case sheet.PathConditions:
+		if c := sh.Live.Condition(id); c != nil {
+			return c.Label
+		}
+	case sheet.PathStates:
+		if s := sh.Live.State(id); s != nil {
+			return s.Label
+		}
+	case sheet.PathAbilities:
+		if a := sh.Ability(id); a != nil {
+			return a.Label
+		}
+	case sheet.PathSkills, sheet.PathBonuses:
+		if k := sh.Skill(id); k != nil {
+			return k.Label
+		}
+		if k := sh.Save(id); k != nil {
+			return k.Label
+		}
 	case sheet.PathSaves:
-		return find(len(sh.Saves), func(i int) (string, string) { return sh.Saves[i].ID, sh.Saves[i].Label })
+		if k := sh.Save(id); k != nil {
+			return k.Label
+		}
 	case sheet.PathFields:
-		return find(len(sh.Fields), func(i int) (string, string) { return sh.Fields[i].ID, sh.Fields[i].Label })
+		if f := sh.Field(id); f != nil {
+			return f.Label
+		}
 	case sheet.PathLists:
-		return find(len(sh.Lists), func(i int) (string, string) { return sh.Lists[i].ID, sh.Lists[i].Label })
+		if l := sh.List(id); l != nil {
+			return l.Label
+		}
 	}
 	return id
 }

@@ -269,7 +269,7 @@ func (c *Catalog) StartFrom(rs *ruleset.Ruleset, card *sheet.Card, given Filter)
 		}
 		v, ok := card.Build.Fields[f.StartFrom.Field]
 		if !ok {
-			if fd := sheetField(rs, f.StartFrom.Field); fd != nil {
+			if fd := rs.Sheet.Field(f.StartFrom.Field); fd != nil {
 				v = sheet.FieldDefault(fd)
 			}
 		}
@@ -299,15 +299,6 @@ func (c *Catalog) StartFrom(rs *ruleset.Ruleset, card *sheet.Card, given Filter)
 		out = append(out, cl)
 	}
 	return out
-}
-
-func sheetField(rs *ruleset.Ruleset, id string) *ruleset.Field {
-	for i := range rs.Sheet.Fields {
-		if rs.Sheet.Fields[i].ID == id {
-			return &rs.Sheet.Fields[i]
-		}
-	}
-	return nil
 }
 
 // Describe says in words what f narrows c to ("Guild Wickwright (from Mira's sheet),

@@ -96,10 +96,8 @@ func (ix *Index) byID(id string) *Catalog {
 func (ix *Index) Find(name string) (*Catalog, error) {
 	rs := ix.rules.Ruleset
 	want := ruleset.FoldName(name)
-	for i := range rs.Catalogs {
-		if rs.Catalogs[i].ID == strings.TrimSpace(name) {
-			return ix.Catalog(&rs.Catalogs[i]), nil
-		}
+	if cat := rs.Catalog(strings.TrimSpace(name)); cat != nil {
+		return ix.Catalog(cat), nil
 	}
 	for i := range rs.Catalogs {
 		if ruleset.FoldName(rs.Catalogs[i].ID) == want || ruleset.FoldName(rs.Catalogs[i].Label) == want {

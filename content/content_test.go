@@ -222,17 +222,10 @@ func TestLowVellUsesEveryFeature(t *testing.T) {
 	s := &rs.Sheet
 
 	groups := map[string]bool{}
-	pools := map[string]*ruleset.LivePool{}
-	for i := range s.Live.Pools {
-		p := &s.Live.Pools[i]
-		pools[p.ID] = p
+	for _, p := range s.Live.Pools {
 		if p.Group != "" {
 			groups[p.Group] = true
 		}
-	}
-	lists := map[string]*ruleset.List{}
-	for i := range s.Lists {
-		lists[s.Lists[i].ID] = &s.Lists[i]
 	}
 	var rowCatalogs, creatureCatalogs, itemCatalogs []*ruleset.Catalog
 	var entries []*ruleset.Entry
@@ -275,7 +268,7 @@ func TestLowVellUsesEveryFeature(t *testing.T) {
 			}
 		}
 		for list, rows := range perList {
-			l := lists[list]
+			l := s.List(list)
 			if len(rows) < 2 || l == nil {
 				continue
 			}
@@ -318,10 +311,10 @@ func TestLowVellUsesEveryFeature(t *testing.T) {
 			continue
 		}
 		for _, c := range e.Mechanics.Cost {
-			if groups[c.Pool] && pools[c.Pool] == nil {
+			if groups[c.Pool] && s.Live.Pool(c.Pool) == nil {
 				costGroup = true
 			}
-			if pools[c.Pool] != nil {
+			if s.Live.Pool(c.Pool) != nil {
 				costPool = true
 			}
 		}
@@ -342,7 +335,7 @@ func TestLowVellUsesEveryFeature(t *testing.T) {
 	for _, c := range rowCatalogs {
 		for _, f := range c.Filters {
 			filterTypes[f.Type] = true
-			if f.StartFrom != nil && slices.ContainsFunc(s.Fields, func(fd ruleset.Field) bool { return fd.ID == f.StartFrom.Field }) {
+			if f.StartFrom != nil && s.Field(f.StartFrom.Field) != nil {
 				startFrom = true
 			}
 		}

@@ -132,7 +132,7 @@ func target(req AdvanceRequest, current float64, lo, hi int) (float64, error) {
 }
 
 func advanceField(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.Advancement, req AdvanceRequest) (string, error) {
-	f := fieldNamed(rs, req.Name)
+	f := ruleset.ByName(rs.Sheet.Fields, req.Name, func(f *ruleset.Field) []string { return []string{f.ID, f.Label} })
 	if f == nil {
 		return "", refuse(refusal.UnknownField, "the sheet has no field %q", req.Name)
 	}
@@ -247,23 +247,6 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 	}
 	*store = put(*store, k.ID, tier.ID)
 	return tier.Label, nil
-}
-
-// fieldNamed returns the sheet field whose id or label is name, ignoring case and
-// spacing (ids first), or nil.
-func fieldNamed(rs *ruleset.Ruleset, name string) *ruleset.Field {
-	want := ruleset.FoldName(name)
-	for i := range rs.Sheet.Fields {
-		if ruleset.FoldName(rs.Sheet.Fields[i].ID) == want {
-			return &rs.Sheet.Fields[i]
-		}
-	}
-	for i := range rs.Sheet.Fields {
-		if ruleset.FoldName(rs.Sheet.Fields[i].Label) == want {
-			return &rs.Sheet.Fields[i]
-		}
-	}
-	return nil
 }
 
 // formatNumber writes a number the way a sheet shows it: whole numbers without a point.

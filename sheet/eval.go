@@ -62,33 +62,6 @@ type index struct {
 	numberFields int
 }
 
-func (ix *index) field(id string) *ruleset.Field {
-	for i := range ix.rs.Sheet.Fields {
-		if f := &ix.rs.Sheet.Fields[i]; f.ID == id {
-			return f
-		}
-	}
-	return nil
-}
-
-func (ix *index) list(id string) *ruleset.List {
-	for i := range ix.rs.Sheet.Lists {
-		if l := &ix.rs.Sheet.Lists[i]; l.ID == id {
-			return l
-		}
-	}
-	return nil
-}
-
-func findSkill(list []ruleset.Skill, id string) *ruleset.Skill {
-	for i := range list {
-		if list[i].ID == id {
-			return &list[i]
-		}
-	}
-	return nil
-}
-
 func (ix *index) tier(id string) *ruleset.ProficiencyTier {
 	ts := ix.rs.Resolution.ProficiencyTiers
 	for i := range ts {
@@ -352,12 +325,8 @@ func UntrainedRule(rs *ruleset.Ruleset, k *ruleset.Skill) *ruleset.UntrainedRule
 	if k.Rule != nil {
 		return k.Rule
 	}
-	if k.Section != "" {
-		for i := range rs.Sheet.Sections {
-			if s := &rs.Sheet.Sections[i]; s.ID == k.Section {
-				return s.Rule
-			}
-		}
+	if s := rs.Sheet.Section(k.Section); k.Section != "" && s != nil {
+		return s.Rule
 	}
 	return nil
 }
@@ -423,7 +392,7 @@ func (v *Values) Ref(r *ruleset.ValueRef) float64 {
 	case r.AbilityMod != "":
 		return v.AbilityMods[r.AbilityMod]
 	case r.AbilityModFromField != "":
-		f := v.ix.field(r.AbilityModFromField)
+		f := v.ix.rs.Sheet.Field(r.AbilityModFromField)
 		chosen, _ := v.build.Fields[r.AbilityModFromField].(string)
 		if f == nil || f.Type != "enum" || !contains(f.Values, chosen) {
 			chosen = ""
@@ -436,7 +405,7 @@ func (v *Values) Ref(r *ruleset.ValueRef) float64 {
 		if m, ok := v.SkillMods[r.SkillMod]; ok {
 			return m
 		}
-		if k := findSkill(v.ix.rs.Sheet.Skills, r.SkillMod); k != nil {
+		if k := v.ix.rs.Sheet.Skill(r.SkillMod); k != nil {
 			return v.trained(k, v.build.Skills, "skill:")
 		}
 		return 0
@@ -444,7 +413,7 @@ func (v *Values) Ref(r *ruleset.ValueRef) float64 {
 		if m, ok := v.SaveMods[r.SaveMod]; ok {
 			return m
 		}
-		if k := findSkill(v.ix.rs.Sheet.Saves, r.SaveMod); k != nil {
+		if k := v.ix.rs.Sheet.Save(r.SaveMod); k != nil {
 			return v.trained(k, v.build.Saves, "save:")
 		}
 		return 0
@@ -483,7 +452,7 @@ func contains(list []string, s string) bool {
 // listSum adds up one number column over a list's rows (only rows whose onlyWhen column
 // is true, when named). An empty cell reads its column's default; a hidden list adds 0.
 func (v *Values) listSum(s *ruleset.ListSum) float64 {
-	l := v.ix.list(s.List)
+	l := v.ix.rs.Sheet.List(s.List)
 	rows := v.build.Lists[s.List]
 	if l == nil || len(rows) == 0 || v.Hidden(l.HideWhen) {
 		return 0
@@ -518,7 +487,7 @@ func (v *Values) listSum(s *ruleset.ListSum) float64 {
 // value a blank sheet starts with; an enum value the ruleset no longer offers reads as
 // the field's default. hideWhen and enumTable read this.
 func (v *Values) FieldValue(id string) any {
-	f := v.ix.field(id)
+	f := v.ix.rs.Sheet.Field(id)
 	stored, has := v.build.Fields[id]
 	if f == nil {
 		return stored

@@ -42,7 +42,7 @@ func OfferedPools(rs *ruleset.Ruleset, card *Card, entry *ruleset.Entry) []PoolO
 		}
 		out = append(out, PoolOffer{Key: p.Key, Label: p.Label, Value: p.Value, Max: p.Max, Level: u.declLevel(d), Own: own, Pays: pays})
 	}
-	if d := declaredPool(rs, t.Pool); d != nil {
+	if d := rs.Sheet.Live.Pool(t.Pool); d != nil {
 		add(d, true, false)
 	}
 	pools := rs.Sheet.Live.Pools

@@ -27,7 +27,7 @@ func Pick(rs *ruleset.Ruleset, card *Card, catalogID string, entry *ruleset.Entr
 		adding[r.List]++
 	}
 	for list, n := range adding {
-		l := listOf(rs, list)
+		l := rs.Sheet.List(list)
 		if l == nil {
 			return Refused(refuse(refusal.UnknownField, "the sheet has no list %q", list)), nil
 		}
@@ -48,7 +48,7 @@ func Pick(rs *ruleset.Ruleset, card *Card, catalogID string, entry *ruleset.Entr
 		}
 		row[CatalogKey] = marker
 		work.Build.Lists[r.List] = append(work.Build.Lists[r.List], row)
-		l := listOf(rs, r.List)
+		l := rs.Sheet.List(r.List)
 		if name, _ := row.Text(l.NameColumn()); strings.TrimSpace(name) != "" && !contains(names, name) {
 			names = append(names, name)
 		}
@@ -56,7 +56,7 @@ func Pick(rs *ruleset.Ruleset, card *Card, catalogID string, entry *ruleset.Entr
 	Rescale(rs, work, entries)
 	// New counters start full: drop anything stored under their keys.
 	for _, r := range entry.Rows {
-		l := listOf(rs, r.List)
+		l := rs.Sheet.List(r.List)
 		if l.Pools == nil {
 			continue
 		}
@@ -73,14 +73,4 @@ func Pick(rs *ruleset.Ruleset, card *Card, catalogID string, entry *ruleset.Entr
 		now = strings.Join(names, ", ")
 	}
 	return Applied(now + " added (" + strconv.Itoa(len(entry.Rows)) + " rows)"), changes
-}
-
-// listOf returns the sheet list id, or nil.
-func listOf(rs *ruleset.Ruleset, id string) *ruleset.List {
-	for i := range rs.Sheet.Lists {
-		if rs.Sheet.Lists[i].ID == id {
-			return &rs.Sheet.Lists[i]
-		}
-	}
-	return nil
 }

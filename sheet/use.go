@@ -34,7 +34,7 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 	var matched []string
 	for li := range rs.Sheet.Lists {
 		list := &rs.Sheet.Lists[li]
-		nameCol := shownNameColumn(rs, list)
+		nameCol := ShownNameColumn(rs, list)
 		for _, row := range card.Build.Lists[list.ID] {
 			m := row.Marker()
 			if m == "" || slices.Contains(matched, m) {
@@ -65,10 +65,10 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 	return Found{Marker: matched[0], Entry: e}, nil
 }
 
-// shownNameColumn is the column a Game Master sees a row of list under: the one the
-// sheet summary prints it by, then the column a row pool is keyed by, then the first
-// text column.
-func shownNameColumn(rs *ruleset.Ruleset, list *ruleset.List) string {
+// ShownNameColumn is the column a Game Master sees a row of list under, and the one
+// use= and its autocomplete name rows by: the one the sheet summary prints it by, then
+// the column a row pool is keyed by, then the first text column.
+func ShownNameColumn(rs *ruleset.Ruleset, list *ruleset.List) string {
 	if s := rs.GM.SheetSummary; s != nil {
 		for _, l := range s.Lists {
 			if l.List == list.ID && l.NameColumn != "" {
@@ -208,7 +208,7 @@ func (u *payer) pay(p *Pool, amount int) {
 // term pays one cost term: a live pool from itself (never climbing to a higher one), a
 // group from its first pool, in declaration order, that can afford it.
 func (u *payer) term(t ruleset.CostTerm) {
-	if d := declaredPool(u.rs, t.Pool); d != nil {
+	if d := u.rs.Sheet.Live.Pool(t.Pool); d != nil {
 		p := u.live.Pool(d.ID)
 		if p == nil {
 			u.short = append(u.short, d.Label+" has 0 of "+strconv.Itoa(t.Amount))
@@ -251,7 +251,7 @@ func (u *payer) upcast(terms []ruleset.CostTerm, pool string, res *useResult) er
 		return refuse(refusal.BadPool, "pool= needs a cost of exactly one term; this one has %d", len(terms))
 	}
 	t := terms[0]
-	named := declaredPoolNamed(u.rs, pool)
+	named := ruleset.ByName(u.rs.Sheet.Live.Pools, pool, func(p *ruleset.LivePool) []string { return []string{p.ID, p.Label} })
 	if named == nil {
 		return refuse(refusal.BadPool, "there is no pool %q", pool)
 	}
@@ -314,7 +314,7 @@ func (u *payer) counters(card *Card, marker string) {
 // costLevel is the level of a cost term: its pool's level, or for a group the level of
 // the group's first pool.
 func (u *payer) costLevel(target string) int {
-	if d := declaredPool(u.rs, target); d != nil {
+	if d := u.rs.Sheet.Live.Pool(target); d != nil {
 		return u.declLevel(d)
 	}
 	for i := range u.rs.Sheet.Live.Pools {
@@ -356,46 +356,17 @@ func groupPlace(rs *ruleset.Ruleset, d *ruleset.LivePool) int {
 // termGroup is the group a cost term's target belongs to: the group it names, or the
 // group of the pool it names ("" for a pool in no group).
 func termGroup(rs *ruleset.Ruleset, target string) string {
-	if d := declaredPool(rs, target); d != nil {
+	if d := rs.Sheet.Live.Pool(target); d != nil {
 		return d.Group
 	}
 	return target
 }
 
-// declaredPool returns the live pool declared with id, or nil.
-func declaredPool(rs *ruleset.Ruleset, id string) *ruleset.LivePool {
-	for i := range rs.Sheet.Live.Pools {
-		if rs.Sheet.Live.Pools[i].ID == id {
-			return &rs.Sheet.Live.Pools[i]
-		}
-	}
-	return nil
-}
-
-// declaredPoolNamed returns the declared live pool whose id or label is name, ignoring
-// case and spacing, or nil.
-func declaredPoolNamed(rs *ruleset.Ruleset, name string) *ruleset.LivePool {
-	want := ruleset.FoldName(name)
-	for i := range rs.Sheet.Live.Pools {
-		if d := &rs.Sheet.Live.Pools[i]; ruleset.FoldName(d.ID) == want {
-			return d
-		}
-	}
-	for i := range rs.Sheet.Live.Pools {
-		if d := &rs.Sheet.Live.Pools[i]; ruleset.FoldName(d.Label) == want {
-			return d
-		}
-	}
-	return nil
-}
-
 // termName is what a player reads for a cost term: a declared pool's label, else the
 // group's id (a group has no label of its own).
 func termName(rs *ruleset.Ruleset, id string) string {
-	for i := range rs.Sheet.Live.Pools {
-		if rs.Sheet.Live.Pools[i].ID == id {
-			return rs.Sheet.Live.Pools[i].Label
-		}
+	if d := rs.Sheet.Live.Pool(id); d != nil {
+		return d.Label
 	}
 	return id
 }

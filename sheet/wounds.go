@@ -74,7 +74,7 @@ func woundLevels(ix *index, build *Build, base *Values, t *ruleset.Track) []rule
 	if x == nil {
 		return levels
 	}
-	l := ix.list(x.List)
+	l := ix.rs.Sheet.List(x.List)
 	rows := build.Lists[x.List]
 	if l == nil || len(rows) == 0 || base.Hidden(l.HideWhen) {
 		return levels
