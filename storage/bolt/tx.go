@@ -530,6 +530,19 @@ func messageKey(channelID, messageID string) ([]byte, error) {
 // seq counter to at least r.Seq so NextReplySeq never hands out a stored number. A
 // message id already recorded as another reply is refused: a message is applied once.
 func (t *tx) PutReply(r *storage.Reply) error {
+	if err := checkReply(r); err != nil {
+		return err
+	}
+	// Every read and check first, so a refused reply changes nothing.
+	p, err := t.planReply(r)
+	if err != nil {
+		return err
+	}
+	return t.writeReply(r, p)
+}
+
+// checkReply refuses a reply no channel could hold.
+func checkReply(r *storage.Reply) error {
 	if _, err := prefix("channel id", r.ChannelID); err != nil {
 		return err
 	}
@@ -538,66 +551,91 @@ func (t *tx) PutReply(r *storage.Reply) error {
 	}
 	switch r.Status {
 	case storage.ReplyLive, storage.ReplyDeleted, storage.ReplyReverted:
-	default:
-		return fail(storage.Invalid, "storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)
+		return nil
 	}
-	// Every read and check first, so a refused reply changes nothing.
-	h, err := t.head(r.ChannelID)
-	if err != nil {
-		return err
+	return fail(storage.Invalid, "storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)
+}
+
+// replyPlan is what PutReply found before writing anything: where the reply sits in
+// its channel's chain and which message index entries it takes and leaves.
+type replyPlan struct {
+	h         channelHead
+	seq       uint64
+	at, after uint64    // the chain neighbours walk found
+	id        uint64    // the reply's log id; 0 for a new reply
+	oldKey    []byte    // the message index entry the reply leaves
+	key       []byte    // the message index entry the reply takes
+	next      chainLink // the reply after a new one stored out of order
+	data      []byte    // the encoded record
+}
+
+func (t *tx) planReply(r *storage.Reply) (replyPlan, error) {
+	p := replyPlan{seq: uint64(r.Seq)}
+	var err error
+	if p.h, err = t.head(r.ChannelID); err != nil {
+		return p, err
 	}
-	seq := uint64(r.Seq)
-	at, after, l, err := t.walk(h, seq, nil)
-	if err != nil {
-		return err
+	var l chainLink
+	if p.at, p.after, l, err = t.walk(p.h, p.seq, nil); err != nil {
+		return p, err
 	}
-	id := at
-	if at == 0 || l.seq != seq {
-		id = 0 // a new reply: it goes after `at`, before `after`
+	if p.at != 0 && l.seq == p.seq {
+		p.id = p.at // the reply is stored already: it is replaced in place
 	}
-	var oldKey []byte // the message index entry the reply leaves
+	if p.oldKey, p.key, err = t.replyMessageKeys(r, p.id); err != nil {
+		return p, err
+	}
+	if p.id == 0 && p.after != 0 {
+		if p.next, err = t.link(p.after); err != nil {
+			return p, err
+		}
+	}
+	if p.data, err = encode(r, appendReply); err != nil {
+		return p, fail(storage.Invalid, "storage: encode reply record: %w", err)
+	}
+	return p, nil
+}
+
+// replyMessageKeys are the message index entries a reply stored as log id (0 for a new
+// one) leaves and takes; a message another reply holds is a Conflict.
+func (t *tx) replyMessageKeys(r *storage.Reply, id uint64) (oldKey, key []byte, err error) {
 	if id != 0 {
 		old := new(storage.Reply)
 		if err := t.get(bucketReplyLog, be64(id), old); err != nil {
-			return fmt.Errorf("storage: reply %d in channel %s: %w", r.Seq, r.ChannelID, err)
+			return nil, nil, fmt.Errorf("storage: reply %d in channel %s: %w", r.Seq, r.ChannelID, err)
 		}
 		if old.MessageID != "" && old.MessageID != r.MessageID {
 			if oldKey, err = messageKey(r.ChannelID, old.MessageID); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 	}
-	var key []byte // the message index entry the reply takes
-	if r.MessageID != "" {
-		if key, err = messageKey(r.ChannelID, r.MessageID); err != nil {
-			return err
-		}
-		v, err := t.getRaw(bucketMessages, key)
-		if err != nil {
-			return err
-		}
-		if v != nil && (id == 0 || binary.BigEndian.Uint64(v) != id) {
-			other, err := t.link(binary.BigEndian.Uint64(v))
-			if err != nil {
-				return err
-			}
-			return fail(storage.Conflict, "storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, other.seq)
-		}
+	if r.MessageID == "" {
+		return oldKey, nil, nil
 	}
-	var next chainLink // the reply after a new one stored out of order
-	if id == 0 && after != 0 {
-		if next, err = t.link(after); err != nil {
-			return err
-		}
+	if key, err = messageKey(r.ChannelID, r.MessageID); err != nil {
+		return nil, nil, err
 	}
-	data, err := encode(r, appendReply)
+	v, err := t.getRaw(bucketMessages, key)
 	if err != nil {
-		return fail(storage.Invalid, "storage: encode reply record: %w", err)
+		return nil, nil, err
 	}
+	if v != nil && (id == 0 || binary.BigEndian.Uint64(v) != id) {
+		other, err := t.link(binary.BigEndian.Uint64(v))
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, fail(storage.Conflict, "storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, other.seq)
+	}
+	return oldKey, key, nil
+}
 
-	// Then the writes, the message index first: its key is the one whose size the
-	// caller chose, so if any write is refused it is that one, before the others.
-	moved := seq > h.seq // the head changes
+// writeReply writes what planReply found, the message index first: its key is the one
+// whose size the caller chose, so if any write is refused it is that one, before the
+// others.
+func (t *tx) writeReply(r *storage.Reply, p replyPlan) error {
+	h, id := p.h, p.id
+	moved := p.seq > h.seq // the head changes
 	isNew := id == 0
 	if isNew {
 		kv, err := t.use()
@@ -608,33 +646,33 @@ func (t *tx) PutReply(r *storage.Reply) error {
 			return fmt.Errorf("storage: %s: %w", bucketReplyLog, err)
 		}
 	}
-	if key != nil {
-		if err := t.putRaw(bucketMessages, key, be64(id)); err != nil {
+	if p.key != nil {
+		if err := t.putRaw(bucketMessages, p.key, be64(id)); err != nil {
 			return err
 		}
 	}
-	if oldKey != nil {
-		if err := t.del(bucketMessages, oldKey); err != nil && storage.KindOf(err) != storage.NotFound {
+	if p.oldKey != nil {
+		if err := t.del(bucketMessages, p.oldKey); err != nil && storage.KindOf(err) != storage.NotFound {
 			return err
 		}
 	}
 	if isNew { // into the chain; its record goes at the end of the log
-		if err := t.putLink(id, chainLink{seq, at}); err != nil {
+		if err := t.putLink(id, chainLink{p.seq, p.at}); err != nil {
 			return err
 		}
-		if after == 0 {
+		if p.after == 0 {
 			h.newest, moved = id, true
-		} else if err := t.putLink(after, chainLink{next.seq, id}); err != nil {
+		} else if err := t.putLink(p.after, chainLink{p.next.seq, id}); err != nil {
 			return err
 		}
 	}
 	if moved {
-		h.seq = max(h.seq, seq)
+		h.seq = max(h.seq, p.seq)
 		if err := t.putHead(r.ChannelID, h); err != nil {
 			return err
 		}
 	}
-	return t.putRaw(bucketReplyLog, be64(id), data)
+	return t.putRaw(bucketReplyLog, be64(id), p.data)
 }
 
 // replyAt decodes the log record id.
