@@ -333,17 +333,17 @@ func (b *Build) UnmarshalJSON(data []byte) error {
 	for k, v := range raw {
 		switch k {
 		case "abilities":
-			b.Abilities = readNumbers(v)
+			b.Abilities = readMap(v, 0, 0, readNumber)
 		case "bonuses":
-			b.Bonuses = readNumbers(v)
+			b.Bonuses = readMap(v, 0, 0, readNumber)
 		case "skills":
-			b.Skills = readStrings(v, 40)
+			b.Skills = readMap(v, 0, 0, readString(40))
 		case "saves":
-			b.Saves = readStrings(v, 40)
+			b.Saves = readMap(v, 0, 0, readString(40))
 		case "fields":
-			b.Fields = readScalars(v)
+			b.Fields = readMap(v, 0, 0, readScalar)
 		case "lists":
-			b.Lists = readLists(v)
+			b.Lists = readMap(v, 0, 0, readRows)
 		default:
 			if b.Extra == nil {
 				b.Extra = map[string]json.RawMessage{}
@@ -362,32 +362,38 @@ func readObject(data json.RawMessage) map[string]json.RawMessage {
 	return m
 }
 
-func readNumbers(data json.RawMessage) map[string]float64 {
-	var out map[string]float64
+// readMap reads a JSON object's entries with read, keeping those it accepts: at most
+// limit of them (0: no limit), under keys of at most keyLen bytes (0: any). Junk costs
+// its entry only; nothing kept is a nil map, so a stored card reads back sparse.
+func readMap[V any](data json.RawMessage, limit, keyLen int, read func(json.RawMessage) (V, bool)) map[string]V {
+	var out map[string]V
 	for k, v := range readObject(data) {
-		var f float64
-		if json.Unmarshal(v, &f) == nil {
-			if out == nil {
-				out = map[string]float64{}
-			}
-			out[k] = f
+		if (limit > 0 && len(out) >= limit) || (keyLen > 0 && len(k) > keyLen) {
+			continue
 		}
+		x, ok := read(v)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = map[string]V{}
+		}
+		out[k] = x
 	}
 	return out
 }
 
-func readStrings(data json.RawMessage, max int) map[string]string {
-	var out map[string]string
-	for k, v := range readObject(data) {
+func readNumber(v json.RawMessage) (float64, bool) {
+	var f float64
+	return f, json.Unmarshal(v, &f) == nil
+}
+
+// readString returns a reader of strings of at most max bytes.
+func readString(max int) func(json.RawMessage) (string, bool) {
+	return func(v json.RawMessage) (string, bool) {
 		var s string
-		if json.Unmarshal(v, &s) == nil && len(s) <= max {
-			if out == nil {
-				out = map[string]string{}
-			}
-			out[k] = s
-		}
+		return s, json.Unmarshal(v, &s) == nil && len(s) <= max
 	}
-	return out
 }
 
 // readScalar reads a number, a string (≤ 4000 bytes) or a boolean.
@@ -405,49 +411,30 @@ func readScalar(v json.RawMessage) (any, bool) {
 	return nil, false
 }
 
-func readScalars(data json.RawMessage) map[string]any {
-	var out map[string]any
-	for k, v := range readObject(data) {
-		if s, ok := readScalar(v); ok {
-			if out == nil {
-				out = map[string]any{}
-			}
-			out[k] = s
-		}
+// readRows reads a list's rows: at most maxListRows objects of scalar cells.
+func readRows(v json.RawMessage) ([]Row, bool) {
+	var items []json.RawMessage
+	if json.Unmarshal(v, &items) != nil {
+		return nil, false
 	}
-	return out
-}
-
-func readLists(data json.RawMessage) map[string][]Row {
-	var out map[string][]Row
-	for k, v := range readObject(data) {
-		var items []json.RawMessage
-		if json.Unmarshal(v, &items) != nil {
+	rows := make([]Row, 0, min(len(items), maxListRows))
+	for _, it := range items {
+		if len(rows) == maxListRows {
+			break
+		}
+		cells := readObject(it)
+		if cells == nil {
 			continue
 		}
-		rows := make([]Row, 0, min(len(items), maxListRows))
-		for _, it := range items {
-			if len(rows) == maxListRows {
-				break
+		row := Row{}
+		for col, cv := range cells {
+			if x, ok := readScalar(cv); ok {
+				row[col] = x
 			}
-			cells := readObject(it)
-			if cells == nil {
-				continue
-			}
-			row := Row{}
-			for col, cv := range cells {
-				if s, ok := readScalar(cv); ok {
-					row[col] = s
-				}
-			}
-			rows = append(rows, row)
 		}
-		if out == nil {
-			out = map[string][]Row{}
-		}
-		out[k] = rows
+		rows = append(rows, row)
 	}
-	return out
+	return rows, true
 }
 
 // UnmarshalJSON reads a stored live state tolerantly, as Marinara does: every entry that
@@ -458,89 +445,70 @@ func (l *Live) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
 	}
-	*l = Live{}
-	for k, v := range readObject(raw["pools"]) {
-		if len(l.Pools) >= maxLivePools || len(k) > maxLiveKeyLength {
-			continue
-		}
-		var p struct {
-			Value *float64 `json:"value"`
-			Temp  *float64 `json:"temp"`
-		}
-		if json.Unmarshal(v, &p) != nil || p.Value == nil || !liveInt(*p.Value) ||
-			(p.Temp != nil && (!liveInt(*p.Temp) || *p.Temp < 0)) || !onlyKeys(v, "value", "temp") {
-			continue
-		}
-		pv := PoolValue{Value: int(*p.Value)}
-		if p.Temp != nil {
-			pv.Temp = int(*p.Temp)
-		}
-		if l.Pools == nil {
-			l.Pools = map[string]PoolValue{}
-		}
-		l.Pools[k] = pv
-	}
-	for k, v := range readObject(raw["tracks"]) {
-		var f float64
-		if len(l.Tracks) >= maxLiveTracks || len(k) > maxLiveKeyLength || json.Unmarshal(v, &f) != nil || !liveInt(f) {
-			continue
-		}
-		if l.Tracks == nil {
-			l.Tracks = map[string]int{}
-		}
-		l.Tracks[k] = int(f)
-	}
-	for k, v := range readObject(raw["wounds"]) {
-		var w struct {
-			Marks    []string `json:"marks"`
-			Overflow *float64 `json:"overflow"`
-		}
-		if len(l.Wounds) >= maxLiveTracks || len(k) > maxLiveKeyLength || json.Unmarshal(v, &w) != nil ||
-			w.Marks == nil || len(w.Marks) > maxWoundMarks || !onlyKeys(v, "marks", "overflow") ||
-			(w.Overflow != nil && (!liveInt(*w.Overflow) || *w.Overflow < 0)) {
-			continue
-		}
-		wd := Wounds{Marks: w.Marks}
-		if w.Overflow != nil {
-			wd.Overflow = int(*w.Overflow)
-		}
-		if l.Wounds == nil {
-			l.Wounds = map[string]Wounds{}
-		}
-		l.Wounds[k] = wd
-	}
-	for k, v := range readObject(raw["text"]) {
-		var s string
-		if len(l.Text) >= maxLiveTexts || len(k) > maxLiveKeyLength || json.Unmarshal(v, &s) != nil || len(s) > maxLiveTextLength {
-			continue
-		}
-		if l.Text == nil {
-			l.Text = map[string]string{}
-		}
-		l.Text[k] = s
-	}
-	var conds []json.RawMessage
-	if json.Unmarshal(raw["conditions"], &conds) == nil {
-		for _, c := range conds {
-			var s string
-			if len(l.Conditions) >= maxLiveConditions || json.Unmarshal(c, &s) != nil || len(s) > maxConditionLength ||
-				slices.Contains(l.Conditions, s) {
-				continue
-			}
-			l.Conditions = append(l.Conditions, s)
-		}
-	}
-	for k, v := range readObject(raw["states"]) {
-		var s string
-		if len(l.States) >= maxLiveStates || len(k) > maxLiveKeyLength || json.Unmarshal(v, &s) != nil || len(s) > maxStateValueLen {
-			continue
-		}
-		if l.States == nil {
-			l.States = map[string]string{}
-		}
-		l.States[k] = s
+	*l = Live{
+		Pools:      readMap(raw["pools"], maxLivePools, maxLiveKeyLength, readPool),
+		Tracks:     readMap(raw["tracks"], maxLiveTracks, maxLiveKeyLength, readLiveInt),
+		Wounds:     readMap(raw["wounds"], maxLiveTracks, maxLiveKeyLength, readWounds),
+		Text:       readMap(raw["text"], maxLiveTexts, maxLiveKeyLength, readString(maxLiveTextLength)),
+		Conditions: readConditions(raw["conditions"]),
+		States:     readMap(raw["states"], maxLiveStates, maxLiveKeyLength, readString(maxStateValueLen)),
 	}
 	return nil
+}
+
+func readPool(v json.RawMessage) (PoolValue, bool) {
+	var p struct {
+		Value *float64 `json:"value"`
+		Temp  *float64 `json:"temp"`
+	}
+	if json.Unmarshal(v, &p) != nil || p.Value == nil || !liveInt(*p.Value) ||
+		(p.Temp != nil && (!liveInt(*p.Temp) || *p.Temp < 0)) || !onlyKeys(v, "value", "temp") {
+		return PoolValue{}, false
+	}
+	pv := PoolValue{Value: int(*p.Value)}
+	if p.Temp != nil {
+		pv.Temp = int(*p.Temp)
+	}
+	return pv, true
+}
+
+func readLiveInt(v json.RawMessage) (int, bool) {
+	f, ok := readNumber(v)
+	return int(f), ok && liveInt(f)
+}
+
+func readWounds(v json.RawMessage) (Wounds, bool) {
+	var w struct {
+		Marks    []string `json:"marks"`
+		Overflow *float64 `json:"overflow"`
+	}
+	if json.Unmarshal(v, &w) != nil || w.Marks == nil || len(w.Marks) > maxWoundMarks || !onlyKeys(v, "marks", "overflow") ||
+		(w.Overflow != nil && (!liveInt(*w.Overflow) || *w.Overflow < 0)) {
+		return Wounds{}, false
+	}
+	wd := Wounds{Marks: w.Marks}
+	if w.Overflow != nil {
+		wd.Overflow = int(*w.Overflow)
+	}
+	return wd, true
+}
+
+// readConditions reads the active conditions: at most maxLiveConditions names, each
+// once.
+func readConditions(data json.RawMessage) []string {
+	var conds []json.RawMessage
+	if json.Unmarshal(data, &conds) != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range conds {
+		var s string
+		if len(out) >= maxLiveConditions || json.Unmarshal(c, &s) != nil || len(s) > maxConditionLength || slices.Contains(out, s) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // MarshalJSON writes the live state sparse: empty sections are left out. The bytes are
