@@ -462,6 +462,21 @@ func testReplies(t *testing.T, s storage.Store) {
 		notFound(t, "reply by an empty message id", err)
 		return nil
 	})
+	// The card a reply's tags without who= were for is kept, for Redo.
+	update(t, s, func(tx storage.Tx) error {
+		seq, err := tx.NextReplySeq("ch")
+		must(err)
+		r := reply("ch", seq, "m-default")
+		r.Default = "Mira"
+		must(tx.PutReply(r))
+		got, err := tx.Reply("ch", seq)
+		must(err)
+		if got.Default != "Mira" {
+			t.Fatalf("reply's default card %q, want Mira", got.Default)
+		}
+		sameJSON(t, "reply with a default card", got, r)
+		return nil
+	})
 }
 
 func testReplyMessageIndex(t *testing.T, s storage.Store) {
