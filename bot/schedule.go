@@ -110,20 +110,7 @@ func (c *Core) Fire(ctx context.Context, s storage.Schedule, at time.Time) error
 		if err := tx.PutReply(r); err != nil {
 			return err
 		}
-		gaps := skippedByGap(s, at)
-		if quiet(done) {
-			if len(gaps) > 0 {
-				post = Action{Kind: Post, ChannelID: s.ChannelID, Content: "⏰ " + gapNote(gaps)}
-			}
-			return nil
-		}
-		content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
-		head := firedHeader(s, restLabel(t.rules.Ruleset, s.Rest), at)
-		if len(gaps) > 0 {
-			head += "\n" + gapNote(gaps)
-		}
-		post = Action{Kind: Post, ChannelID: s.ChannelID, Content: head + "\n" + content, Embeds: embeds, Outcomes: outs,
-			Components: undoRow(seq), ReplySeq: seq}
+		post = firedPost(t, s, at, seq, done)
 		return nil
 	})
 	var sk *skipped
@@ -142,6 +129,26 @@ func (c *Core) Fire(ctx context.Context, s storage.Schedule, at time.Time) error
 		c.deliver(ctx, post)
 	}
 	return nil
+}
+
+// firedPost is the post of s's firing at `at`, recorded as reply seq: the header, the
+// write-back and the summary, with Undo; for a quiet rest nothing (Kind ""), or only
+// the note of firings a clock change swallowed.
+func firedPost(t *table, s storage.Schedule, at time.Time, seq int64, done []applied) Action {
+	gaps := skippedByGap(s, at)
+	if quiet(done) {
+		if len(gaps) == 0 {
+			return Action{}
+		}
+		return Action{Kind: Post, ChannelID: s.ChannelID, Content: "⏰ " + gapNote(gaps)}
+	}
+	content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
+	head := firedHeader(s, restLabel(t.rules.Ruleset, s.Rest), at)
+	if len(gaps) > 0 {
+		head += "\n" + gapNote(gaps)
+	}
+	return Action{Kind: Post, ChannelID: s.ChannelID, Content: head + "\n" + content, Embeds: embeds, Outcomes: outs,
+		Components: undoRow(seq), ReplySeq: seq}
 }
 
 // quiet reports whether a fired rest's outcomes say nothing worth a post: every one

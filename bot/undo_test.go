@@ -189,3 +189,18 @@ func TestQuietRest(t *testing.T) {
 		t.Errorf("replies %+v", rs)
 	}
 }
+
+// TestQuietRestStillNotesAGap: a quiet rest after a night a spring-forward gap swallowed
+// posts only the note of the firing that did not run.
+func TestQuietRestStillNotesAGap(t *testing.T) {
+	m := newSchedTable(t, time.Date(2026, 3, 27, 12, 0, 0, 0, time.UTC))
+	m.demo()
+	m.schedule("rest", "mooring", "cron", "30 2 * * *", "tz", "Europe/Berlin", "who", "Mira")
+	wantPosts(t, "28 March", m.advance(time.Date(2026, 3, 28, 12, 0, 0, 0, time.UTC)))
+	wantPosts(t, "the night of the jump", m.advance(time.Date(2026, 3, 29, 12, 0, 0, 0, time.UTC)))
+	wantPosts(t, "30 March", m.advance(time.Date(2026, 3, 30, 12, 0, 0, 0, time.UTC)),
+		"⏰ (The rest of 02:30 on Sun 29 Mar 2026 did not run: the clocks went forward over that time, which did not exist that night, and nothing was applied.)")
+	if n := len(m.replies()); n != 2 {
+		t.Errorf("%d replies, want 2 (both quiet rests recorded)", n)
+	}
+}
