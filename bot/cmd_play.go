@@ -23,8 +23,8 @@ import (
 // with the changes it made. That keeps SPEC 6 true around it: a GM's earlier reply is no
 // longer the latest, so editing it regenerates nothing and deleting it waits, and a
 // regenerated reply can never spend what a player's /use spent in between. A command
-// has no message of its own to edit or delete, so it is not undone that way; a player
-// who used something by mistake asks the GM to give it back with a tag.
+// has no message of its own to edit or delete; its answer carries the Undo button every
+// outcome post has (undo.go), so a GM can take back a player's mistaken /use.
 
 // playCommands adds /use and /rest.
 func playCommands(r *router) {
@@ -133,5 +133,5 @@ func (c *Core) playTag(tx storage.Tx, t *table, cmd Command, tag parser.Tag, ref
 		return Response{}, err
 	}
 	content, embeds := render(t.rules.Ruleset, t.cards, done)
-	return Response{Content: content, Embeds: embeds}, nil
+	return Response{Content: content, Embeds: embeds, Components: undoRow(seq)}, nil
 }

@@ -127,10 +127,11 @@ func TestScheduleCommands(t *testing.T) {
 	wantResponse(t, "removed", m.cmd(gmUser, "schedule remove", "id", "`"+berlinID+"`"),
 		"Removed schedule `"+berlinID+"`: rest \"Moor until dawn\" for the party at `0 6 * * *` (Europe/Berlin) will not run again.", false)
 
-	// What was removed never fires; what stays does.
+	// What was removed never fires; what stays does (Mira is out of breath, so it posts).
+	m.gmSays(`[sheet: who="Mira" op="spend" pool="breath" amount="2"]`)
 	acts := m.advance(time.Date(2026, 4, 3, 12, 0, 0, 0, time.UTC))
 	wantPosts(t, "the night after", acts, "⏰ Scheduled rest \"Catch your breath\" for Mira, 21:30 (America/New_York):\n"+
-		`[sheet: who="Mira" op="rest" rest="breather" result="ok" now="Catch your breath"]`)
+		`[sheet: who="Mira" op="rest" rest="breather" result="ok" now="Catch your breath: Breath 10/10"]`)
 	if !strings.Contains(m.cmd(ana, "schedule list").Content, "next Fri 3 Apr 2026 21:30 EDT") {
 		t.Errorf("the list does not move on")
 	}

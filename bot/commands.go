@@ -72,7 +72,7 @@ func newRouter() *router {
 	for _, add := range []func(*router){
 		campaignCommands, upgradeCommands, characterCommands, demoCommands, gmCommands,
 		pickCommands, playCommands, refreshCommands, rulesetCommands, scheduleCommands,
-		sheetCommands,
+		sheetCommands, replyComponents,
 	} {
 		add(r)
 	}

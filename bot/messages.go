@@ -90,13 +90,13 @@ func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg pa
 	applies := len(msg.Tags) > 0 && !msg.Inert
 	var done []applied
 	var t *table
+	def := ""
 	if applies {
 		var err error
 		if t, err = c.openTable(tx, camp); err != nil {
 			return nil, err
 		}
-		def, err := defaultWho(tx, m, t.records)
-		if err != nil {
+		if def, err = defaultWho(tx, m, t.records); err != nil {
 			return nil, err
 		}
 		done = t.apply(msg.Tags, def)
@@ -110,7 +110,7 @@ func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg pa
 	}
 	r := &storage.Reply{
 		ChannelID: m.ChannelID, Seq: seq, MessageID: m.ID, AuthorID: m.Author.ID,
-		Text: m.Content, Status: storage.ReplyLive, Changes: changesOf(done),
+		Text: m.Content, Status: storage.ReplyLive, Changes: changesOf(done), Default: def,
 		CreatedAt: now, UpdatedAt: now,
 	}
 	if err := tx.PutReply(r); err != nil {
@@ -120,7 +120,7 @@ func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg pa
 		return nil, nil
 	}
 	content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
-	return []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Outcomes: outs, ReplySeq: seq}}, nil
+	return []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Components: undoRow(seq), Outcomes: outs, ReplySeq: seq}}, nil
 }
 
 // fromGM reports whether m's author is a GM of the campaign of m's channel. Update

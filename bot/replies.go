@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,7 +74,7 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 			shown = regenerate(t, r, m.Content, def)
 		}
 		now := c.Now()
-		r.Text, r.UpdatedAt = m.Content, now
+		r.Text, r.Default, r.UpdatedAt = m.Content, def, now
 		if err := t.save(tx, now); err != nil {
 			return err
 		}
@@ -186,11 +187,12 @@ func latestLive(tx storage.Tx, r *storage.Reply) (bool, error) {
 
 // postOrEdit edits the bot's post answering r, or posts one when its id is not known
 // (the front end has not reported it yet).
+// Either carries the reply's Undo button.
 func postOrEdit(r *storage.Reply, content string, embeds []Embed) Action {
 	if len(r.Posted) == 0 {
-		return Action{Kind: Post, ChannelID: r.ChannelID, MessageID: r.MessageID, Content: content, Embeds: embeds, ReplySeq: r.Seq}
+		return Action{Kind: Post, ChannelID: r.ChannelID, MessageID: r.MessageID, Content: content, Embeds: embeds, Components: undoRow(r.Seq), ReplySeq: r.Seq}
 	}
-	return Action{Kind: Edit, ChannelID: r.ChannelID, Posted: r.Posted, Content: content, Embeds: embeds, ReplySeq: r.Seq}
+	return Action{Kind: Edit, ChannelID: r.ChannelID, Posted: r.Posted, Content: content, Embeds: embeds, Components: undoRow(r.Seq), ReplySeq: r.Seq}
 }
 
 // OnDelete handles a deleted message. Deleting the latest live reply reverts it, then
@@ -233,7 +235,8 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 			r.Status, r.UpdatedAt = storage.ReplyDeleted, now
 			return tx.PutReply(r)
 		}
-		acts, err = c.revertLatest(tx, camp, r, now)
+		acts, err = c.revertLatest(tx, camp, r, now, "")
+		acts = slices.DeleteFunc(acts, func(a Action) bool { return len(a.Posted) == 0 })
 		return err
 	})
 	if err != nil {
@@ -253,8 +256,11 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 
 // revertLatest reverts r, the latest live reply, then, newest first, the deleted replies
 // before it back to the previous live one, and returns the edits that say so on their
-// posts.
-func (c *Core) revertLatest(tx storage.Tx, camp *storage.Campaign, r *storage.Reply, now time.Time) ([]Action, error) {
+// posts, each with a Redo button (an edit of a reply whose post is not known has no
+// Posted: the caller drops it or shows it where it can). It is the one way a reply is
+// undone: a delete of the GM's message (by "") and the post's Undo button (by the GM
+// who pressed it) both come here, so the two can never differ.
+func (c *Core) revertLatest(tx storage.Tx, camp *storage.Campaign, r *storage.Reply, now time.Time, by string) ([]Action, error) {
 	t, err := c.openTable(tx, camp)
 	if err != nil {
 		return nil, err
@@ -293,11 +299,16 @@ func (c *Core) revertLatest(tx storage.Tx, camp *storage.Campaign, r *storage.Re
 	}
 	var acts []Action
 	for _, p := range posts {
-		if len(p.r.Posted) == 0 {
-			continue
+		head := undoneByDelete
+		if p.r == r && by != "" {
+			head = "↩ Undone by " + by + ": the changes of this post were reverted."
 		}
-		content, embeds := renderUndone(t.rules.Ruleset, t.cards, p.back)
-		acts = append(acts, Action{Kind: Edit, ChannelID: r.ChannelID, Posted: p.r.Posted, Content: content, Embeds: embeds})
+		content, embeds := renderUndone(t.rules.Ruleset, t.cards, p.back, head)
+		acts = append(acts, Action{Kind: Edit, ChannelID: r.ChannelID, Posted: p.r.Posted, Content: content, Embeds: embeds,
+			Components: redoRow(p.r.Seq), ReplySeq: p.r.Seq})
 	}
 	return acts, nil
 }
+
+// undoneByDelete heads the post of a reply undone because its message was deleted.
+const undoneByDelete = "↩ Undone: the GM's message was deleted, so its changes were reverted."

@@ -161,12 +161,14 @@ func TestDeleteCascade(t *testing.T) {
 	undone := "↩ Undone: the GM's message was deleted, so its changes were reverted."
 	want := []Action{
 		{Kind: Edit, ChannelID: "table", Posted: []string{"p3"}, Content: undone,
-			Embeds: []Embed{{Title: "Mira", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Breath 7/8"}}}}},
+			Embeds:     []Embed{{Title: "Mira", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Breath 7/8"}}}},
+			Components: redoRow(3), ReplySeq: 3},
 		{Kind: Edit, ChannelID: "table", Posted: []string{"p2"}, Content: undone,
 			Embeds: []Embed{
 				{Title: "Bram", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Spark charges 4/4"}}},
 				{Title: "Mira", Description: "↩ pools put back", Color: colorUndone, Fields: []EmbedField{{Name: "Left", Value: "Breath 7/8"}}},
-			}},
+			},
+			Components: redoRow(2), ReplySeq: 2},
 	}
 	if !reflect.DeepEqual(acts, want) {
 		t.Errorf("delete of the latest:\n got %+v\nwant %+v", acts, want)

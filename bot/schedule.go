@@ -24,10 +24,15 @@ import (
 //
 // A fired rest is a live reply like a GM's, in the channel's reply log, so it is a point
 // later replies build on: once it has fired, a GM message before it is an earlier reply
-// (an edit of it applies nothing and says so, a delete of it waits, SPEC 6). It cannot be
-// undone itself: it has no message a GM could edit or delete (its id is the firing's,
-// schedule:<id>:<unix>, not a Discord message). A rest the table should not have had is
-// taken back with tags, like any other outcome the GM disagrees with.
+// (an edit of it applies nothing and says so, a delete of it waits, SPEC 6). It has no
+// message a GM could edit or delete (its id is the firing's, schedule:<id>:<unix>, not a
+// Discord message): its post carries the Undo button every outcome post has (undo.go).
+//
+// A rest that changes nothing — everyone already rested, every outcome applied — posts
+// nothing: a nightly schedule would otherwise fill the channel with no-news. It is
+// still recorded (the firing claimed, the reply in the log), and a note of firings a
+// clock change swallowed is still posted, alone. A refused rest is posted, so a schedule
+// that no longer works is heard of.
 //
 // The front end hands the core's own posts on: Options.Post is called with each, from
 // the scheduler's goroutines. The Discord adapter posts them; the console collects them
@@ -105,12 +110,7 @@ func (c *Core) Fire(ctx context.Context, s storage.Schedule, at time.Time) error
 		if err := tx.PutReply(r); err != nil {
 			return err
 		}
-		content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
-		head := firedHeader(s, restLabel(t.rules.Ruleset, s.Rest), at)
-		if gaps := skippedByGap(s, at); len(gaps) > 0 {
-			head += "\n" + gapNote(gaps)
-		}
-		post = Action{Kind: Post, ChannelID: s.ChannelID, Content: head + "\n" + content, Embeds: embeds, Outcomes: outs, ReplySeq: seq}
+		post = firedPost(t, s, at, seq, done)
 		return nil
 	})
 	var sk *skipped
@@ -125,8 +125,46 @@ func (c *Core) Fire(ctx context.Context, s storage.Schedule, at time.Time) error
 		}
 		return fmt.Errorf("firing schedule %s at %s: %w", s.ID, at.Format(time.RFC3339), err)
 	}
-	c.deliver(ctx, post)
+	if post.Kind != "" {
+		c.deliver(ctx, post)
+	}
 	return nil
+}
+
+// firedPost is the post of s's firing at `at`, recorded as reply seq: the header, the
+// write-back and the summary, with Undo; for a quiet rest nothing (Kind ""), or only
+// the note of firings a clock change swallowed.
+func firedPost(t *table, s storage.Schedule, at time.Time, seq int64, done []applied) Action {
+	gaps := skippedByGap(s, at)
+	if quiet(done) {
+		if len(gaps) == 0 {
+			return Action{}
+		}
+		return Action{Kind: Post, ChannelID: s.ChannelID, Content: "⏰ " + gapNote(gaps)}
+	}
+	content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
+	head := firedHeader(s, restLabel(t.rules.Ruleset, s.Rest), at)
+	if len(gaps) > 0 {
+		head += "\n" + gapNote(gaps)
+	}
+	return Action{Kind: Post, ChannelID: s.ChannelID, Content: head + "\n" + content, Embeds: embeds, Outcomes: outs,
+		Components: undoRow(seq), ReplySeq: seq}
+}
+
+// quiet reports whether a fired rest's outcomes say nothing worth a post: every one
+// applied, and nothing changed.
+func quiet(done []applied) bool {
+	for _, a := range done {
+		if !a.res.Outcome.OK() {
+			return false
+		}
+		for _, cr := range a.res.Cards {
+			if !cr.Outcome.OK() {
+				return false
+			}
+		}
+	}
+	return len(changesOf(done)) == 0
 }
 
 // Missed tells s's channel that its rest did not run while the bot was offline

@@ -278,15 +278,16 @@ func TestSpringForwardGap(t *testing.T) {
 	m.demo()
 	m.schedule("rest", "mooring", "cron", "30 2 * * *", "tz", "Europe/Berlin", "who", "Mira")
 
-	acts := m.advance(time.Date(2026, 3, 28, 1, 30, 0, 0, time.UTC)) // 02:30 CET
+	m.gmSays(`[sheet: who="Mira" op="damage" pool="breath" amount="1"]`) // a rest that changes something posts
+	acts := m.advance(time.Date(2026, 3, 28, 1, 30, 0, 0, time.UTC))     // 02:30 CET
 	wantPosts(t, "28 March", acts, "⏰ Scheduled rest \"Moor until dawn\" for Mira, 02:30 (Europe/Berlin):\n"+
-		`[sheet: who="Mira" op="rest" rest="mooring" result="ok" now="Moor until dawn"]`)
+		`[sheet: who="Mira" op="rest" rest="mooring" result="ok" now="Moor until dawn: Breath 10/10"]`)
 
 	m.gmSays(`[sheet: who="Mira" op="damage" pool="breath" amount="4"]`)
 	wantPosts(t, "the night of the jump", m.advance(time.Date(2026, 3, 29, 12, 0, 0, 0, time.UTC)))
 	m.wantPool("Mira", "breath", "6/10")
-	if n := len(m.replies()); n != 2 {
-		t.Errorf("%d replies after the night of the jump, want 2", n)
+	if n := len(m.replies()); n != 3 {
+		t.Errorf("%d replies after the night of the jump, want 3", n)
 	}
 
 	acts = m.advance(time.Date(2026, 3, 30, 0, 30, 0, 0, time.UTC)) // 02:30 CEST
@@ -488,7 +489,7 @@ func TestFiredRestIsALaterReply(t *testing.T) {
 	m := newSchedTable(t, time.Date(2026, 4, 2, 18, 0, 0, 0, time.UTC))
 	m.demo()
 	m.schedule("rest", "breather", "cron", "0 6 * * *")
-	soaked := m.gmSays(`The canal rises. [sheet: who="Mira" op="condition" condition="soaked"]`)
+	soaked := m.gmSays(`The canal rises. [sheet: who="Mira" op="condition" condition="soaked"] [sheet: who="Mira" op="spend" pool="breath" amount="1"]`)
 	if acts := m.advance(time.Date(2026, 4, 3, 6, 0, 0, 0, time.UTC)); len(acts) != 1 {
 		t.Fatalf("rest: %q", contents(acts))
 	}

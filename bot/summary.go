@@ -245,11 +245,11 @@ func poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, name string, keys []str
 	return strings.Join(parts, " · ")
 }
 
-// renderUndone is the post of a reply whose changes were undone because its message was
-// deleted: no tags (nothing in it stands any more), and per character what was put
-// back.
-func renderUndone(rs *ruleset.Ruleset, cards []*sheet.Card, reverted []sheet.Change) (string, []Embed) {
-	content := "↩ Undone: the GM's message was deleted, so its changes were reverted."
+// renderUndone is the post of a reply whose changes were undone (its message deleted, or
+// its Undo pressed): head saying why, no tags (nothing in it stands any more), and per
+// character what was put back.
+func renderUndone(rs *ruleset.Ruleset, cards []*sheet.Card, reverted []sheet.Change, head string) (string, []Embed) {
+	content := head
 	if len(reverted) == 0 {
 		return content, nil
 	}

@@ -187,6 +187,8 @@ type Action struct {
 	// ReplySeq names the reply a post or an edit answers, so the front end can report the
 	// posted message ids back with Core.RecordPost (an edit may need more messages).
 	ReplySeq int64
+	// Components are the post's buttons (a reply's Undo or Redo), on its first message.
+	Components []Row
 }
 
 // Outcome is what one tag of a reply did, in the words of its write-back.

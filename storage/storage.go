@@ -182,8 +182,12 @@ type Reply struct {
 	Changes []sheet.Change `json:"changes,omitempty"`
 	// Posted are the ids of the messages of the bot's post answering this reply (a post
 	// too long for one message spans several), so an edit or delete reaches every one.
-	Posted    PostIDs   `json:"posted,omitempty"`
-	Source    string    `json:"source,omitempty"` // "" for a GM message, "schedule:<id>" for a fired rest
+	Posted PostIDs `json:"posted,omitempty"`
+	Source string  `json:"source,omitempty"` // "" for a GM message, "schedule:<id>" for a fired rest
+	// Default is the card the reply's tags without who= were applied to ("" for none),
+	// so Redo applies its text again to the same card. Replies recorded before it was
+	// kept lack it: Redo then works it out as a message without a reply would.
+	Default   string    `json:"default,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }

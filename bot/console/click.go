@@ -62,6 +62,9 @@ func (c *Console) click(ctx context.Context, ev *Event, rec *record, rest string
 		comp.CustomID, comp.Values = sel.CustomID, chosen
 	}
 	resp := c.core.OnComponent(ctx, comp)
+	if c.posted != nil {
+		defer func() { c.actions(ctx, ev, c.posted()) }()
+	}
 	if resp.Update {
 		// The answer that carried the component now shows resp; the click's own
 		// number names it too, so the next click may say either.

@@ -54,6 +54,10 @@ type Options struct {
 	// OnClock is called after `!clock` moves the clock from before to now; the actions it
 	// returns (fired schedules' posts) are shown under the event. Nil: nothing fires.
 	OnClock func(ctx context.Context, before, now time.Time) ([]bot.Action, error)
+	// Posted returns what the core posted on its own since it was last called (an
+	// Outbox's Take): after a click, the edits of other posts an Undo made are shown
+	// under the click. Nil: none are shown.
+	Posted func() []bot.Action
 }
 
 // Console feeds lines to a bot core and collects what the bot answers. It is not safe
@@ -64,6 +68,7 @@ type Console struct {
 	dir     string
 	session string
 	onClock func(ctx context.Context, before, now time.Time) ([]bot.Action, error)
+	posted  func() []bot.Action
 
 	channel string
 	n       int
@@ -107,7 +112,7 @@ func New(core *bot.Core, opts Options) *Console {
 		opts.Session = strconv.FormatInt(time.Now().UnixNano(), 36)
 	}
 	return &Console{
-		core: core, clock: opts.Clock, dir: opts.Dir, session: opts.Session, onClock: opts.OnClock,
+		core: core, clock: opts.Clock, dir: opts.Dir, session: opts.Session, onClock: opts.OnClock, posted: opts.Posted,
 		channel: DefaultChannel, events: map[int]*record{}, posts: map[string]int{},
 	}
 }
@@ -392,7 +397,7 @@ func (c *Console) setClock(ctx context.Context, ev *Event, rest string) error {
 // its posts so later edits and deletes reach them.
 func (c *Console) actions(ctx context.Context, ev *Event, acts []bot.Action) {
 	for _, a := range acts {
-		p := Post{Kind: a.Kind, Content: a.Content, Embeds: embeds(a.Embeds)}
+		p := Post{Kind: a.Kind, Content: a.Content, Embeds: embeds(a.Embeds), Components: components(a.Components)}
 		if a.ChannelID != "" && a.ChannelID != ev.Channel {
 			p.Channel = a.ChannelID
 		}
@@ -400,6 +405,7 @@ func (c *Console) actions(ctx context.Context, ev *Event, acts []bot.Action) {
 		case bot.Post:
 			id := fmt.Sprintf("%s-%d-bot%d", c.session, ev.N, len(ev.Posts)+1)
 			c.posts[id] = ev.N
+			c.clickable(id, ev.N, a)
 			if a.ReplySeq > 0 {
 				channel := a.ChannelID
 				if channel == "" {
@@ -416,12 +422,33 @@ func (c *Console) actions(ctx context.Context, ev *Event, acts []bot.Action) {
 			}
 			if p.Of == 0 {
 				p.Message = strings.Join(a.Posted, ",")
+			} else if a.Kind == bot.Edit {
+				c.clickable(a.Posted[0], p.Of, a)
 			}
 		}
 		ev.Posts = append(ev.Posts, p)
 		if a.Kind == bot.Post || a.Kind == bot.Edit {
 			ev.Tags = append(ev.Tags, tagsOf(a.Outcomes)...)
 		}
+	}
+}
+
+// clickable keeps the bot's post id (of event n), as action a leaves it, for !click on
+// its buttons (a reply's Undo or Redo): an edit replaces what the post showed.
+func (c *Console) clickable(id string, n int, a bot.Action) {
+	rec := c.events[n]
+	if rec == nil {
+		return
+	}
+	resp := bot.Response{Content: a.Content, Embeds: a.Embeds, Components: a.Components}
+	for _, sh := range rec.shown {
+		if sh.id == id {
+			sh.resp = resp
+			return
+		}
+	}
+	if len(a.Components) > 0 {
+		rec.shown = append(rec.shown, &shown{id: id, event: n, resp: resp})
 	}
 }
 

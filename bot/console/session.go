@@ -32,6 +32,7 @@ func Start(ctx context.Context, store storage.Store, opts Options, log *slog.Log
 		err := core.Advance(ctx, now)
 		return outbox.Take(), err
 	}
+	opts.Posted = outbox.Take
 	if err := core.Start(ctx); err != nil {
 		core.Close()
 		return nil, nil, err

@@ -367,7 +367,7 @@ func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 	for _, a := range acts {
 		switch a.Kind {
 		case bot.Post:
-			ids := b.post(ctx, a.ChannelID, a.MessageID, split(a.Content, a.Embeds))
+			ids := b.post(ctx, a.ChannelID, a.MessageID, split(a.Content, a.Embeds), a.Components)
 			if a.ReplySeq != 0 && len(ids) > 0 {
 				if err := b.core.RecordPost(ctx, a.ChannelID, a.ReplySeq, ids); err != nil {
 					b.log.Error("discord: recording a post", "channel", a.ChannelID, "reply", a.ReplySeq, "err", err)
@@ -393,12 +393,15 @@ func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 	}
 }
 
-// post sends msgs to the channel, the first as a reply to replyTo (if any), and returns
-// the ids of the messages sent.
-func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []message) []string {
+// post sends msgs to the channel, the first as a reply to replyTo (if any) and with the
+// buttons comps (a reply's Undo), and returns the ids of the messages sent.
+func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []message, comps []bot.Row) []string {
 	var ids []string
 	for i, m := range msgs {
 		send := &discordgo.MessageSend{Content: m.content, Embeds: m.embeds, AllowedMentions: noMentions()}
+		if i == 0 && len(comps) > 0 {
+			send.Components = componentsOf(comps)
+		}
 		if i == 0 && replyTo != "" {
 			no := false
 			send.Reference = &discordgo.MessageReference{MessageID: replyTo, ChannelID: channelID, FailIfNotExists: &no}
@@ -413,22 +416,31 @@ func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []messag
 	return ids
 }
 
-// edit rewrites the bot's post (every message of it). A new text needing more messages
-// than the post has continues in new ones; one needing fewer deletes the extra ones.
+// edit rewrites the bot's post (every message of it), its buttons on the first message
+// (none left on the others). A new text needing more messages than the post has
+// continues in new ones; one needing fewer deletes the extra ones.
 func (b *Bot) edit(ctx context.Context, a bot.Action) []string {
 	ids := a.Posted
 	msgs := split(a.Content, a.Embeds)
 	now := slices.Clone(ids[:min(len(ids), len(msgs))])
 	for i, m := range msgs {
 		if i >= len(ids) {
-			now = append(now, b.post(ctx, a.ChannelID, "", msgs[i:])...)
+			var comps []bot.Row
+			if i == 0 {
+				comps = a.Components
+			}
+			now = append(now, b.post(ctx, a.ChannelID, "", msgs[i:], comps)...)
 			break
 		}
 		content, embeds := m.content, m.embeds
 		if embeds == nil {
 			embeds = []*discordgo.MessageEmbed{}
 		}
-		edit := &discordgo.MessageEdit{ID: ids[i], Channel: a.ChannelID, Content: &content, Embeds: &embeds, AllowedMentions: noMentions()}
+		comps := []discordgo.MessageComponent{}
+		if i == 0 {
+			comps = componentsOf(a.Components)
+		}
+		edit := &discordgo.MessageEdit{ID: ids[i], Channel: a.ChannelID, Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: noMentions()}
 		if _, err := b.sess.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
 			b.log.Warn("discord: editing a post", "channel", a.ChannelID, "message", ids[i], "err", err)
 		}

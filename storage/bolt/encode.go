@@ -99,6 +99,9 @@ func appendReply(dst []byte, r *storage.Reply) ([]byte, error) {
 	if r.Source != "" {
 		out = jsonappend.String(append(out, `,"source":`...), r.Source)
 	}
+	if r.Default != "" {
+		out = jsonappend.String(append(out, `,"default":`...), r.Default)
+	}
 	if out, err = jsonappend.Time(append(out, `,"createdAt":`...), r.CreatedAt); err != nil {
 		return jsonappend.Value(dst, r)
 	}

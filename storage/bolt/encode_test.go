@@ -93,7 +93,7 @@ func TestEncodeMatches(t *testing.T) {
 
 		r := &storage.Reply{ChannelID: drawText(t, "channel"), Seq: rapid.Int64().Draw(t, "seq"), MessageID: drawText(t, "message"),
 			AuthorID: drawText(t, "author"), Text: drawText(t, "text"), Status: drawText(t, "status"),
-			Source: drawText(t, "source"), CreatedAt: drawTime(t, "created"), UpdatedAt: drawTime(t, "updated")}
+			Source: drawText(t, "source"), Default: drawText(t, "default"), CreatedAt: drawTime(t, "created"), UpdatedAt: drawTime(t, "updated")}
 		for range rapid.IntRange(0, 3).Draw(t, "posts") {
 			r.Posted = append(r.Posted, drawText(t, "posted"))
 		}

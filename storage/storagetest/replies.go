@@ -17,6 +17,7 @@ func testReplies(t *testing.T, s storage.Store) {
 	testReplyExplicitSeq(t, s)
 	testRepliesOutOfOrder(t, s)
 	testScheduleReply(t, s)
+	testReplyDefault(t, s)
 }
 
 // testRepliesInOrder stores five replies in channel "ch" (and one in "chx") and reads
@@ -189,6 +190,24 @@ func testScheduleReply(t *testing.T, s storage.Store) {
 		sameJSON(t, "schedule reply", last, r)
 		_, err = tx.ReplyByMessage("ch", "")
 		notFound(t, "reply by an empty message id", err)
+		return nil
+	})
+}
+
+// testReplyDefault: the card a reply's tags without who= were for is kept, for Redo.
+func testReplyDefault(t *testing.T, s storage.Store) {
+	update(t, s, func(tx storage.Tx) error {
+		seq, err := tx.NextReplySeq("ch")
+		must(err)
+		r := reply("ch", seq, "m-default")
+		r.Default = "Mira"
+		must(tx.PutReply(r))
+		got, err := tx.Reply("ch", seq)
+		must(err)
+		if got.Default != "Mira" {
+			t.Fatalf("reply's default card %q, want Mira", got.Default)
+		}
+		sameJSON(t, "reply with a default card", got, r)
 		return nil
 	})
 }
