@@ -1,0 +1,95 @@
+// Package suggest finds the names someone probably meant when a name they typed matches
+// nothing: "no entry "ember dat" — did you mean Ember Dart?". It is the one place every
+// unknown-pool, unknown-entry, unknown-character or unknown-command answer asks, so they
+// all forgive the same typos the same way.
+//
+// Names are compared as ruleset.FoldName folds them, by edit distance
+// (github.com/agnivade/levenshtein): the typos people make in short names — a dropped
+// letter ("stelth"), two swapped ("mria"), a doubled one ("hpp") — are a distance of one
+// or two. Subsequence matchers (sahilm/fuzzy, lithammer/fuzzysearch) rank what was typed
+// as an abbreviation of a name and find none of those three.
+package suggest
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agnivade/levenshtein"
+
+	"sheetkeeper/ruleset"
+)
+
+// Most is how many names a suggestion offers: more reads as a list, not a guess.
+const Most = 3
+
+// maxTyped is the longest name (in runes) a suggestion is looked for: anything longer is
+// not a mistyped name, and the distance costs its length times each name's.
+const maxTyped = 64
+
+// Closest returns up to Most of names that are close to typed, nearest first (ties in
+// the order of names), each once (names that fold alike count once; the first is
+// shown). A name is close when its edit distance from typed is at most a third of
+// typed's length, rounded up ("mria" may be two edits from "Mira", "hq" one from "hp"),
+// or when typed, three letters or more, begins one of its words ("fire" finds "Fire
+// Bolt"). Nothing is close to an empty or over-long typed.
+func Closest(typed string, names []string) []string {
+	want := ruleset.FoldName(typed)
+	n := utf8.RuneCountInString(want)
+	if n == 0 || n > maxTyped {
+		return nil
+	}
+	limit := (n + 2) / 3
+	type hit struct {
+		name string
+		dist int
+	}
+	var hits []hit
+	var seen []string
+	for _, name := range names {
+		f := ruleset.FoldName(name)
+		if f == "" || f == want || slices.Contains(seen, f) {
+			continue
+		}
+		d, ok := distance(want, n, f, limit)
+		if !ok {
+			continue
+		}
+		seen = append(seen, f)
+		hits = append(hits, hit{name, d})
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return a.dist - b.dist })
+	out := make([]string, 0, min(len(hits), Most))
+	for _, h := range hits[:min(len(hits), Most)] {
+		out = append(out, h.name)
+	}
+	return out
+}
+
+// distance is how far the folded name f is from want (n runes long), and whether it is
+// close: within limit edits, or (for a want of three runes or more) the start of one of
+// f's words, ranked after every edit-close name.
+func distance(want string, n int, f string, limit int) (int, bool) {
+	if m := utf8.RuneCountInString(f); m-n <= limit && n-m <= limit {
+		if d := levenshtein.ComputeDistance(want, f); d <= limit {
+			return d, true
+		}
+	}
+	if n >= 3 && (strings.HasPrefix(f, want) || strings.Contains(f, " "+want)) {
+		return limit + 1, true
+	}
+	return 0, false
+}
+
+// DidYouMean is the words that follow a refusal of typed: " — did you mean A, B or C?",
+// naming Closest's names, or "" when none is close.
+func DidYouMean(typed string, names []string) string {
+	near := Closest(typed, names)
+	switch len(near) {
+	case 0:
+		return ""
+	case 1:
+		return " — did you mean " + near[0] + "?"
+	}
+	return " — did you mean " + strings.Join(near[:len(near)-1], ", ") + " or " + near[len(near)-1] + "?"
+}
