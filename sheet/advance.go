@@ -134,7 +134,8 @@ func target(req AdvanceRequest, current float64, lo, hi int) (float64, error) {
 func advanceField(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.Advancement, req AdvanceRequest) (string, error) {
 	f := fieldNamed(rs, req.Name)
 	if f == nil {
-		return "", refuse(refusal.UnknownField, "the sheet has no field %q", req.Name)
+		names := labelled(rs.Sheet.Fields, func(f *ruleset.Field) (string, string) { return f.Label, f.ID })
+		return "", refuseNear(refusal.UnknownField, req.Name, names, "the sheet has no field %q", req.Name)
 	}
 	if !contains(adv.Fields, f.ID) {
 		return "", refuse(refusal.NotAllowed, "%s cannot be advanced", f.Label)
@@ -193,7 +194,8 @@ func advanceAbility(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.
 		}
 	}
 	if a == nil {
-		return "", refuse(refusal.UnknownAbility, "the sheet has no ability %q", req.Name)
+		names := labelled(rs.Sheet.Abilities, func(a *ruleset.Ability) (string, string) { return a.Label, a.ID })
+		return "", refuseNear(refusal.UnknownAbility, req.Name, names, "the sheet has no ability %q", req.Name)
 	}
 	if !adv.Abilities {
 		return "", refuse(refusal.NotAllowed, "abilities cannot be advanced")
@@ -227,7 +229,8 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 		}
 	}
 	if k == nil {
-		return "", refuse(unknown, "the sheet has no %s %q", req.Kind, req.Name)
+		names := labelled(list, func(s *ruleset.Skill) (string, string) { return s.Label, s.ID })
+		return "", refuseNear(unknown, req.Name, names, "the sheet has no %s %q", req.Kind, req.Name)
 	}
 	if !allowed {
 		return "", refuse(refusal.NotAllowed, "%ss cannot be advanced", req.Kind)

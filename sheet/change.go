@@ -13,6 +13,7 @@ import (
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/suggest"
 )
 
 // Change is one stored leaf an operation changed on one card: its path, and the stored
@@ -90,6 +91,26 @@ func Refused(err error) Outcome {
 // refuse builds a refusal error with a detail.
 func refuse(r refusal.Reason, format string, args ...any) *refusal.Error {
 	return refusal.New(r, format, args...)
+}
+
+// refuseNear is an unknown-… refusal of the name typed whose words end with the names
+// it was probably meant as, among names (suggest.DidYouMean). Only the words change: a
+// write-back reads the reason alone. names is built on the refusal's path only.
+func refuseNear(r refusal.Reason, typed string, names []string, format string, args ...any) *refusal.Error {
+	e := refuse(r, format, args...)
+	e.Detail += suggest.DidYouMean(typed, names)
+	return e
+}
+
+// labelled is each of items' label and id, in order: the names a refusal's suggestion
+// chooses from (a label first, so a tie shows what the sheet shows).
+func labelled[T any](items []T, names func(*T) (label, id string)) []string {
+	out := make([]string, 0, 2*len(items))
+	for i := range items {
+		l, id := names(&items[i])
+		out = append(out, l, id)
+	}
+	return out
 }
 
 // badAmount is a bad-amount refusal stating its bounds.

@@ -42,7 +42,8 @@ func FindPool(r *Resolved, name string) (*Pool, error) {
 		}
 	}
 	if found == nil {
-		return nil, refuse(refusal.UnknownPool, "no pool %q on this sheet", name)
+		names := labelled(r.Pools, func(p *Pool) (string, string) { return p.Label, p.Key })
+		return nil, refuseNear(refusal.UnknownPool, name, names, "no pool %q on this sheet", name)
 	}
 	return found, nil
 }
@@ -152,7 +153,8 @@ func findTrack(r *Resolved, name string) (*TrackValue, error) {
 			return t, nil
 		}
 	}
-	return nil, refuse(refusal.UnknownTrack, "no track %q on this sheet", name)
+	names := labelled(r.Tracks, func(x *TrackValue) (string, string) { return x.Label, x.ID })
+	return nil, refuseNear(refusal.UnknownTrack, name, names, "no track %q on this sheet", name)
 }
 
 // opWound marks a wound track: amount marks of kind (a negative amount heals, the named
@@ -180,7 +182,11 @@ func opWound(op *Op) (string, error) {
 		}
 	}
 	if rank < 0 && n > 0 {
-		return "", refuse(refusal.UnknownKind, "%s takes no kind %q", t.Label, kindName)
+		names := make([]string, 0, 2*len(w.ladder))
+		for _, k := range w.ladder {
+			names = append(names, k.Label, k.ID)
+		}
+		return "", refuseNear(refusal.UnknownKind, kindName, names, "%s takes no kind %q", t.Label, kindName)
 	}
 	box := 0
 	if b, has := op.Req.Get("box"); has {
@@ -264,7 +270,8 @@ func opCondition(op *Op) (string, error) {
 		}
 		return c.Label + " off", nil
 	}
-	return "", refuse(refusal.UnknownCondition, "no condition %q", name)
+	names := labelled(r.Conditions, func(x *ConditionValue) (string, string) { return x.Label, x.ID })
+	return "", refuseNear(refusal.UnknownCondition, name, names, "no condition %q", name)
 }
 
 // opState sets a live state the sheet shows to one of its values, each named by id or
@@ -284,9 +291,14 @@ func opState(op *Op) (string, error) {
 				return s.Label + " " + s.Decl.ValueLabel(v), nil
 			}
 		}
-		return "", refuse(refusal.UnknownValue, "%s has no value %q", s.Label, value)
+		names := make([]string, 0, 2*len(s.Decl.Values))
+		for _, v := range s.Decl.Values {
+			names = append(names, s.Decl.ValueLabel(v), v)
+		}
+		return "", refuseNear(refusal.UnknownValue, value, names, "%s has no value %q", s.Label, value)
 	}
-	return "", refuse(refusal.UnknownState, "no state %q on this sheet", name)
+	names := labelled(r.States, func(x *StateValue) (string, string) { return x.Label, x.ID })
+	return "", refuseNear(refusal.UnknownState, name, names, "no state %q on this sheet", name)
 }
 
 // opNote writes a live text field, cut to its maxLength (as Marinara does); no value
@@ -307,5 +319,6 @@ func opNote(op *Op) (string, error) {
 		}
 		return t.Label + ": " + v, nil
 	}
-	return "", refuse(refusal.UnknownField, "no text field %q", name)
+	names := labelled(r.Text, func(x *TextValue) (string, string) { return x.Label, x.ID })
+	return "", refuseNear(refusal.UnknownField, name, names, "no text field %q", name)
 }

@@ -44,7 +44,11 @@ func FindNamed[T any](items []T, who string, name func(T) string) (T, error) {
 		found = it
 	}
 	if n == 0 {
-		return zero, refuse(refusal.UnknownCharacter, "no character is called %q", who)
+		names := make([]string, 0, len(items))
+		for _, it := range items {
+			names = append(names, name(it))
+		}
+		return zero, refuseNear(refusal.UnknownCharacter, who, names, "no character is called %q", who)
 	}
 	return found, nil
 }

@@ -4,9 +4,9 @@
 // all forgive the same typos the same way.
 //
 // Names are compared as ruleset.FoldName folds them, by edit distance
-// (github.com/agnivade/levenshtein): the typos people make in short names — a dropped
-// letter ("stelth"), two swapped ("mria"), a doubled one ("hpp") — are a distance of one
-// or two. Subsequence matchers (sahilm/fuzzy, lithammer/fuzzysearch) rank what was typed
+// (github.com/agnivade/levenshtein, with two swapped neighbours counted as one edit):
+// the typos people make in short names — a dropped letter ("stelth"), two swapped
+// ("mria"), a doubled one ("hpp") — are one edit each. Subsequence matchers (sahilm/fuzzy, lithammer/fuzzysearch) rank what was typed
 // as an abbreviation of a name and find none of those three.
 package suggest
 
@@ -29,17 +29,17 @@ const maxTyped = 64
 
 // Closest returns up to Most of names that are close to typed, nearest first (ties in
 // the order of names), each once (names that fold alike count once; the first is
-// shown). A name is close when its edit distance from typed is at most a third of
-// typed's length, rounded up ("mria" may be two edits from "Mira", "hq" one from "hp"),
-// or when typed, three letters or more, begins one of its words ("fire" finds "Fire
-// Bolt"). Nothing is close to an empty or over-long typed.
+// shown). A name is close when it is one edit from typed, or two for a typed of eight
+// letters or more ("ember dat" is one from "Ember Dart"; "soaked", two from "Shaken",
+// is not close, nor "Flare charges", three from "Spark charges"), or when typed, three letters or more, begins one of its words ("fire"
+// finds "Fire Bolt"). Nothing is close to an empty or over-long typed.
 func Closest(typed string, names []string) []string {
 	want := ruleset.FoldName(typed)
 	n := utf8.RuneCountInString(want)
 	if n == 0 || n > maxTyped {
 		return nil
 	}
-	limit := (n + 2) / 3
+	limit := min(2, max(1, n/4))
 	type hit struct {
 		name string
 		dist int
@@ -71,6 +71,9 @@ func Closest(typed string, names []string) []string {
 // f's words, ranked after every edit-close name.
 func distance(want string, n int, f string, limit int) (int, bool) {
 	if m := utf8.RuneCountInString(f); m-n <= limit && n-m <= limit {
+		if swapped(want, f) {
+			return 1, true
+		}
 		if d := levenshtein.ComputeDistance(want, f); d <= limit {
 			return d, true
 		}
@@ -79,6 +82,20 @@ func distance(want string, n int, f string, limit int) (int, bool) {
 		return limit + 1, true
 	}
 	return 0, false
+}
+
+// swapped reports whether b is a with one pair of neighbouring letters swapped ("mria"
+// and "mira"): one slip of the fingers, which Levenshtein counts as two.
+func swapped(a, b string) bool {
+	x, y := []rune(a), []rune(b)
+	if len(x) != len(y) {
+		return false
+	}
+	i := 0
+	for i < len(x) && x[i] == y[i] {
+		i++
+	}
+	return i+1 < len(x) && x[i] == y[i+1] && x[i+1] == y[i] && string(x[i+2:]) == string(y[i+2:])
 }
 
 // DidYouMean is the words that follow a refusal of typed: " — did you mean A, B or C?",

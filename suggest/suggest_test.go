@@ -12,14 +12,15 @@ func TestClosest(t *testing.T) {
 		names []string
 		want  []string
 	}{
-		{"ember dat", []string{"Last Ember", "Ember Ward", "Ember Dart", "Kindle Wick"}, []string{"Ember Dart", "Ember Ward"}},
+		{"ember dat", []string{"Last Ember", "Ember Ward", "Ember Dart", "Kindle Wick"}, []string{"Ember Dart"}},
+		{"soaked", []string{"Shaken", "Pinned"}, nil},
 		{"stelth", []string{"Athletics", "Stealth", "Strength", "Insight"}, []string{"Stealth"}},
 		{"mria", []string{"Bram", "Mira", "Ash"}, []string{"Mira"}},
 		{"hpp", []string{"hp", "Hit Points", "ki"}, []string{"hp"}},
 		{"hq", []string{"hp", "Hit Points", "ki"}, []string{"hp"}},
 		{"reset", []string{"pick", "rest", "refresh", "sheet"}, []string{"rest"}},
 		// a word's start finds it, after every name a typo away
-		{"fire", []string{"Fire Bolt", "Wall of Fire", "Fury", "Spark"}, []string{"Fury", "Fire Bolt", "Wall of Fire"}},
+		{"fire", []string{"Fire Bolt", "Wall of Fire", "Fury", "Spark", "Fir"}, []string{"Fir", "Fire Bolt", "Wall of Fire"}},
 		// at most Most, nearest first, each folded name once
 		{"slot", []string{"slots_1", "Slots_1", "slots_2", "slots_3", "slots_4"}, []string{"slots_1", "slots_2", "slots_3"}},
 		// nothing close, nothing typed, too long, or the very name
@@ -42,7 +43,7 @@ func TestDidYouMean(t *testing.T) {
 		want  string
 	}{
 		{"mria", []string{"Mira"}, " — did you mean Mira?"},
-		{"ember dat", []string{"Ember Dart", "Ember Ward"}, " — did you mean Ember Dart or Ember Ward?"},
+		{"ember dat", []string{"Ember Dart", "Ember Darts"}, " — did you mean Ember Dart or Ember Darts?"},
 		{"slot", []string{"slots_1", "slots_2", "slots_3"}, " — did you mean slots_1, slots_2 or slots_3?"},
 		{"xyzzy", []string{"Mira"}, ""},
 	} {
