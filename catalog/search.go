@@ -6,6 +6,7 @@ import (
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/suggest"
 )
 
 // Query is one search of a catalog: the words typed, the filter, and the layers' hides.
@@ -131,7 +132,7 @@ func (c *Catalog) Named(name string, clauses Filter, hides Hides) (*ruleset.Entr
 	if found == nil {
 		switch len(byLabel) {
 		case 0:
-			return nil, refusal.New(refusal.UnknownEntry, "%s has no entry %q", c.Def.Label, name)
+			return nil, refusal.New(refusal.UnknownEntry, "%s has no entry %q%s", c.Def.Label, name, suggest.DidYouMean(name, c.shownNames(hides)))
 		case 1:
 			found = byLabel[0]
 		default:
@@ -153,4 +154,16 @@ func (c *Catalog) Named(name string, clauses Filter, hides Hides) (*ruleset.Entr
 		return nil, refusal.New(refusal.UnknownEntry, "%s does not match the filter %s", found.Label, describe(c.Def, clauses))
 	}
 	return found.Entry, nil
+}
+
+// shownNames is the label and id of every entry the campaign's layers leave shown: what a
+// mistyped entry may be suggested as (a hidden one never is).
+func (c *Catalog) shownNames(hides Hides) []string {
+	names := make([]string, 0, 2*len(c.entries))
+	for i := range c.entries {
+		if e := &c.entries[i]; e.hiddenBy(hides) == "" {
+			names = append(names, e.Label, e.id)
+		}
+	}
+	return names
 }
