@@ -368,15 +368,14 @@ func columnByName(l *ruleset.List, name string) *ruleset.Column {
 	return byName(l.Columns, name, func(c *ruleset.Column) []string { return []string{c.ID, c.Label} })
 }
 
-// nearName is the "did you mean …" words (suggest.DidYouMean) for a name byName found
-// nothing for among items: the closest of their names, each item's labels before its id.
+// nearName is the "did you mean …" words (suggest.DidYouMeanOf) for a name byName found
+// nothing for among items: one per item, its labels before its id on a tie (byName's
+// names put the id first).
 func nearName[T any](items []T, name string, names func(*T) []string) string {
-	var all []string
-	for i := range items {
-		ns := names(&items[i])
-		all = append(append(all, ns[1:]...), ns[0])
-	}
-	return suggest.DidYouMean(name, all)
+	return suggest.DidYouMeanOf(name, items, func(x *T) []string {
+		ns := names(x)
+		return append(slices.Clone(ns[1:]), ns[0])
+	})
 }
 
 // byName finds the item whose id (first) or other names match name, ignoring case and

@@ -132,7 +132,7 @@ func (c *Catalog) Named(name string, clauses Filter, hides Hides) (*ruleset.Entr
 	if found == nil {
 		switch len(byLabel) {
 		case 0:
-			return nil, refusal.New(refusal.UnknownEntry, "%s has no entry %q%s", c.Def.Label, name, suggest.DidYouMean(name, c.shownNames(hides)))
+			return nil, refusal.New(refusal.UnknownEntry, "%s has no entry %q%s", c.Def.Label, name, c.nearEntries(name, hides))
 		case 1:
 			found = byLabel[0]
 		default:
@@ -156,14 +156,14 @@ func (c *Catalog) Named(name string, clauses Filter, hides Hides) (*ruleset.Entr
 	return found.Entry, nil
 }
 
-// shownNames is the label and id of every entry the campaign's layers leave shown: what a
-// mistyped entry may be suggested as (a hidden one never is).
-func (c *Catalog) shownNames(hides Hides) []string {
-	names := make([]string, 0, 2*len(c.entries))
-	for i := range c.entries {
-		if e := &c.entries[i]; e.hiddenBy(hides) == "" {
-			names = append(names, e.Label, e.id)
+// nearEntries is the "did you mean" words for an entry name that matched nothing: the
+// closest entries the campaign's layers leave shown (a hidden one never is suggested),
+// each by its label or its id.
+func (c *Catalog) nearEntries(name string, hides Hides) string {
+	return suggest.DidYouMeanOf(name, c.entries, func(e *Entry) []string {
+		if e.hiddenBy(hides) != "" {
+			return nil
 		}
-	}
-	return names
+		return []string{e.Label, e.id}
+	})
 }

@@ -134,8 +134,7 @@ func target(req AdvanceRequest, current float64, lo, hi int) (float64, error) {
 func advanceField(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.Advancement, req AdvanceRequest) (string, error) {
 	f := fieldNamed(rs, req.Name)
 	if f == nil {
-		names := labelled(rs.Sheet.Fields, func(f *ruleset.Field) (string, string) { return f.Label, f.ID })
-		return "", refuseNear(refusal.UnknownField, req.Name, names, "the sheet has no field %q", req.Name)
+		return "", refuseNear(refusal.UnknownField, nearOf(req.Name, rs.Sheet.Fields, func(f *ruleset.Field) (string, string) { return f.Label, f.ID }), "the sheet has no field %q", req.Name)
 	}
 	if !contains(adv.Fields, f.ID) {
 		return "", refuse(refusal.NotAllowed, "%s cannot be advanced", f.Label)
@@ -194,8 +193,7 @@ func advanceAbility(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.
 		}
 	}
 	if a == nil {
-		names := labelled(rs.Sheet.Abilities, func(a *ruleset.Ability) (string, string) { return a.Label, a.ID })
-		return "", refuseNear(refusal.UnknownAbility, req.Name, names, "the sheet has no ability %q", req.Name)
+		return "", refuseNear(refusal.UnknownAbility, nearOf(req.Name, rs.Sheet.Abilities, func(a *ruleset.Ability) (string, string) { return a.Label, a.ID }), "the sheet has no ability %q", req.Name)
 	}
 	if !adv.Abilities {
 		return "", refuse(refusal.NotAllowed, "abilities cannot be advanced")
@@ -229,8 +227,7 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 		}
 	}
 	if k == nil {
-		names := labelled(list, func(s *ruleset.Skill) (string, string) { return s.Label, s.ID })
-		return "", refuseNear(unknown, req.Name, names, "the sheet has no %s %q", req.Kind, req.Name)
+		return "", refuseNear(unknown, nearOf(req.Name, list, func(s *ruleset.Skill) (string, string) { return s.Label, s.ID }), "the sheet has no %s %q", req.Kind, req.Name)
 	}
 	if !allowed {
 		return "", refuse(refusal.NotAllowed, "%ss cannot be advanced", req.Kind)

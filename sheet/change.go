@@ -93,24 +93,23 @@ func refuse(r refusal.Reason, format string, args ...any) *refusal.Error {
 	return refusal.New(r, format, args...)
 }
 
-// refuseNear is an unknown-… refusal of the name typed whose words end with the names
-// it was probably meant as, among names (suggest.DidYouMean). Only the words change: a
-// write-back reads the reason alone. names is built on the refusal's path only.
-func refuseNear(r refusal.Reason, typed string, names []string, format string, args ...any) *refusal.Error {
+// refuseNear is an unknown-… refusal whose words end with near, the names the user
+// probably meant (suggest's " — did you mean …?", or ""). Only the words change: a
+// write-back reads the reason alone.
+func refuseNear(r refusal.Reason, near string, format string, args ...any) *refusal.Error {
 	e := refuse(r, format, args...)
-	e.Detail += suggest.DidYouMean(typed, names)
+	e.Detail += near
 	return e
 }
 
-// labelled is each of items' label and id, in order: the names a refusal's suggestion
-// chooses from (a label first, so a tie shows what the sheet shows).
-func labelled[T any](items []T, names func(*T) (label, id string)) []string {
-	out := make([]string, 0, 2*len(items))
-	for i := range items {
-		l, id := names(&items[i])
-		out = append(out, l, id)
-	}
-	return out
+// nearOf is the "did you mean" words for typed among items that each answer to a label
+// and an id (suggest.DidYouMeanOf): one per item, its label on a tie, since that is
+// what the sheet shows. It is worked out on a refusal's path only.
+func nearOf[T any](typed string, items []T, names func(*T) (label, id string)) string {
+	return suggest.DidYouMeanOf(typed, items, func(x *T) []string {
+		l, id := names(x)
+		return []string{l, id}
+	})
 }
 
 // badAmount is a bad-amount refusal stating its bounds.

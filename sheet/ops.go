@@ -6,6 +6,7 @@ import (
 
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
 )
 
 // maxOpAmount is what one command may move at once: a bigger number is a typo or a
@@ -42,8 +43,7 @@ func FindPool(r *Resolved, name string) (*Pool, error) {
 		}
 	}
 	if found == nil {
-		names := labelled(r.Pools, func(p *Pool) (string, string) { return p.Label, p.Key })
-		return nil, refuseNear(refusal.UnknownPool, name, names, "no pool %q on this sheet", name)
+		return nil, refuseNear(refusal.UnknownPool, nearOf(name, r.Pools, func(p *Pool) (string, string) { return p.Label, p.Key }), "no pool %q on this sheet", name)
 	}
 	return found, nil
 }
@@ -153,8 +153,7 @@ func findTrack(r *Resolved, name string) (*TrackValue, error) {
 			return t, nil
 		}
 	}
-	names := labelled(r.Tracks, func(x *TrackValue) (string, string) { return x.Label, x.ID })
-	return nil, refuseNear(refusal.UnknownTrack, name, names, "no track %q on this sheet", name)
+	return nil, refuseNear(refusal.UnknownTrack, nearOf(name, r.Tracks, func(x *TrackValue) (string, string) { return x.Label, x.ID }), "no track %q on this sheet", name)
 }
 
 // opWound marks a wound track: amount marks of kind (a negative amount heals, the named
@@ -182,11 +181,8 @@ func opWound(op *Op) (string, error) {
 		}
 	}
 	if rank < 0 && n > 0 {
-		names := make([]string, 0, 2*len(w.ladder))
-		for _, k := range w.ladder {
-			names = append(names, k.Label, k.ID)
-		}
-		return "", refuseNear(refusal.UnknownKind, kindName, names, "%s takes no kind %q", t.Label, kindName)
+		near := nearOf(kindName, w.ladder, func(k *ruleset.TrackKind) (string, string) { return k.Label, k.ID })
+		return "", refuseNear(refusal.UnknownKind, near, "%s takes no kind %q", t.Label, kindName)
 	}
 	box := 0
 	if b, has := op.Req.Get("box"); has {
@@ -270,8 +266,7 @@ func opCondition(op *Op) (string, error) {
 		}
 		return c.Label + " off", nil
 	}
-	names := labelled(r.Conditions, func(x *ConditionValue) (string, string) { return x.Label, x.ID })
-	return "", refuseNear(refusal.UnknownCondition, name, names, "no condition %q", name)
+	return "", refuseNear(refusal.UnknownCondition, nearOf(name, r.Conditions, func(x *ConditionValue) (string, string) { return x.Label, x.ID }), "no condition %q", name)
 }
 
 // opState sets a live state the sheet shows to one of its values, each named by id or
@@ -291,14 +286,10 @@ func opState(op *Op) (string, error) {
 				return s.Label + " " + s.Decl.ValueLabel(v), nil
 			}
 		}
-		names := make([]string, 0, 2*len(s.Decl.Values))
-		for _, v := range s.Decl.Values {
-			names = append(names, s.Decl.ValueLabel(v), v)
-		}
-		return "", refuseNear(refusal.UnknownValue, value, names, "%s has no value %q", s.Label, value)
+		near := nearOf(value, s.Decl.Values, func(v *string) (string, string) { return s.Decl.ValueLabel(*v), *v })
+		return "", refuseNear(refusal.UnknownValue, near, "%s has no value %q", s.Label, value)
 	}
-	names := labelled(r.States, func(x *StateValue) (string, string) { return x.Label, x.ID })
-	return "", refuseNear(refusal.UnknownState, name, names, "no state %q on this sheet", name)
+	return "", refuseNear(refusal.UnknownState, nearOf(name, r.States, func(x *StateValue) (string, string) { return x.Label, x.ID }), "no state %q on this sheet", name)
 }
 
 // opNote writes a live text field, cut to its maxLength (as Marinara does); no value
@@ -319,6 +310,5 @@ func opNote(op *Op) (string, error) {
 		}
 		return t.Label + ": " + v, nil
 	}
-	names := labelled(r.Text, func(x *TextValue) (string, string) { return x.Label, x.ID })
-	return "", refuseNear(refusal.UnknownField, name, names, "no text field %q", name)
+	return "", refuseNear(refusal.UnknownField, nearOf(name, r.Text, func(x *TextValue) (string, string) { return x.Label, x.ID }), "no text field %q", name)
 }

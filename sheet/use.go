@@ -7,6 +7,7 @@ import (
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/suggest"
 )
 
 // maxUseTargets is the most targets a use reaches, however far it is upcast.
@@ -53,7 +54,7 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 	}
 	switch len(matched) {
 	case 0:
-		return Found{}, refuseNear(refusal.UnknownEntry, name, entryNames(rs, card, entries), "nothing on %s's sheet is called %q", card.Name, name)
+		return Found{}, refuseNear(refusal.UnknownEntry, suggest.DidYouMean(name, entryNames(rs, card, entries)), "nothing on %s's sheet is called %q", card.Name, name)
 	case 1:
 	default:
 		return Found{}, refuse(refusal.AmbiguousEntry, "%q could be %s", name, strings.Join(matched, " or "))

@@ -5,6 +5,7 @@ import (
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/suggest"
 )
 
 // sameTagName compares a sheet name (id or label) with what a tag's pool=, track=,
@@ -48,7 +49,7 @@ func FindNamed[T any](items []T, who string, name func(T) string) (T, error) {
 		for _, it := range items {
 			names = append(names, name(it))
 		}
-		return zero, refuseNear(refusal.UnknownCharacter, who, names, "no character is called %q", who)
+		return zero, refuseNear(refusal.UnknownCharacter, suggest.DidYouMean(who, names), "no character is called %q", who)
 	}
 	return found, nil
 }

@@ -31,9 +31,17 @@ const maxTyped = 64
 // the order of names), each once (names that fold alike count once; the first is
 // shown). A name is close when it is one edit from typed, or two for a typed of eight
 // letters or more ("ember dat" is one from "Ember Dart"; "soaked", two from "Shaken",
-// is not close, nor "Flare charges", three from "Spark charges"), or when typed, three letters or more, begins one of its words ("fire"
-// finds "Fire Bolt"). Nothing is close to an empty or over-long typed.
+// is not close, nor "Flare charges", three from "Spark charges"), or when typed, three
+// letters or more, begins one of its words ("fire" finds "Fire Bolt"). Nothing is close
+// to an empty or over-long typed.
 func Closest(typed string, names []string) []string {
+	return ClosestOf(typed, names, func(s *string) []string { return []string{*s} })
+}
+
+// ClosestOf is Closest over things that each answer to several names (an id, a label, a
+// short form): one suggestion per thing, the closest of its names (on a tie the first of
+// them, so list the one people read first), so "glwo" suggests Glow and not also GLW.
+func ClosestOf[T any](typed string, items []T, names func(*T) []string) []string {
 	want := ruleset.FoldName(typed)
 	n := utf8.RuneCountInString(want)
 	if n == 0 || n > maxTyped {
@@ -41,22 +49,29 @@ func Closest(typed string, names []string) []string {
 	}
 	limit := min(2, max(1, n/4))
 	type hit struct {
-		name string
-		dist int
+		name   string
+		folded string
+		dist   int
 	}
 	var hits []hit
-	var seen []string
-	for _, name := range names {
-		f := ruleset.FoldName(name)
-		if f == "" || f == want || slices.Contains(seen, f) {
-			continue
+	for i := range items {
+		best := hit{dist: -1}
+		for _, name := range names(&items[i]) {
+			f := ruleset.FoldName(name)
+			if f == "" {
+				continue
+			}
+			if f == want {
+				best.dist = -1 // the very name: it was not what failed to match
+				break
+			}
+			if d, ok := distance(want, n, f, limit); ok && (best.dist < 0 || d < best.dist) {
+				best = hit{name, f, d}
+			}
 		}
-		d, ok := distance(want, n, f, limit)
-		if !ok {
-			continue
+		if best.dist >= 0 && !slices.ContainsFunc(hits, func(h hit) bool { return h.folded == best.folded }) {
+			hits = append(hits, best)
 		}
-		seen = append(seen, f)
-		hits = append(hits, hit{name, d})
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int { return a.dist - b.dist })
 	out := make([]string, 0, min(len(hits), Most))
@@ -101,7 +116,16 @@ func swapped(a, b string) bool {
 // DidYouMean is the words that follow a refusal of typed: " — did you mean A, B or C?",
 // naming Closest's names, or "" when none is close.
 func DidYouMean(typed string, names []string) string {
-	near := Closest(typed, names)
+	return phrase(Closest(typed, names))
+}
+
+// DidYouMeanOf is DidYouMean over things with several names each (ClosestOf).
+func DidYouMeanOf[T any](typed string, items []T, names func(*T) []string) string {
+	return phrase(ClosestOf(typed, items, names))
+}
+
+// phrase is " — did you mean A, B or C?", or "" for no names.
+func phrase(near []string) string {
 	switch len(near) {
 	case 0:
 		return ""

@@ -64,3 +64,22 @@ func BenchmarkClosest(b *testing.B) {
 		Closest("entry numbr xxxxx", names)
 	}
 }
+
+func TestClosestOf(t *testing.T) {
+	type ability struct{ id, label, short string }
+	abilities := []ability{{"glow", "Glow", "GLW"}, {"nerve", "Nerve", "NRV"}, {"wit", "Wit", "WIT"}}
+	names := func(a *ability) []string { return []string{a.label, a.id, a.short} }
+	for typed, want := range map[string][]string{
+		"glwo":  {"Glow"}, // one per thing, though GLW is as close
+		"nrve":  {"Nerve"},
+		"NRV":   nil, // the very name of a thing is no typo
+		"xyzzy": nil,
+	} {
+		if got := ClosestOf(typed, abilities, names); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("ClosestOf(%q) = %q, want %q", typed, got, want)
+		}
+	}
+	if got := DidYouMeanOf("glwo", abilities, names); got != " — did you mean Glow?" {
+		t.Errorf("DidYouMeanOf = %q", got)
+	}
+}
