@@ -3,6 +3,7 @@ module sheetkeeper
 go 1.25.0
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/gorilla/websocket v1.4.2

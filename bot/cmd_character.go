@@ -15,6 +15,7 @@ import (
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
+	"sheetkeeper/suggest"
 )
 
 // /character create, join, set and row add|edit|remove (SPEC 8.1).
@@ -176,7 +177,7 @@ func (c *Core) cmdCharacterJoin(ctx context.Context, cmd Command) (Response, err
 		}
 		lib, err := tx.LibraryCard(cmd.User.ID, cmd.Get("name"))
 		if storage.KindOf(err) == storage.NotFound {
-			return refusal.New(refusal.UnknownCharacter, "you have no character called %s (make one with /character create)", strings.TrimSpace(cmd.Get("name")))
+			return unknownCard(tx, "", cmd.User, strings.TrimSpace(cmd.Get("name")), "you have no character called %s%s (make one with /character create)")
 		}
 		if err != nil {
 			return err
@@ -279,7 +280,7 @@ func setBuild(t *cardTarget, kind, name, raw string) (label, before, after strin
 	case "field":
 		f := fieldByName(rs, name)
 		if f == nil {
-			return "", "", "", refusal.New(refusal.UnknownField, "%s has no field %q", rs.Name, name)
+			return "", "", "", refusal.New(refusal.UnknownField, "%s has no field %q%s", rs.Name, name, nearName(rs.Sheet.Fields, name, fieldNames))
 		}
 		if vals.Hidden(f.HideWhen) {
 			return "", "", "", refusal.New(refusal.UnknownField, "%s is not on this character's sheet", f.Label)
@@ -297,7 +298,7 @@ func setBuild(t *cardTarget, kind, name, raw string) (label, before, after strin
 	case "ability":
 		a := abilityByName(rs, name)
 		if a == nil {
-			return "", "", "", refusal.New(refusal.UnknownAbility, "%s has no ability %q", rs.Name, name)
+			return "", "", "", refusal.New(refusal.UnknownAbility, "%s has no ability %q%s", rs.Name, name, nearName(rs.Sheet.Abilities, name, abilityNames))
 		}
 		x, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 		if err != nil || x != math.Trunc(x) || x < float64(a.Min) || x > float64(a.Max) {
@@ -318,7 +319,7 @@ func setBuild(t *cardTarget, kind, name, raw string) (label, before, after strin
 	}
 	k := skillByName(list, name)
 	if k == nil {
-		return "", "", "", refusal.New(unknown, "%s has no %s %q", rs.Name, kind, name)
+		return "", "", "", refusal.New(unknown, "%s has no %s %q%s", rs.Name, kind, name, nearName(list, name, skillNames))
 	}
 	tier := tierByName(rs, raw)
 	if tier == nil || (tiers != nil && !slices.Contains(tiers, tier.ID)) {
@@ -336,27 +337,45 @@ func setBuild(t *cardTarget, kind, name, raw string) (label, before, after strin
 }
 
 func fieldByName(rs *ruleset.Ruleset, name string) *ruleset.Field {
-	return ruleset.ByName(rs.Sheet.Fields, name, func(f *ruleset.Field) []string { return []string{f.ID, f.Label} })
+	return ruleset.ByName(rs.Sheet.Fields, name, fieldNames)
 }
+
+func fieldNames(f *ruleset.Field) []string { return []string{f.ID, f.Label} }
 
 func abilityByName(rs *ruleset.Ruleset, name string) *ruleset.Ability {
-	return ruleset.ByName(rs.Sheet.Abilities, name, func(a *ruleset.Ability) []string { return []string{a.ID, a.Label, a.Short} })
+	return ruleset.ByName(rs.Sheet.Abilities, name, abilityNames)
 }
 
+func abilityNames(a *ruleset.Ability) []string { return []string{a.ID, a.Label, a.Short} }
+
 func skillByName(list []ruleset.Skill, name string) *ruleset.Skill {
-	return ruleset.ByName(list, name, func(k *ruleset.Skill) []string { return []string{k.ID, k.Label} })
+	return ruleset.ByName(list, name, skillNames)
 }
+
+func skillNames(k *ruleset.Skill) []string { return []string{k.ID, k.Label} }
 
 func tierByName(rs *ruleset.Ruleset, name string) *ruleset.ProficiencyTier {
 	return ruleset.ByName(rs.Resolution.ProficiencyTiers, name, func(t *ruleset.ProficiencyTier) []string { return []string{t.ID, t.Label} })
 }
 
 func listByName(rs *ruleset.Ruleset, name string) *ruleset.List {
-	return ruleset.ByName(rs.Sheet.Lists, name, func(l *ruleset.List) []string { return []string{l.ID, l.Label} })
+	return ruleset.ByName(rs.Sheet.Lists, name, listNames)
 }
+
+func listNames(l *ruleset.List) []string { return []string{l.ID, l.Label} }
 
 func columnByName(l *ruleset.List, name string) *ruleset.Column {
 	return ruleset.ByName(l.Columns, name, func(c *ruleset.Column) []string { return []string{c.ID, c.Label} })
+}
+
+// nearName is the "did you mean …" words (suggest.DidYouMeanOf) for a name ruleset.ByName found
+// nothing for among items: one per item, its labels before its id on a tie (ByName's
+// names put the id first).
+func nearName[T any](items []T, name string, names func(*T) []string) string {
+	return suggest.DidYouMeanOf(name, items, func(x *T) []string {
+		ns := names(x)
+		return append(slices.Clone(ns[1:]), ns[0])
+	})
 }
 
 func tierChoices(rs *ruleset.Ruleset, allowed []string) string {
@@ -591,7 +610,12 @@ func findRow(l *ruleset.List, rows []sheet.Row, which string) (int, error) {
 		}
 	}
 	if found < 0 {
-		return 0, refusal.New(refusal.UnknownEntry, "no row of %s is called %s", l.Label, which)
+		names := make([]string, 0, len(rows))
+		for _, r := range rows {
+			s, _ := r.Text(col)
+			names = append(names, s)
+		}
+		return 0, refusal.New(refusal.UnknownEntry, "no row of %s is called %s%s", l.Label, which, suggest.DidYouMean(which, names))
 	}
 	return found, nil
 }
@@ -627,7 +651,7 @@ func (c *Core) rowEdit(ctx context.Context, cmd Command, edit func(l *ruleset.Li
 		rs := t.rules.Ruleset
 		l := listByName(rs, cmd.Get("list"))
 		if l == nil {
-			return "", refusal.New(refusal.UnknownField, "%s has no list %q", rs.Name, strings.TrimSpace(cmd.Get("list")))
+			return "", refusal.New(refusal.UnknownField, "%s has no list %q%s", rs.Name, strings.TrimSpace(cmd.Get("list")), nearName(rs.Sheet.Lists, cmd.Get("list"), listNames))
 		}
 		if sheet.EvaluateBuild(rs, &t.card().Build).Hidden(l.HideWhen) {
 			return "", refusal.New(refusal.UnknownField, "%s is not on this character's sheet", l.Label)

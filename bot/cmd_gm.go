@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,12 +143,8 @@ func tagExamples(l *ruleset.Loaded, plainTracks, woundTracks []*ruleset.Track) [
 	if len(rs.Rests) > 0 {
 		lines = append(lines, `- [sheet: who="Name" op="rest" rest="`+tagValue(rs.Rests[0].Label)+`"] takes a rest: it restores exactly what the ruleset says, nothing more.`)
 	}
-	if entry, upcast := useExample(l); entry != "" {
-		line := `- [sheet: who="Name" op="use" name="` + tagValue(entry) + `"] uses something on the sheet that came from a catalog and pays what it costs, all or nothing (op="cast" and spell= mean the same).`
-		if upcast != "" {
-			line += ` Add pool="` + tagValue(upcast) + `" to pay from a higher pool of its group (or a pool that pays for it) for a stronger effect.`
-		}
-		lines = append(lines, line)
+	if entry, up := useExample(l); entry != "" {
+		lines = append(lines, `- [sheet: who="Name" op="use" name="`+tagValue(entry)+`"] uses something on the sheet that came from a catalog and pays what it costs, all or nothing (op="cast" and spell= mean the same).`+up.words())
 	}
 	if adv := rs.Sheet.Advancement; adv != nil {
 		lines = append(lines, advanceLine(rs, adv))
@@ -304,7 +301,7 @@ func tagValue(s string) string {
 // useExample picks a use example from the ruleset's catalogs of rows: an entry whose cost
 // is one term of a pool group (so an upcast can be shown with a higher pool of the group,
 // or a pool that pays for it), else any entry. "" when the ruleset has no rows catalog.
-func useExample(l *ruleset.Loaded) (entry, upcast string) {
+func useExample(l *ruleset.Loaded) (entry string, up upcastPools) {
 	rs := l.Ruleset
 	for i := range rs.Catalogs {
 		cat := &rs.Catalogs[i]
@@ -323,51 +320,80 @@ func useExample(l *ruleset.Loaded) (entry, upcast string) {
 			if e.Mechanics == nil || len(e.Mechanics.Cost) != 1 {
 				continue
 			}
-			if p := higherPool(rs, e.Mechanics.Cost[0].Pool); p != "" {
-				return e.Label, p
+			if up := upcastFor(rs, e.Mechanics.Cost[0].Pool); up.higher != "" || len(up.pays) > 0 {
+				return e.Label, up
 			}
 		}
 	}
 	if entry == "" && len(rs.Catalogs) > 0 {
 		for _, cat := range rs.Catalogs {
 			if cat.Kind() == "rows" {
-				return "Name on the sheet", ""
+				return "Name on the sheet", upcastPools{}
 			}
 		}
 	}
-	return entry, ""
+	return entry, upcastPools{}
 }
 
-// higherPool names a pool a cost on target could be upcast to: the second pool of the
-// target's group, else a pool that pays for the group.
-func higherPool(rs *ruleset.Ruleset, target string) string {
+// upcastPools is what the brief teaches pool= with, in the ruleset's own names: a higher
+// pool of a cost's group, the pools of other groups that pay for it, and that group.
+type upcastPools struct {
+	higher string
+	pays   []string
+	group  string
+}
+
+// upcastFor is the upcastPools of a cost on target: the pool after target in its group
+// (for a cost on a group, its second pool), and every pool that pays for the group.
+func upcastFor(rs *ruleset.Ruleset, target string) upcastPools {
 	group, own := target, ""
 	if p := rs.Sheet.Live.Pool(target); p != nil {
 		group, own = p.Group, p.ID
 	}
 	if group == "" {
-		return ""
+		return upcastPools{}
 	}
+	up := upcastPools{group: group}
 	seen := false
 	for _, p := range rs.Sheet.Live.Pools {
-		if p.Group != group {
+		if p.Group != group || up.higher != "" {
 			continue
 		}
 		if seen && p.ID != own {
-			return p.Label
+			up.higher = p.Label
 		}
 		if own == "" || p.ID == own {
 			seen = true
 		}
 	}
 	for _, p := range rs.Sheet.Live.Pools {
-		for _, g := range p.Pays {
-			if g == group {
-				return p.Label
-			}
+		if slices.Contains(p.Pays, group) {
+			up.pays = append(up.pays, p.Label)
 		}
 	}
-	return ""
+	return up
+}
+
+// words is the sentence that teaches pool= (SPEC 5.5) with these pools, or "" when
+// there are none: an upcast for a stronger effect, the pools that pay for the group, and
+// that a cost on an empty pool never climbs by itself — the GM names the one to pay
+// from (a refusal says which could).
+func (up upcastPools) words() string {
+	var asks []string
+	if up.higher != "" {
+		asks = append(asks, `Add pool="`+tagValue(up.higher)+`" to pay from a higher pool of its group for a stronger effect`)
+	}
+	for _, p := range up.pays {
+		lead := `Add pool="`
+		if len(asks) > 0 {
+			lead = `or pool="`
+		}
+		asks = append(asks, lead+tagValue(p)+`", which pays for `+up.group+` at its own level`)
+	}
+	if len(asks) == 0 {
+		return ""
+	}
+	return " " + strings.Join(asks, ", ") + ". A cost on an empty pool never climbs to a higher one by itself: name one that has some left (a refused use names them)."
 }
 
 // advanceLine teaches advance with what the ruleset allows.

@@ -52,7 +52,7 @@ func TestGMBrief(t *testing.T) {
 		`- [sheet: who="Name" op="note" field="Tonight's errand" value="text"]`,
 		`- [sheet: who="Name" op="rest" rest="Catch your breath"]`,
 		`- [sheet: who="Name" op="use" name="Guiding Glow"] uses something on the sheet that came from a catalog`,
-		`Add pool="Flare charges" to pay from a higher pool of its group`,
+		`Add pool="Flare charges" to pay from a higher pool of its group for a stronger effect, or pool="Reserve oil", which pays for charges at its own level. A cost on an empty pool never climbs to a higher one by itself: name one that has some left (a refused use names them).`,
 		`- [sheet: who="Name" op="advance" field="Lamps lit" by="1"] is permanent growth`,
 		"This ruleset lets these grow: fields Lamps lit, Rank, Hardiness, Oath; abilities; skills; saves.",
 		"Never write result, reason or now yourself",

@@ -14,6 +14,7 @@ import (
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
 	"sheetkeeper/strictjson"
+	"sheetkeeper/suggest"
 )
 
 // The picker (SPEC 5.1): /pick copies a catalog entry's rows onto a card, /catalog search
@@ -270,12 +271,39 @@ func (c *Core) findTarget(tx storage.Tx, channelID, guild string, u User, name s
 		}
 	}
 	if gameErr != nil {
-		return nil, gameErr
+		return nil, unknownCard(tx, channelID, u, name, "no character is called %q%s")
 	}
 	if camp == nil {
 		return nil, refusal.New(refusal.NoCampaign, "this channel has no campaign, and you have no character called %q", name)
 	}
-	return nil, refusal.New(refusal.UnknownCharacter, "no character is called %q", name)
+	return nil, unknownCard(tx, channelID, u, name, "no character is called %q%s")
+}
+
+// unknownCard is the unknown-character refusal of name, in words format builds from
+// name and the "did you mean" words: the closest names among the game cards of
+// channelID's campaign (none for "") and u's library cards, the cards u could have meant.
+func unknownCard(tx storage.Tx, channelID string, u User, name, format string) error {
+	var names []string
+	add := func(recs []*storage.CardRecord, err error) error {
+		if err != nil && storage.KindOf(err) != storage.NotFound {
+			return err
+		}
+		for _, r := range recs {
+			if r.Card != nil {
+				names = append(names, r.Card.Name)
+			}
+		}
+		return nil
+	}
+	if channelID != "" {
+		if err := add(tx.GameCards(channelID)); err != nil {
+			return fmt.Errorf("loading the cards of %s: %w", channelID, err)
+		}
+	}
+	if err := add(tx.LibraryCards(u.ID)); err != nil {
+		return fmt.Errorf("loading the library of %s: %w", u.ID, err)
+	}
+	return refusal.New(refusal.UnknownCharacter, format, name, suggest.DidYouMean(name, names))
 }
 
 // ---- /pick ----

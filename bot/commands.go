@@ -8,6 +8,7 @@ import (
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/storage"
+	"sheetkeeper/suggest"
 )
 
 // The command router (SPEC 8.1).
@@ -127,6 +128,22 @@ func (c *Core) Commands() []CommandSpec {
 	return out
 }
 
+// noCommand is the answer to a command the router does not have: "There is no command
+// /pik — did you mean /pick?", naming the closest commands (suggest.DidYouMean), or
+// ending in a full stop when none is close.
+func (r *router) noCommand(name string) string {
+	names := make([]string, 0, len(r.routes))
+	for key := range r.routes {
+		names = append(names, "/"+key)
+	}
+	slices.Sort(names)
+	typed := "/" + strings.TrimSpace(name)
+	if near := suggest.DidYouMean(typed, names); near != "" {
+		return "There is no command " + typed + near
+	}
+	return "There is no command " + typed + "."
+}
+
 // OnCommand answers one slash command. A handler that panics is answered "Internal
 // error" (the panic is logged): one bad command never takes the bot down. A refusal
 // names the command as the op refused ("/pick"; refusal.WithOp).
@@ -139,7 +156,7 @@ func (c *Core) OnCommand(ctx context.Context, cmd Command) (resp Response) {
 	}()
 	r, ok := c.router.routes[normalCommand(cmd.Name)]
 	if !ok {
-		return Response{Content: fmt.Sprintf("There is no command /%s.", strings.TrimSpace(cmd.Name)), Ephemeral: true}
+		return Response{Content: c.router.noCommand(cmd.Name), Ephemeral: true}
 	}
 	if missing := missingOptions(r.spec, cmd); len(missing) > 0 {
 		return Response{Content: fmt.Sprintf("/%s needs %s.", r.spec.Name, strings.Join(missing, ", ")), Ephemeral: true}

@@ -208,6 +208,8 @@ func TestCommandSet(t *testing.T) {
 func TestRouter(t *testing.T) {
 	m := newCmdTable(t)
 	wantResponse(t, "unknown command", m.run(gmUser, "teleport"), "There is no command /teleport.", true)
+	wantResponse(t, "a typo of a command", m.run(gmUser, "pik"), "There is no command /pik — did you mean /pick?", true)
+	wantResponse(t, "a typo of a subcommand", m.run(gmUser, "campaign craete"), "There is no command /campaign craete — did you mean /campaign create?", true)
 	wantResponse(t, "missing option", m.run(gmUser, "character set", "name", "Mira"), "/character set needs value:.", true)
 	wantResponse(t, "missing attachment", m.run(gmUser, "ruleset import"), "/ruleset import needs file:.", true)
 	wantResponse(t, "GM-only without a campaign", m.run(gmUser, "campaign gm add", "user", "bo"),

@@ -505,7 +505,7 @@ func TestUseUpcastAndPays5e(t *testing.T) {
 		`[sheet: op="use" name="Hold Person" pool="hp" result="refused" reason="bad-pool"]`)
 	want := "✓ use Magic Missile → 1st-level slots 3/4 (level 1)\n" +
 		"✓ use fireball from 3rd-level slots → 3rd-level slots 1/2 (level 3)\n" +
-		"✗ use Fireball from slots_4: not enough: 4th-level slots has 0 of 1\n" +
+		"✗ use Fireball from slots_4: not enough: 4th-level slots has 0 of 1; 3rd-level slots or Pact Magic slots can pay: add pool=\"3rd-level slots\"\n" +
 		"✓ use Hold Person from Pact Magic slots → Pact Magic slots 1/2 (level 3, 2 targets)\n" +
 		"✓ use Fire Bolt → no cost\n" +
 		"✗ use Hold Person from hp: Hit points cannot pay for 2nd-level slots"

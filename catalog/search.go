@@ -6,6 +6,7 @@ import (
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/suggest"
 )
 
 // Query is one search of a catalog: the words typed, the filter, and the layers' hides.
@@ -131,7 +132,7 @@ func (c *Catalog) Named(name string, clauses Filter, hides Hides) (*ruleset.Entr
 	if found == nil {
 		switch len(byLabel) {
 		case 0:
-			return nil, refusal.New(refusal.UnknownEntry, "%s has no entry %q", c.Def.Label, name)
+			return nil, refusal.New(refusal.UnknownEntry, "%s has no entry %q%s", c.Def.Label, name, c.nearEntries(name, hides))
 		case 1:
 			found = byLabel[0]
 		default:
@@ -153,4 +154,16 @@ func (c *Catalog) Named(name string, clauses Filter, hides Hides) (*ruleset.Entr
 		return nil, refusal.New(refusal.UnknownEntry, "%s does not match the filter %s", found.Label, describe(c.Def, clauses))
 	}
 	return found.Entry, nil
+}
+
+// nearEntries is the "did you mean" words for an entry name that matched nothing: the
+// closest entries the campaign's layers leave shown (a hidden one never is suggested),
+// each by its label or its id.
+func (c *Catalog) nearEntries(name string, hides Hides) string {
+	return suggest.DidYouMeanOf(name, c.entries, func(e *Entry) []string {
+		if e.hiddenBy(hides) != "" {
+			return nil
+		}
+		return []string{e.Label, e.id}
+	})
 }

@@ -134,7 +134,7 @@ func target(req AdvanceRequest, current float64, lo, hi int) (float64, error) {
 func advanceField(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.Advancement, req AdvanceRequest) (string, error) {
 	f := ruleset.ByName(rs.Sheet.Fields, req.Name, func(f *ruleset.Field) []string { return []string{f.ID, f.Label} })
 	if f == nil {
-		return "", refuse(refusal.UnknownField, "the sheet has no field %q", req.Name)
+		return "", refuseNear(refusal.UnknownField, nearOf(req.Name, rs.Sheet.Fields, func(f *ruleset.Field) (string, string) { return f.Label, f.ID }), "the sheet has no field %q", req.Name)
 	}
 	if !contains(adv.Fields, f.ID) {
 		return "", refuse(refusal.NotAllowed, "%s cannot be advanced", f.Label)
@@ -193,7 +193,7 @@ func advanceAbility(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.
 		}
 	}
 	if a == nil {
-		return "", refuse(refusal.UnknownAbility, "the sheet has no ability %q", req.Name)
+		return "", refuseNear(refusal.UnknownAbility, nearOf(req.Name, rs.Sheet.Abilities, func(a *ruleset.Ability) (string, string) { return a.Label, a.ID }), "the sheet has no ability %q", req.Name)
 	}
 	if !adv.Abilities {
 		return "", refuse(refusal.NotAllowed, "abilities cannot be advanced")
@@ -227,7 +227,7 @@ func advanceTier(rs *ruleset.Ruleset, card *Card, adv *ruleset.Advancement, req 
 		}
 	}
 	if k == nil {
-		return "", refuse(unknown, "the sheet has no %s %q", req.Kind, req.Name)
+		return "", refuseNear(unknown, nearOf(req.Name, list, func(s *ruleset.Skill) (string, string) { return s.Label, s.ID }), "the sheet has no %s %q", req.Kind, req.Name)
 	}
 	if !allowed {
 		return "", refuse(refusal.NotAllowed, "%ss cannot be advanced", req.Kind)

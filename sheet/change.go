@@ -13,6 +13,7 @@ import (
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/suggest"
 )
 
 // Change is one stored leaf an operation changed on one card: its path, and the stored
@@ -90,6 +91,25 @@ func Refused(err error) Outcome {
 // refuse builds a refusal error with a detail.
 func refuse(r refusal.Reason, format string, args ...any) *refusal.Error {
 	return refusal.New(r, format, args...)
+}
+
+// refuseNear is an unknown-… refusal whose words end with near, the names the user
+// probably meant (suggest's " — did you mean …?", or ""). Only the words change: a
+// write-back reads the reason alone.
+func refuseNear(r refusal.Reason, near string, format string, args ...any) *refusal.Error {
+	e := refuse(r, format, args...)
+	e.Detail += near
+	return e
+}
+
+// nearOf is the "did you mean" words for typed among items that each answer to a label
+// and an id (suggest.DidYouMeanOf): one per item, its label on a tie, since that is
+// what the sheet shows. It is worked out on a refusal's path only.
+func nearOf[T any](typed string, items []T, names func(*T) (label, id string)) string {
+	return suggest.DidYouMeanOf(typed, items, func(x *T) []string {
+		l, id := names(x)
+		return []string{l, id}
+	})
 }
 
 // badAmount is a bad-amount refusal stating its bounds.

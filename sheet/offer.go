@@ -2,6 +2,7 @@ package sheet
 
 import (
 	"slices"
+	"strings"
 
 	"sheetkeeper/ruleset"
 )
@@ -29,8 +30,11 @@ func OfferedPools(rs *ruleset.Ruleset, card *Card, entry *ruleset.Entry) []PoolO
 	if entry == nil || entry.Mechanics == nil || len(entry.Mechanics.Cost) != 1 {
 		return nil
 	}
-	t := entry.Mechanics.Cost[0]
-	vals := Evaluate(rs, card, nil)
+	return offered(rs, Evaluate(rs, card, nil), entry.Mechanics.Cost[0])
+}
+
+// offered is OfferedPools for the single cost term t, on the card evaluated as vals.
+func offered(rs *ruleset.Ruleset, vals *Values, t ruleset.CostTerm) []PoolOffer {
 	u := &payer{rs: rs, vals: vals, live: vals.Live}
 	group := termGroup(rs, t.Pool)
 	costLevel := u.costLevel(t.Pool)
@@ -61,4 +65,40 @@ func OfferedPools(rs *ruleset.Ruleset, card *Card, entry *ruleset.Entry) []PoolO
 		}
 	}
 	return out
+}
+
+// mostInstead is how many pools a refused use names as able to pay instead.
+const mostInstead = 3
+
+// couldPay is the words a use refused insufficient ends with when other pools of those
+// offered could pay amount — a higher pool of the cost's group, or one that pays for it
+// (5e's Pact Magic slots for a spell slot): "; Pact Magic slots or 2nd-level slots can
+// pay: add pool="Pact Magic slots"", the lowest level first (the smallest upcast), at
+// most mostInstead. The pool the use already named (named, by id or label) is not
+// offered again (the cost's own pool is, when pool= named another that was short); ""
+// when no other pool can pay. Only for a short cost term: a short counter has no other
+// pool to pay from.
+func couldPay(offers []PoolOffer, amount int, named string) string {
+	want := ruleset.FoldName(named)
+	var can []PoolOffer
+	for _, o := range offers {
+		if o.Value < amount || (want != "" && (ruleset.FoldName(o.Key) == want || ruleset.FoldName(o.Label) == want)) {
+			continue
+		}
+		can = append(can, o)
+	}
+	if len(can) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(can, func(a, b PoolOffer) int { return a.Level - b.Level })
+	can = can[:min(len(can), mostInstead)]
+	labels := make([]string, len(can))
+	for i, o := range can {
+		labels[i] = o.Label
+	}
+	pays := labels[0]
+	if len(labels) > 1 {
+		pays = strings.Join(labels[:len(labels)-1], ", ") + " or " + labels[len(labels)-1]
+	}
+	return "; " + pays + " can pay: add pool=\"" + can[0].Label + "\""
 }

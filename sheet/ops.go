@@ -6,6 +6,7 @@ import (
 
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
 )
 
 // maxOpAmount is what one command may move at once: a bigger number is a typo or a
@@ -42,7 +43,7 @@ func FindPool(r *Resolved, name string) (*Pool, error) {
 		}
 	}
 	if found == nil {
-		return nil, refuse(refusal.UnknownPool, "no pool %q on this sheet", name)
+		return nil, refuseNear(refusal.UnknownPool, nearOf(name, r.Pools, func(p *Pool) (string, string) { return p.Label, p.Key }), "no pool %q on this sheet", name)
 	}
 	return found, nil
 }
@@ -152,7 +153,7 @@ func findTrack(r *Resolved, name string) (*TrackValue, error) {
 			return t, nil
 		}
 	}
-	return nil, refuse(refusal.UnknownTrack, "no track %q on this sheet", name)
+	return nil, refuseNear(refusal.UnknownTrack, nearOf(name, r.Tracks, func(x *TrackValue) (string, string) { return x.Label, x.ID }), "no track %q on this sheet", name)
 }
 
 // opWound marks a wound track: amount marks of kind (a negative amount heals, the named
@@ -180,7 +181,8 @@ func opWound(op *Op) (string, error) {
 		}
 	}
 	if rank < 0 && n > 0 {
-		return "", refuse(refusal.UnknownKind, "%s takes no kind %q", t.Label, kindName)
+		near := nearOf(kindName, w.ladder, func(k *ruleset.TrackKind) (string, string) { return k.Label, k.ID })
+		return "", refuseNear(refusal.UnknownKind, near, "%s takes no kind %q", t.Label, kindName)
 	}
 	box := 0
 	if b, has := op.Req.Get("box"); has {
@@ -264,7 +266,7 @@ func opCondition(op *Op) (string, error) {
 		}
 		return c.Label + " off", nil
 	}
-	return "", refuse(refusal.UnknownCondition, "no condition %q", name)
+	return "", refuseNear(refusal.UnknownCondition, nearOf(name, r.Conditions, func(x *ConditionValue) (string, string) { return x.Label, x.ID }), "no condition %q", name)
 }
 
 // opState sets a live state the sheet shows to one of its values, each named by id or
@@ -284,9 +286,10 @@ func opState(op *Op) (string, error) {
 				return s.Label + " " + s.Decl.ValueLabel(v), nil
 			}
 		}
-		return "", refuse(refusal.UnknownValue, "%s has no value %q", s.Label, value)
+		near := nearOf(value, s.Decl.Values, func(v *string) (string, string) { return s.Decl.ValueLabel(*v), *v })
+		return "", refuseNear(refusal.UnknownValue, near, "%s has no value %q", s.Label, value)
 	}
-	return "", refuse(refusal.UnknownState, "no state %q on this sheet", name)
+	return "", refuseNear(refusal.UnknownState, nearOf(name, r.States, func(x *StateValue) (string, string) { return x.Label, x.ID }), "no state %q on this sheet", name)
 }
 
 // opNote writes a live text field, cut to its maxLength (as Marinara does); no value
@@ -307,5 +310,5 @@ func opNote(op *Op) (string, error) {
 		}
 		return t.Label + ": " + v, nil
 	}
-	return "", refuse(refusal.UnknownField, "no text field %q", name)
+	return "", refuseNear(refusal.UnknownField, nearOf(name, r.Text, func(x *TextValue) (string, string) { return x.Label, x.ID }), "no text field %q", name)
 }

@@ -15,7 +15,7 @@ func FindRest(rs *ruleset.Ruleset, name string) (*ruleset.Rest, error) {
 			return r, nil
 		}
 	}
-	return nil, refuse(refusal.UnknownRest, "no rest %q", name)
+	return nil, refuseNear(refusal.UnknownRest, nearOf(name, rs.Rests, func(r *ruleset.Rest) (string, string) { return r.Label, r.ID }), "no rest %q", name)
 }
 
 // opRest applies a declared rest: its restore steps in order, then what it clears. A

@@ -7,6 +7,7 @@ import (
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/suggest"
 )
 
 // maxUseTargets is the most targets a use reaches, however far it is upcast.
@@ -53,7 +54,7 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 	}
 	switch len(matched) {
 	case 0:
-		return Found{}, refuse(refusal.UnknownEntry, "nothing on %s's sheet is called %q", card.Name, name)
+		return Found{}, refuseNear(refusal.UnknownEntry, suggest.DidYouMean(name, entryNames(rs, card, entries)), "nothing on %s's sheet is called %q", card.Name, name)
 	case 1:
 	default:
 		return Found{}, refuse(refusal.AmbiguousEntry, "%q could be %s", name, strings.Join(matched, " or "))
@@ -63,6 +64,29 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 		return Found{}, refuse(refusal.UnknownEntry, "the catalog entry %s is not available", matched[0])
 	}
 	return Found{Marker: matched[0], Entry: e}, nil
+}
+
+// entryNames is every name FindEntry answers to on card, row by row: what each row that
+// came from a catalog shows, then its entry's label.
+func entryNames(rs *ruleset.Ruleset, card *Card, entries Entries) []string {
+	var names []string
+	for li := range rs.Sheet.Lists {
+		list := &rs.Sheet.Lists[li]
+		nameCol := ShownNameColumn(rs, list)
+		for _, row := range card.Build.Lists[list.ID] {
+			m := row.Marker()
+			if m == "" {
+				continue
+			}
+			if s, _ := row.Text(nameCol); s != "" {
+				names = append(names, s)
+			}
+			if e, ok := entryOf(entries, m); ok {
+				names = append(names, e.Label)
+			}
+		}
+	}
+	return names
 }
 
 // ShownNameColumn is the column a Game Master sees a row of list under, and the one
@@ -159,9 +183,13 @@ func planUse(rs *ruleset.Ruleset, card *Card, vals *Values, entries Entries, nam
 			res.Level = p.costLevel(terms[0].Pool)
 		}
 	}
+	var instead string
+	if len(p.short) > 0 && len(terms) == 1 {
+		instead = couldPay(offered(rs, vals, terms[0]), terms[0].Amount, pool)
+	}
 	p.counters(card, found.Marker)
 	if len(p.short) > 0 {
-		return useResult{}, refuse(refusal.Insufficient, "not enough: %s", strings.Join(p.short, "; "))
+		return useResult{}, refuse(refusal.Insufficient, "not enough: %s%s", strings.Join(p.short, "; "), instead)
 	}
 	res.Paid = p.paid
 	if targetCount != nil || perStep != nil {

@@ -459,3 +459,51 @@ func TestUseFireball5e(t *testing.T) {
 		t.Errorf("pact slots without pays: %+v", out)
 	}
 }
+
+// An insufficient use names the pools that could pay instead, lowest level first, and how
+// to ask; a short counter or a cost of two terms names none; the write-back reads the
+// reason alone.
+func TestUseShortfallNamesWhoCouldPay(t *testing.T) {
+	rs := useRuleset(t, arcanaPath)
+	for _, c := range []struct {
+		name, pool string
+		pools      map[string]int
+		want       string
+	}{
+		{"Magic Missile", "", map[string]int{"slots_1": 0, "slots_3": 0, "rune_high": 0},
+			`not enough: 1st-level slots has 0 of 1; 2nd-level slots, Pact slots or 4th-level slots can pay: add pool="2nd-level slots"`},
+		{"Magic Missile", "slots_2", map[string]int{"slots_2": 0, "slots_3": 0, "slots_4": 0, "slots_5": 0, "pact_slots": 0, "rune_high": 0},
+			`not enough: 2nd-level slots has 0 of 1; 1st-level slots can pay: add pool="1st-level slots"`},
+		{"Magic Missile", "", map[string]int{"slots_1": 0, "slots_2": 0, "slots_3": 0, "slots_4": 0, "slots_5": 0, "pact_slots": 0, "rune_high": 0},
+			`not enough: 1st-level slots has 0 of 1`},
+		{"Ki Bolt", "", map[string]int{"slots_1": 0, "ki": 1}, "not enough: 1st-level slots has 0 of 1; Ki has 1 of 2"},
+	} {
+		card := caster(t, rs)
+		setPools(card, c.pools)
+		out, changes := use(t, rs, card, inline(rs), c.name, c.pool)
+		if out.Reason != refusal.Insufficient || out.Detail != c.want || len(changes) != 0 {
+			t.Errorf("%s pool=%q: got %+v, want detail %q", c.name, c.pool, out, c.want)
+		}
+	}
+}
+
+// An unknown name's words suggest the closest; its reason, all a write-back reads, is
+// the one it always was.
+func TestUnknownNamesSuggest(t *testing.T) {
+	rs := useRuleset(t, arcanaPath)
+	card := caster(t, rs)
+	for text, want := range map[string]struct {
+		reason refusal.Reason
+		detail string
+	}{
+		`[sheet: op="spend" pool="Hit pionts" amount="1"]`:    {refusal.UnknownPool, `no pool "Hit pionts" on this sheet — did you mean Hit points?`},
+		`[sheet: op="use" name="Magic Misile"]`:               {refusal.UnknownEntry, `nothing on Mira's sheet is called "Magic Misile" — did you mean Magic Missile?`},
+		`[sheet: who="Mria" op="spend" pool="hp" amount="1"]`: {refusal.UnknownCharacter, `no character is called "Mria" — did you mean Mira?`},
+		`[sheet: op="spend" pool="zzz" amount="1"]`:           {refusal.UnknownPool, `no pool "zzz" on this sheet`},
+	} {
+		out := Apply(rs, []*Card{card}, tag(t, text), Options{Default: card.Name, Catalogs: inline(rs)}).Outcome
+		if out.Reason != want.reason || out.Detail != want.detail {
+			t.Errorf("%s: got %s %q, want %s %q", text, out.Reason, out.Detail, want.reason, want.detail)
+		}
+	}
+}

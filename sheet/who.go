@@ -5,6 +5,7 @@ import (
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
+	"sheetkeeper/suggest"
 )
 
 // sameTagName compares a sheet name (id or label) with what a tag's pool=, track=,
@@ -44,7 +45,11 @@ func FindNamed[T any](items []T, who string, name func(T) string) (T, error) {
 		found = it
 	}
 	if n == 0 {
-		return zero, refuse(refusal.UnknownCharacter, "no character is called %q", who)
+		names := make([]string, 0, len(items))
+		for _, it := range items {
+			names = append(names, name(it))
+		}
+		return zero, refuseNear(refusal.UnknownCharacter, suggest.DidYouMean(who, names), "no character is called %q", who)
 	}
 	return found, nil
 }

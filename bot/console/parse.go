@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/suggest"
 )
 
 // token is one word of a console line: a bare word, a quoted string, or key:value.
@@ -229,11 +230,15 @@ func findSpec(specs []bot.CommandSpec, toks []token) (bot.CommandSpec, []token, 
 	}
 	var names []string
 	for _, s := range specs {
-		if top, _, _ := strings.Cut(s.Name, " "); len(names) == 0 || names[len(names)-1] != top {
-			names = append(names, top)
+		if top, _, _ := strings.Cut(s.Name, " "); len(names) == 0 || names[len(names)-1] != "/"+top {
+			names = append(names, "/"+top)
 		}
 	}
-	return bot.CommandSpec{}, nil, fmt.Errorf("there is no command /%s; the commands are /%s", words[0], strings.Join(names, ", /"))
+	// A typo is answered with the closest commands; anything else with all of them.
+	if near := suggest.DidYouMean("/"+words[0], names); near != "" {
+		return bot.CommandSpec{}, nil, fmt.Errorf("there is no command /%s%s", words[0], near)
+	}
+	return bot.CommandSpec{}, nil, fmt.Errorf("there is no command /%s; the commands are %s", words[0], strings.Join(names, ", "))
 }
 
 func optionSpec(spec bot.CommandSpec, name string) (bot.OptionSpec, bool) {

@@ -105,6 +105,7 @@ func TestParseCommand(t *testing.T) {
 		"pick name:a name:b catalog:c entry:d":     "option name: is given twice",
 		"campaign":                                 "/campaign goes on with one of: create, show",
 		"frobnicate":                               "there is no command /frobnicate; the commands are /campaign, /character, /pick, /ruleset, /sheet",
+		"shet name:Mira":                           "there is no command /shet — did you mean /sheet?",
 		"ruleset export id:x version:two":          `/ruleset export version: "two" is not a whole number`,
 		"sheet format:yaml":                        `/sheet format: "yaml" is not one of text, json`,
 		"ruleset import file:missing.json":         "/ruleset import file: no file or folder",

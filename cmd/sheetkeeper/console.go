@@ -70,13 +70,17 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	ctx := context.Background()
+	// Signals are caught before the socket exists, so no signal can find a socket and no
+	// handler (one that arrives meanwhile waits in the channel).
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	// `sheetkeeper backup` asks a running console for a copy, as it asks a running bot.
 	stopControl, err := serveControl(cfg.DB, store, log)
 	if err != nil {
 		log.Warn("no backups while the console runs", "err", err)
 		stopControl = func() {}
 	}
-	release := cleanUpOnSignal(stopControl, store)
+	release := cleanUpOnSignal(sigs, stopControl, store)
 	con, core, err := console.Start(ctx, store, console.Options{Dir: dir}, log)
 	if err == nil {
 		if *script == "" && !*asJSON {
@@ -101,10 +105,9 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // input cannot when it waits on a terminal: the control socket is removed and the
 // database closed (Close lets an Update under way finish), then the process exits with
 // 128 + the signal's number, as a shell reports a process the signal ended. The returned
-// release stops listening, for the console's own way out.
-func cleanUpOnSignal(stopControl func(), store storage.Store) (release func()) {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+// release stops listening, for the console's own way out. sigs is already notified of
+// both signals.
+func cleanUpOnSignal(sigs chan os.Signal, stopControl func(), store storage.Store) (release func()) {
 	done := make(chan struct{})
 	go func() {
 		select {
