@@ -5,7 +5,13 @@
 //
 // A struct field is required unless its json tag says omitempty. Decoding is one pass
 // over the bytes with no intermediate tree, nesting is bounded, and a syntax error stops
-// the document (nothing after it can be located reliably).
+// the document (nothing after it can be located reliably). Text that is not UTF-8 is
+// refused where it stands, never read as U+FFFD.
+//
+// Counts are bounded while decoding, not after: an array over its limit (a slice
+// field's `maxItems:"2000"` tag, else Options.MaxItems) is one Limit problem, its items
+// past the limit only skipped over, whatever they hold; a million bad items cost a
+// scan, not a million decoded values and their problems.
 //
 // Problems is also the one problem type of the whole validation family: the ruleset
 // checks and the package reader (ruleset/bundle) report in it too, each Problem with a
@@ -35,6 +41,9 @@ type Options struct {
 	// not, so a caller can tell an omitempty key given empty ("name": "") from one
 	// left out.
 	Given func(path string)
+	// MaxItems bounds the items of every array and the members of every map (or
+	// generic object) that a `maxItems` tag does not bound otherwise; 0 means no bound.
+	MaxItems int
 }
 
 // Raw holds a value's JSON text undecoded, for a union the caller decodes itself.
@@ -98,7 +107,42 @@ func (d *decoder) pathString() string {
 }
 
 func (d *decoder) problem(format string, args ...any) {
+	if d.problems.full() {
+		d.problems.countMore(Malformed, 1) // the path is not built for a problem not kept
+		return
+	}
 	d.problems.Add(d.pathString(), format, args...)
+}
+
+// overLimit reports the one problem of an array or object over its limit: it has n
+// items (or keys), at most limit allowed.
+func (d *decoder) overLimit(n, limit int, what string) {
+	msg := "has " + groupDigits(n) + " " + what + ", at most " + groupDigits(limit) + " allowed"
+	if d.problems.full() {
+		d.problems.countMore(Limit, 1)
+		return
+	}
+	d.problems.AddKind(Limit, d.pathString(), msg)
+}
+
+// mark is where the problems stood, so an array found over its limit can take back
+// those of its items: the limit is its one problem.
+type mark struct{ n, more int }
+
+func (d *decoder) mark() mark {
+	m := mark{n: len(d.problems)}
+	if m.n > 0 && d.problems[m.n-1].more > 0 {
+		m.more = d.problems[m.n-1].more
+	}
+	return m
+}
+
+func (d *decoder) restore(m mark) {
+	d.problems = d.problems[:m.n]
+	if m.more > 0 {
+		t := &d.problems[m.n-1]
+		t.more, t.Msg = m.more, moreMsg(m.more)
+	}
 }
 
 func (d *decoder) syntax(msg string) {
@@ -151,7 +195,7 @@ func (d *decoder) value(target reflect.Value, depth int) {
 	case c == '{':
 		d.object(target, depth)
 	case c == '[':
-		d.array(target, depth)
+		d.array(target, depth, d.opt.MaxItems)
 	case c == '"':
 		s, ok := d.str()
 		if !ok {
@@ -293,6 +337,19 @@ func (d *decoder) literalBool() (bool, bool) {
 
 func (d *decoder) number() (float64, bool) {
 	start := d.pos
+	if !d.scanNumber() {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
+	if err != nil || math.IsInf(f, 0) {
+		d.problem("number %s is out of range", d.data[start:d.pos])
+		return 0, false
+	}
+	return f, true
+}
+
+// scanNumber passes over a number, checking its grammar.
+func (d *decoder) scanNumber() bool {
 	p := d.pos
 	if p < len(d.data) && d.data[p] == '-' {
 		p++
@@ -305,19 +362,20 @@ func (d *decoder) number() (float64, bool) {
 		}
 		return n
 	}
+	bad := func() bool {
+		d.pos = p
+		d.syntax("invalid number")
+		return false
+	}
 	if p < len(d.data) && d.data[p] == '0' {
 		p++
 	} else if digits() == 0 {
-		d.pos = p
-		d.syntax("invalid number")
-		return 0, false
+		return bad()
 	}
 	if p < len(d.data) && d.data[p] == '.' {
 		p++
 		if digits() == 0 {
-			d.pos = p
-			d.syntax("invalid number")
-			return 0, false
+			return bad()
 		}
 	}
 	if p < len(d.data) && (d.data[p] == 'e' || d.data[p] == 'E') {
@@ -326,21 +384,118 @@ func (d *decoder) number() (float64, bool) {
 			p++
 		}
 		if digits() == 0 {
-			d.pos = p
-			d.syntax("invalid number")
-			return 0, false
+			return bad()
 		}
 	}
 	d.pos = p
-	f, err := strconv.ParseFloat(string(d.data[start:p]), 64)
-	if err != nil || math.IsInf(f, 0) {
-		d.problem("number %s is out of range", d.data[start:p])
-		return 0, false
-	}
-	return f, true
+	return true
 }
 
-// str reads a JSON string. Invalid UTF-8 becomes U+FFFD, as in encoding/json.
+// skip passes over the next value, checking its syntax and its text's UTF-8 as value
+// does, but building nothing: the items of an array past its limit cost a scan.
+func (d *decoder) skip(depth int) {
+	if d.failed {
+		return
+	}
+	if depth > d.opt.MaxDepth {
+		d.syntax(fmt.Sprintf("nested deeper than %d levels", d.opt.MaxDepth))
+		return
+	}
+	if d.pos >= len(d.data) {
+		d.syntax("unexpected end of input")
+		return
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		d.skipMembers(depth)
+	case c == '[':
+		d.elements(depth, func(int) { d.skip(depth + 1) })
+	case c == '"':
+		d.skipString()
+	case c == 't' || c == 'f':
+		d.literalBool()
+	case c == 'n':
+		d.literal("null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		d.scanNumber()
+	default:
+		d.syntax(fmt.Sprintf("unexpected character %q", rune(c)))
+	}
+}
+
+// skipString passes over a string without building it; escapes are checked by the
+// reader that builds one, which the rare string holding one is given to.
+func (d *decoder) skipString() {
+	start := d.pos + 1
+	for p := start; p < len(d.data); p++ {
+		switch c := d.data[p]; {
+		case c == '"':
+			d.pos = p + 1
+			if !utf8.Valid(d.data[start:p]) {
+				d.notUTF8()
+			}
+			return
+		case c == '\\':
+			d.str()
+			return
+		case c < 0x20:
+			d.pos = p
+			d.syntax("control character in string")
+			return
+		}
+	}
+	d.pos = len(d.data)
+	d.syntax("unterminated string")
+}
+
+// skipMembers passes over an object as members does, its keys only scanned.
+func (d *decoder) skipMembers(depth int) {
+	d.pos++ // {
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return
+	}
+	for !d.failed {
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			d.syntax("expected a key in quotes")
+			return
+		}
+		if d.skipString(); d.failed {
+			return
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			d.syntax("expected ':' after a key")
+			return
+		}
+		d.pos++
+		d.skipSpace()
+		if d.skip(depth + 1); d.failed {
+			return
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			d.syntax("unexpected end of input")
+			return
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return
+		default:
+			d.syntax("expected ',' or '}'")
+			return
+		}
+	}
+}
+
+// str reads a JSON string. Text that is not UTF-8 is a problem at the string's path
+// (a key's is its object's); unlike encoding/json, which reads it as U+FFFD and so lets
+// a file say something other than what its author's editor shows.
 func (d *decoder) str() (string, bool) {
 	d.pos++ // opening quote
 	start := d.pos
@@ -350,10 +505,10 @@ func (d *decoder) str() (string, bool) {
 		case c == '"':
 			s := d.data[start:d.pos]
 			d.pos++
-			if utf8.Valid(s) {
-				return string(s), true
+			if !utf8.Valid(s) {
+				d.notUTF8()
 			}
-			return strings.ToValidUTF8(string(s), "\uFFFD"), true
+			return string(s), true
 		case c == '\\':
 			return d.strEscaped(start)
 		case c < 0x20:
@@ -374,7 +529,10 @@ func (d *decoder) strEscaped(start int) (string, bool) {
 		switch {
 		case c == '"':
 			d.pos++
-			return strings.ToValidUTF8(b.String(), "\uFFFD"), true
+			if !utf8.ValidString(b.String()) {
+				d.notUTF8()
+			}
+			return b.String(), true
 		case c < 0x20:
 			d.syntax("control character in string")
 			return "", false
@@ -435,6 +593,9 @@ func (d *decoder) strEscaped(start int) (string, bool) {
 	return "", false
 }
 
+// notUTF8 reports a string holding bytes that are not UTF-8.
+func (d *decoder) notUTF8() { d.problem("is not valid UTF-8 text") }
+
 func (d *decoder) hex4() (rune, bool) {
 	if d.pos+4 > len(d.data) {
 		d.syntax("invalid \\u escape")
@@ -458,13 +619,15 @@ func (d *decoder) generic(depth int) any {
 	switch c := d.data[d.pos]; {
 	case c == '{':
 		m := map[string]any{}
-		d.members(depth, func(key string) {
+		d.bounded(d.members, depth, d.opt.MaxItems, "keys", func(key string) {
 			m[key] = d.generic(depth + 1)
 		})
 		return m
 	case c == '[':
 		a := []any{}
-		d.elements(depth, func(int) { a = append(a, d.generic(depth+1)) })
+		if d.bounded(d.elementsOf, depth, d.opt.MaxItems, "items", func(string) { a = append(a, d.generic(depth+1)) }) {
+			return []any{}
+		}
 		return a
 	case c == '"':
 		s, _ := d.str()
@@ -540,6 +703,34 @@ func (d *decoder) members(depth int, each func(key string)) {
 	}
 }
 
+// bounded walks a container with walk (members or elementsOf), giving each of its
+// first limit items (or keys) to each and only skipping over the rest; limit 0 is no
+// bound. Past the limit the problems the items had are taken back and the container's
+// one problem is that it has too many. It reports whether the container was over.
+func (d *decoder) bounded(walk func(int, func(string)), depth, limit int, what string, each func(string)) bool {
+	m := d.mark()
+	n := 0
+	walk(depth, func(key string) {
+		n++
+		if limit > 0 && n > limit {
+			d.skip(depth + 1)
+			return
+		}
+		each(key)
+	})
+	if limit <= 0 || n <= limit || d.failed {
+		return false
+	}
+	d.restore(m)
+	d.overLimit(n, limit, what)
+	return true
+}
+
+// elementsOf is elements in the shape bounded walks.
+func (d *decoder) elementsOf(depth int, each func(string)) {
+	d.elements(depth, func(int) { each("") })
+}
+
 func (d *decoder) elements(depth int, each func(i int)) {
 	d.pos++ // [
 	d.skipSpace()
@@ -594,7 +785,7 @@ func (d *decoder) object(target reflect.Value, depth int) {
 		}
 		elem := target.Type().Elem()
 		seen := map[string]bool{}
-		d.members(depth, func(key string) {
+		d.bounded(d.members, depth, d.opt.MaxItems, "keys", func(key string) {
 			if seen[key] {
 				d.problem(MsgDuplicateKey)
 			}
@@ -628,7 +819,12 @@ func (d *decoder) structObject(target reflect.Value, depth int) {
 			d.problem(MsgDuplicateKey)
 		}
 		seen[i] = true
-		d.value(target.FieldByIndex(info.fields[i].index), depth+1)
+		f := target.FieldByIndex(info.fields[i].index)
+		if limit := info.fields[i].maxItems; limit > 0 && f.Kind() == reflect.Slice && d.data[d.pos] == '[' {
+			d.array(f, depth+1, limit)
+			return
+		}
+		d.value(f, depth+1)
 	})
 	if d.failed {
 		return
@@ -642,7 +838,8 @@ func (d *decoder) structObject(target reflect.Value, depth int) {
 	}
 }
 
-func (d *decoder) array(target reflect.Value, depth int) {
+// array decodes an array into target, at most limit items of it (0: no bound).
+func (d *decoder) array(target reflect.Value, depth, limit int) {
 	if !target.IsValid() {
 		d.elements(depth, func(int) { d.value(reflect.Value{}, depth+1) })
 		return
@@ -651,7 +848,7 @@ func (d *decoder) array(target reflect.Value, depth int) {
 	case reflect.Slice:
 		elem := target.Type().Elem()
 		s := reflect.MakeSlice(target.Type(), 0, 4)
-		d.elements(depth, func(int) {
+		d.bounded(d.elementsOf, depth, limit, "items", func(string) {
 			s = reflect.Append(s, reflect.Zero(elem))
 			d.value(s.Index(s.Len()-1), depth+1)
 		})
@@ -680,6 +877,7 @@ type fieldInfo struct {
 	name     string
 	index    []int
 	required bool
+	maxItems int // from a `maxItems:"N"` tag; 0 leaves Options.MaxItems
 }
 
 type structInfo struct {
@@ -708,10 +906,19 @@ func structInfoOf(t reflect.Type) *structInfo {
 			name = f.Name
 		}
 		info.byName[name] = len(info.fields)
+		maxItems := 0
+		if t := f.Tag.Get("maxItems"); t != "" {
+			n, err := strconv.Atoi(t)
+			if err != nil || n <= 0 {
+				panic("strictjson: maxItems of " + f.Name + " must be a positive count")
+			}
+			maxItems = n
+		}
 		info.fields = append(info.fields, fieldInfo{
 			name:     name,
 			index:    f.Index,
 			required: !strings.Contains(opts, "omitempty"),
+			maxItems: maxItems,
 		})
 	}
 	v, _ := structCache.LoadOrStore(t, info)
