@@ -1,11 +1,16 @@
 package bot
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"sheetkeeper/internal/hostile"
@@ -124,4 +129,70 @@ func BenchmarkHostileUpload(b *testing.B) {
 			b.ReportMetric(peak, "peak-MB")
 		})
 	}
+}
+
+// Every hostile upload gets a short answer: what one message holds, the rest of a long
+// list of problems as problems.txt beside it.
+func TestHostileImportAnswersAreShort(t *testing.T) {
+	m := newCmdTable(t)
+	for _, c := range hostileCases(t) {
+		att := &Attachment{Name: c.Name, Data: c.Data}
+		if c.Folder != nil {
+			att = &Attachment{Name: c.Name, Folder: c.Folder}
+		}
+		for _, cmd := range []string{"ruleset check", "ruleset import"} {
+			r := m.runFile(ana, cmd, att)
+			t.Logf("%s %s:\n%.400s", cmd, c.Name, r.Content)
+			if len(r.Content) > maxShownText+60 {
+				t.Errorf("%s %s: %d characters", cmd, c.Name, len(r.Content))
+			}
+			cut := strings.HasSuffix(r.Content, "… (the full list is in problems.txt)")
+			if cut != (len(r.Files) == 1) || (cut && r.Files[0].Name != "problems.txt") {
+				t.Errorf("%s %s: cut %v with %d files", cmd, c.Name, cut, len(r.Files))
+			}
+			if cut && strings.Count(string(r.Files[0].Data), "\n") < maxShownProblems {
+				t.Errorf("%s %s: the file holds %d lines", cmd, c.Name, strings.Count(string(r.Files[0].Data), "\n"))
+			}
+		}
+	}
+	// The package whose catalog is 699,000 {} installs, its catalog's one mistake said.
+	r := newCmdTable(t).runFile(ana, "ruleset import", &Attachment{Name: "x.zip", Data: hostileCases(t)[0].Data})
+	wantText(t, "699k", r.Content, "Installed **Ember Roads** as local/ember-roads v1: 3 abilities, 4 skills, 2 pools, 2 catalogs (4 entries), 1 layer, package, Capability API 1.340.\n"+
+		"Start a game on it with `/campaign create ruleset:ember-roads`.\n"+
+		"The picker will show mistakes instead of entries for catalog knacks (catalogs/knacks.json):\n"+
+		"entries: has 699,000 items, at most 2,000 allowed")
+	// A single file of 24,000 bad entries: 50 problems shown, the rest counted, the
+	// loader's whole list (1,000 and a count) in the file.
+	r = newCmdTable(t).runFile(ana, "ruleset import", &Attachment{Name: "bad.json", Data: hostileCases(t)[4].Data})
+	lines := strings.Split(r.Content, "\n")
+	shown := len(lines) - 3 // the heading, the count of the rest, where the rest is
+	if shown < 10 || shown > maxShownProblems || lines[len(lines)-2] != fmt.Sprintf("… and 119,%03d more problems", 1000-shown) {
+		t.Errorf("%d lines, ending %q", len(lines), lines[len(lines)-2:])
+	}
+	file := strings.Split(strings.TrimSpace(string(r.Files[0].Data)), "\n")
+	if len(file) != 1+strictjson.MaxProblems+1 || file[len(file)-1] != "… and 119,000 more problems" {
+		t.Errorf("file: %d lines, ending %q", len(file), file[len(file)-1])
+	}
+}
+
+// A file bigger than its manifest's bytes is refused with its true size, not the
+// declared size and one that reading it stopped at.
+func TestOversizeFileIsToldItsTrueSize(t *testing.T) {
+	folder := fstest.MapFS{}
+	for _, c := range hostileCases(t)[1:2] {
+		for p, f := range c.Folder {
+			folder[p] = f
+		}
+	}
+	var m map[string]any
+	json.Unmarshal(folder["manifest.json"].Data, &m)
+	files := m["files"].([]any)
+	files[0].(map[string]any)["bytes"] = 100 // ruleset.json
+	data, _ := json.Marshal(m)
+	folder["manifest.json"] = &fstest.MapFile{Data: data}
+	r := newCmdTable(t).runFile(ana, "ruleset check", &Attachment{Name: "pkg", Folder: folder})
+	wantText(t, "oversize", r.Content, fmt.Sprintf("That ruleset has mistakes:\nruleset.json: is %d bytes; the manifest declares 100", len(folder["ruleset.json"].Data)))
+	folder["manifest.json"] = &fstest.MapFile{Data: bytes.Repeat([]byte(" "), 70000)}
+	r = newCmdTable(t).runFile(ana, "ruleset check", &Attachment{Name: "pkg", Folder: folder})
+	wantText(t, "oversize manifest", r.Content, "That ruleset has mistakes:\nmanifest.json: is 70000 bytes, over the 65536-byte limit")
 }
