@@ -41,6 +41,18 @@ func loadHostile(c hostile.Case) error {
 	return nil
 }
 
+// hostileCase is the case of that name.
+func hostileCase(tb testing.TB, name string) hostile.Case {
+	tb.Helper()
+	for _, c := range hostileCases(tb) {
+		if c.Name == name {
+			return c
+		}
+	}
+	tb.Fatalf("no hostile case %q", name)
+	return hostile.Case{}
+}
+
 func hostileCases(tb testing.TB) []hostile.Case {
 	tb.Helper()
 	cases, err := hostile.Cases(corpus)
@@ -156,14 +168,14 @@ func TestHostileImportAnswersAreShort(t *testing.T) {
 		}
 	}
 	// The package whose catalog is 699,000 {} installs, its catalog's one mistake said.
-	r := newCmdTable(t).runFile(ana, "ruleset import", &Attachment{Name: "x.zip", Data: hostileCases(t)[0].Data})
+	r := newCmdTable(t).runFile(ana, "ruleset import", &Attachment{Name: "x.zip", Data: hostileCase(t, "knacks.json of 699,000 {} zipped").Data})
 	wantText(t, "699k", r.Content, "Installed **Ember Roads** as local/ember-roads v1: 3 abilities, 4 skills, 2 pools, 2 catalogs (4 entries), 1 layer, package, Capability API 1.340.\n"+
 		"Start a game on it with `/campaign create ruleset:ember-roads`.\n"+
 		"The picker will show mistakes instead of entries for catalog knacks (catalogs/knacks.json):\n"+
 		"entries: has 699,000 items, at most 2,000 allowed")
 	// A single file of 24,000 bad entries: 50 problems shown, the rest counted, the
 	// loader's whole list (1,000 and a count) in the file.
-	r = newCmdTable(t).runFile(ana, "ruleset import", &Attachment{Name: "bad.json", Data: hostileCases(t)[4].Data})
+	r = newCmdTable(t).runFile(ana, "ruleset import", &Attachment{Name: "bad.json", Data: hostileCase(t, "512 KB of bad entries within the entry limit").Data})
 	lines := strings.Split(r.Content, "\n")
 	shown := len(lines) - 3 // the heading, the count of the rest, where the rest is
 	if shown < 10 || shown > maxShownProblems || lines[len(lines)-2] != fmt.Sprintf("… and 119,%03d more problems", 1000-shown) {
@@ -179,10 +191,8 @@ func TestHostileImportAnswersAreShort(t *testing.T) {
 // declared size and one that reading it stopped at.
 func TestOversizeFileIsToldItsTrueSize(t *testing.T) {
 	folder := fstest.MapFS{}
-	for _, c := range hostileCases(t)[1:2] {
-		for p, f := range c.Folder {
-			folder[p] = f
-		}
+	for p, f := range hostileCase(t, "knacks.json of 699,000 {} as a folder").Folder {
+		folder[p] = f
 	}
 	var m map[string]any
 	json.Unmarshal(folder["manifest.json"].Data, &m)

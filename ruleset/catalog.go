@@ -73,10 +73,15 @@ const (
 	// maxItems bounds every other array and object of a ruleset document or catalog
 	// file while it is decoded: none has a reason to be longer than a catalog.
 	maxItems = MaxCatalogEntries
+	// maxValues bounds the values one document decodes: one per 8 bytes of the largest
+	// file allowed (a 2 MB catalog), where real files have one per 16 to 60. A file of
+	// 2,000-item arrays nested in 2,000-item arrays is refused after a budget of memory,
+	// not after a decoded value for every three bytes.
+	maxValues = 1 << 18
 )
 
 // decodeOptions are the options every ruleset document and catalog file is decoded with.
-var decodeOptions = strictjson.Options{AllowComment: true, MaxItems: maxItems}
+var decodeOptions = strictjson.Options{AllowComment: true, MaxItems: maxItems, MaxValues: maxValues}
 
 // Kind returns what the catalog holds, "rows" when the file does not say.
 func (cat *Catalog) Kind() string {

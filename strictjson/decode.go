@@ -44,6 +44,11 @@ type Options struct {
 	// MaxItems bounds the items of every array and the members of every map (or
 	// generic object) that a `maxItems` tag does not bound otherwise; 0 means no bound.
 	MaxItems int
+	// MaxValues bounds the values a document decodes, nested ones included, as a
+	// budget of the memory decoding may take; past it the document is refused with one
+	// Limit problem and decoding stops. 0 means no bound. Items only skipped over
+	// (past an array's limit) do not count.
+	MaxValues int
 }
 
 // Raw holds a value's JSON text undecoded, for a union the caller decodes itself.
@@ -70,6 +75,9 @@ func Decode(data []byte, v any, base string, opt Options) Problems {
 			d.syntax("unexpected text after the document")
 		}
 	}
+	if d.dropped > 0 {
+		d.problems.countMore(d.droppedKind, d.dropped)
+	}
 	return d.problems
 }
 
@@ -86,6 +94,11 @@ type decoder struct {
 	path     []segment
 	problems Problems
 	failed   bool
+	// dropped counts the problems past MaxProblems, added to the list once at the end
+	// (a count kept per problem would cost a message each); droppedKind is the first's.
+	dropped     int
+	droppedKind Kind
+	values      int // values decoded so far, for Options.MaxValues
 }
 
 func (d *decoder) pathString() string {
@@ -108,7 +121,7 @@ func (d *decoder) pathString() string {
 
 func (d *decoder) problem(format string, args ...any) {
 	if d.problems.full() {
-		d.problems.countMore(Malformed, 1) // the path is not built for a problem not kept
+		d.drop(Malformed) // the path is not built for a problem not kept
 		return
 	}
 	d.problems.Add(d.pathString(), format, args...)
@@ -119,31 +132,26 @@ func (d *decoder) problem(format string, args ...any) {
 func (d *decoder) overLimit(n, limit int, what string) {
 	msg := "has " + groupDigits(n) + " " + what + ", at most " + groupDigits(limit) + " allowed"
 	if d.problems.full() {
-		d.problems.countMore(Limit, 1)
+		d.drop(Limit)
 		return
 	}
 	d.problems.AddKind(Limit, d.pathString(), msg)
 }
 
+func (d *decoder) drop(k Kind) {
+	if d.dropped == 0 {
+		d.droppedKind = k
+	}
+	d.dropped++
+}
+
 // mark is where the problems stood, so an array found over its limit can take back
 // those of its items: the limit is its one problem.
-type mark struct{ n, more int }
+type mark struct{ n, dropped int }
 
-func (d *decoder) mark() mark {
-	m := mark{n: len(d.problems)}
-	if m.n > 0 && d.problems[m.n-1].more > 0 {
-		m.more = d.problems[m.n-1].more
-	}
-	return m
-}
+func (d *decoder) mark() mark { return mark{n: len(d.problems), dropped: d.dropped} }
 
-func (d *decoder) restore(m mark) {
-	d.problems = d.problems[:m.n]
-	if m.more > 0 {
-		t := &d.problems[m.n-1]
-		t.more, t.Msg = m.more, moreMsg(m.more)
-	}
-}
+func (d *decoder) restore(m mark) { d.problems, d.dropped = d.problems[:m.n], m.dropped }
 
 func (d *decoder) syntax(msg string) {
 	if d.failed {
@@ -159,8 +167,23 @@ func (d *decoder) syntax(msg string) {
 		}
 	}
 	// A syntax error is located by line and column: the path of a broken document is
-	// not meaningful, and a deeply nested one would be as long as the nesting.
-	d.problems.Add(d.base, "invalid JSON at line %d, column %d: %s", line, col, msg)
+	// not meaningful, and a deeply nested one would be as long as the nesting. It is
+	// kept past MaxProblems: it says why the rest of the document was not read.
+	d.problems = append(d.problems, Problem{Path: d.base, Msg: fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, msg)})
+}
+
+// counted counts one more value decoded and reports whether it is within
+// Options.MaxValues; the first past it stops the document with its one Limit problem.
+func (d *decoder) counted() bool {
+	d.values++
+	if d.opt.MaxValues <= 0 || d.values <= d.opt.MaxValues {
+		return true
+	}
+	// The document is refused for its size alone: what its values had wrong is noise.
+	d.failed, d.dropped = true, 0
+	d.problems = append(d.problems[:0], Problem{Path: d.base, Kind: Limit,
+		Msg: "holds more than " + groupDigits(d.opt.MaxValues) + " values, more than any such document needs; the rest was not read"})
+	return false
 }
 
 func (d *decoder) skipSpace() {
@@ -186,6 +209,9 @@ func (d *decoder) value(target reflect.Value, depth int) {
 	}
 	if d.pos >= len(d.data) {
 		d.syntax("unexpected end of input")
+		return
+	}
+	if !d.counted() {
 		return
 	}
 	if d.indirect(target, depth) {
@@ -258,6 +284,7 @@ func (d *decoder) indirect(target reflect.Value, depth int) bool {
 		if target.IsNil() {
 			target.Set(reflect.New(target.Type().Elem()))
 		}
+		d.values-- // the value pointed to is this one, counted again by value
 		d.value(target.Elem(), depth)
 		return true
 	case reflect.Interface:
@@ -614,6 +641,9 @@ func (d *decoder) hex4() (rune, bool) {
 func (d *decoder) generic(depth int) any {
 	if depth > d.opt.MaxDepth {
 		d.syntax(fmt.Sprintf("nested deeper than %d levels", d.opt.MaxDepth))
+		return nil
+	}
+	if !d.counted() {
 		return nil
 	}
 	switch c := d.data[d.pos]; {

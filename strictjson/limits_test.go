@@ -87,3 +87,17 @@ func TestInvalidUTF8IsRefusedWithItsPath(t *testing.T) {
 	wantLines(t, decodeLimited(t, "{\"entries\":[],\"any\":{\"k\xfe\":1}}"), "any: is not valid UTF-8 text")
 	wantLines(t, decodeLimited(t, "{\"entries\":[],\"any\":[1,2,3,4,5,\"\xff\"]}"), "any: has 6 items, at most 5 allowed")
 }
+
+// A document over its budget of values is one Limit problem, and decoding stops there.
+func TestValuesBudget(t *testing.T) {
+	var v limited
+	doc := `{"entries":[{"id":"a"},{},{"id":"c"}],"others":[{},{},{}]}`
+	ps := Decode([]byte(doc), &v, "", Options{MaxValues: 6})
+	wantLines(t, ps, "holds more than 6 values, more than any such document needs; the rest was not read")
+	if k, _ := KindOf(ps); k != Limit {
+		t.Errorf("kind %v", k)
+	}
+	if ps := Decode([]byte(doc), &v, "", Options{MaxValues: 11}); ps.Error() != "entries[1].id: required\nothers[0].id: required\nothers[1].id: required\nothers[2].id: required" {
+		t.Errorf("within the budget: %v", ps)
+	}
+}

@@ -24,7 +24,7 @@ func TestHostileImportIsAnsweredInTime(t *testing.T) {
 	h := newHarness(t)
 	for _, tc := range []struct {
 		name, file, want string
-		attached     bool
+		attached         bool
 	}{
 		{"knacks.json of 699,000 {} zipped", "knacks.zip",
 			"The picker will show mistakes instead of entries for catalog knacks (catalogs/knacks.json):\nentries: has 699,000 items, at most 2,000 allowed", false},

@@ -49,6 +49,8 @@ func Cases(corpus string) ([]Case, error) {
 	}
 	add("knacks.json of 699,000 {} zipped", "limit", zipOf(pkg699k), nil)
 	add("knacks.json of 699,000 {} as a folder", "limit", nil, mapFS(pkg699k))
+	nested := strings.Repeat(`{"rows":[`+strings.Repeat("{},", 1999)+`{}]},`, 348) + `{}`
+	add("knacks.json of 348 entries of 2,000 {} rows", "limit", zipOf(packageFiles(rs, catID, catalogFile(catID, nested))), nil)
 	add("2,001 invalid entries inline", "limit", singleFile(ember, strings.Repeat(`{"x":1},`, 2000)+`{"x":1}`), nil)
 	add("512 KB of 253,000 bad entries", "limit", singleFile(ember, strings.Repeat("0,", 253_000)+"0"), nil)
 	add("512 KB of bad entries within the entry limit", "malformed", manyBadEntries(ember), nil)
