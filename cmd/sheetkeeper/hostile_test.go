@@ -41,8 +41,15 @@ func TestRulesetCheckHostile(t *testing.T) {
 		if code != 1 || len(lines) > 1001 {
 			t.Errorf("%s: exit %d, %d lines", c.Name, code, len(lines))
 		}
-		if c.Name == "512 KB of bad entries within the entry limit" && lines[len(lines)-1] != path+": … and 119,000 more problems" {
+		if c.Name != "512 KB of bad entries within the entry limit" {
+			continue
+		}
+		if lines[len(lines)-1] != path+": … and 119,000 more problems" {
 			t.Errorf("%s: ends %q", c.Name, lines[len(lines)-1])
+		}
+		_, out, _ = runCLI(t, "", "ruleset", "check", "--json", path)
+		if !strings.HasSuffix(strings.TrimSpace(out), `{"path":"","message":"… and 119,000 more problems","more":119000}]}`) {
+			t.Errorf("json: ends %q", out[max(0, len(out)-120):])
 		}
 	}
 }
