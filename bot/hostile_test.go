@@ -23,7 +23,7 @@ import (
 
 // loadHostile reads an upload as /ruleset import does, every standalone catalog
 // included (the import checks them all before it answers), and returns the first
-// problem met.
+// problem met. Storing an upload that installs is the store's cost, not measured here.
 func loadHostile(c hostile.Case) error {
 	att := &Attachment{Name: c.Name, Data: c.Data}
 	if c.Folder != nil {
@@ -33,12 +33,13 @@ func loadHostile(c hostile.Case) error {
 	if err != nil {
 		return err
 	}
+	var first error
 	for _, cat := range l.Catalogs {
-		if _, err := l.Entries(cat.ID); err != nil {
-			return err
+		if _, err := l.Entries(cat.ID); err != nil && first == nil {
+			first = err
 		}
 	}
-	return nil
+	return first
 }
 
 // hostileCase is the case of that name.
@@ -118,7 +119,7 @@ func TestHostileUploadsAreRefusedCheaply(t *testing.T) {
 			if len(ps) > strictjson.MaxProblems+1 {
 				t.Errorf("%d problems kept", len(ps))
 			}
-			if elapsed > time.Second || allocMB > 64 {
+			if (elapsed > time.Second && !raceEnabled) || allocMB > 64 {
 				t.Errorf("refusing it took %v and %.1f MB; the bound is 1 s and 64 MB", elapsed, allocMB)
 			}
 		})

@@ -49,6 +49,7 @@ func Cases(corpus string) ([]Case, error) {
 	}
 	add("knacks.json of 699,000 {} zipped", "limit", zipOf(pkg699k), nil)
 	add("knacks.json of 699,000 {} as a folder", "limit", nil, mapFS(pkg699k))
+	add("12 catalog files of 699,000 {} each, zipped", "limit", zipOf(twelveCatalogs(ember, emptyObjects, catID)), nil)
 	nested := strings.Repeat(`{"rows":[`+strings.Repeat("{},", 1999)+`{}]},`, 348) + `{}`
 	add("knacks.json of 348 entries of 2,000 {} rows", "limit", zipOf(packageFiles(rs, catID, catalogFile(catID, nested))), nil)
 	add("2,001 invalid entries inline", "limit", singleFile(ember, strings.Repeat(`{"x":1},`, 2000)+`{"x":1}`), nil)
@@ -110,6 +111,38 @@ func manyBadEntries(ember []byte) []byte {
 	doc["catalogs"] = cats
 	out, _ := json.Marshal(doc)
 	return out
+}
+
+// twelveCatalogs is a package of ember-roads with twelve catalogs, the most a ruleset
+// may have, each a standalone file of 699,000 {} (2 MB, the most a file may hold): 25 MB
+// inflated from some 30 KB.
+func twelveCatalogs(ember, entries []byte, firstID string) map[string][]byte {
+	var doc map[string]any
+	json.Unmarshal(ember, &doc)
+	tmpl := doc["catalogs"].([]any)[0].(map[string]any)
+	delete(tmpl, "entries")
+	files := map[string][]byte{}
+	var cats []any
+	order := []string{"ruleset.json"}
+	for i := range 12 {
+		id := fmt.Sprintf("more%d", i)
+		if i == 0 {
+			id = firstID // the layer of ember-roads names it
+		}
+		c := map[string]any{}
+		for k, v := range tmpl {
+			c[k] = v
+		}
+		c["id"], c["asset"] = id, "catalogs/"+id+".json"
+		cats = append(cats, c)
+		p := "catalogs/" + id + ".json"
+		files[p] = bytes.Replace(entries, []byte(`"catalog":"`+firstID+`"`), []byte(`"catalog":"`+id+`"`), 1)
+		order = append(order, p)
+	}
+	doc["catalogs"] = cats
+	files["ruleset.json"], _ = json.Marshal(doc)
+	files["manifest.json"] = manifest(order, files)
+	return files
 }
 
 // packageFiles is a package of ruleset.json and one catalog file, with its manifest.
