@@ -66,6 +66,7 @@ const (
 	maxShownText     = 1800
 	maxShownProblems = 50
 	problemsFile     = "problems.txt"
+	fullListNote     = "\n… (the full list is in " + problemsFile + ")"
 )
 
 // readUpload reads an attachment as a ruleset: the record it would be stored as (id
@@ -264,7 +265,8 @@ func problemCount(err error) int {
 	return strings.Count(err.Error(), "\n") + 1
 }
 
-func problemsFiles(text string) []File {
+// problemsAttachment is the whole list of problems as the file beside an answer.
+func problemsAttachment(text string) []File {
 	return []File{{Name: problemsFile, Data: []byte(text + "\n")}}
 }
 
@@ -313,8 +315,8 @@ func shownProblems(head, shown, whole string, cut bool) Response {
 	text := head + "\n" + shown
 	resp := Response{Content: text, Ephemeral: true}
 	if cut || len(text) > maxShownText {
-		resp.Content = clipLines(text, len(head)) + "\n… (the full list is in " + problemsFile + ")"
-		resp.Files = problemsFiles(head + "\n" + whole)
+		resp.Content = clipLines(text, len(head)) + fullListNote
+		resp.Files = problemsAttachment(head + "\n" + whole)
 	}
 	return resp
 }
@@ -385,7 +387,7 @@ func importAnswer(text, warnings string, cut bool) Response {
 	if !cut && len(text) <= maxShownText {
 		return Response{Content: text}
 	}
-	return Response{Content: clipLines(text, 0) + "\n… (the full list is in " + problemsFile + ")", Files: problemsFiles(warnings)}
+	return Response{Content: clipLines(text, 0) + fullListNote, Files: problemsAttachment(warnings)}
 }
 
 // olderCampaigns counts the campaigns on an older version of ruleset id.
