@@ -380,6 +380,7 @@ func (d *decoder) scanNumber() bool {
 	return true
 }
 
+// str reads a JSON string. Text that is not UTF-8 is a problem at the string's path
 // (a key's is its object's); unlike encoding/json, which reads it as U+FFFD and so lets
 // a file say something other than what its author's editor shows.
 func (d *decoder) str() (string, bool) {

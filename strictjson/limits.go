@@ -151,8 +151,6 @@ func (d *decoder) skipMembers(depth int) {
 	}
 }
 
-// str reads a JSON string. Text that is not UTF-8 is a problem at the string's path
-
 // bounded walks a container with walk (members or elementsOf), giving each of its
 // first limit items (or keys) to each and only skipping over the rest; limit 0 is no
 // bound. Past the limit the problems the items had are taken back and the container's
