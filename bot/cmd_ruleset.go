@@ -11,12 +11,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"sheetkeeper/content"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/ruleset/bundle"
 	"sheetkeeper/storage"
+	"sheetkeeper/strictjson"
 )
 
 // /ruleset import, list, check and export (SPEC 4.2, 8.1). An imported ruleset is stored
@@ -56,9 +58,16 @@ func rulesetCommands(r *router) {
 		complete("id", (*Core).rulesetChoices)
 }
 
-// maxShownText bounds the problems listed in a message; the full list comes as a file
-// beside it.
-const maxShownText = 1800
+// What an answer shows of a list of problems: at most maxShownProblems of them in at
+// most maxShownText characters, then a line counting the rest; the whole list (as the
+// loader kept it, strictjson.MaxProblems and a count) comes as problems.txt beside it.
+// A hostile file may hold a million mistakes; nobody reads past the first few.
+const (
+	maxShownText     = 1800
+	maxShownProblems = 50
+	problemsFile     = "problems.txt"
+	fullListNote     = "\n… (the full list is in " + problemsFile + ")"
+)
 
 // readUpload reads an attachment as a ruleset: the record it would be stored as (id
 // local/<id>) and the ruleset loaded from that record by the loader campaigns use. A
@@ -100,9 +109,9 @@ func readUpload(att *Attachment) (*storage.RulesetRecord, *ruleset.Loaded, error
 // packageFiles reads a package's manifest.json and every file it lists, each bounded by
 // the size the manifest declares (the loader then checks sizes and hashes).
 func packageFiles(fsys fs.FS) (map[string][]byte, error) {
-	manifest, err := readBounded(fsys, "manifest.json", bundle.MaxManifestBytes)
+	manifest, err := readBounded(fsys, "manifest.json", bundle.MaxManifestBytes, false)
 	if err != nil {
-		return nil, fmt.Errorf("manifest.json: %w", err)
+		return nil, pathError("manifest.json", err)
 	}
 	m, err := bundle.ParseManifest(manifest)
 	if err != nil {
@@ -110,18 +119,28 @@ func packageFiles(fsys fs.FS) (map[string][]byte, error) {
 	}
 	files := map[string][]byte{"manifest.json": manifest}
 	for _, f := range m.Files {
-		data, err := readBounded(fsys, f.Path, f.Bytes)
+		data, err := readBounded(fsys, f.Path, f.Bytes, true)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Path, err)
+			return nil, pathError(f.Path, err)
 		}
 		files[f.Path] = data
 	}
 	return files, nil
 }
 
-// readBounded reads at most limit+1 bytes of name: enough for the loader to see a file
-// is bigger than declared, never more.
-func readBounded(fsys fs.FS, name string, limit int64) ([]byte, error) {
+// pathError puts a file's path before an error about it; problems carry their path.
+func pathError(path string, err error) error {
+	var ps strictjson.Problems
+	if errors.As(err, &ps) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// readBounded reads at most limit+1 bytes of name: enough to see a file is bigger than
+// declared (the manifest's bytes) or allowed, never more. A bigger file is refused here
+// with its true size, as its file system tells it: the loader would only see limit+1.
+func readBounded(fsys fs.FS, name string, limit int64, declared bool) ([]byte, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -130,7 +149,18 @@ func readBounded(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return bundle.ReadLimited(f, limit)
+	data, err := bundle.ReadLimited(f, limit)
+	if err != nil || int64(len(data)) <= limit {
+		return data, err
+	}
+	size := "more than " + strconv.FormatInt(limit, 10)
+	if st, err := f.Stat(); err == nil && st.Size() > limit {
+		size = strconv.FormatInt(st.Size(), 10)
+	}
+	if declared {
+		return nil, strictjson.Problems{{Kind: strictjson.Integrity, Path: name, Msg: "is " + size + " bytes; the manifest declares " + strconv.FormatInt(limit, 10)}}
+	}
+	return nil, strictjson.Problems{{Kind: strictjson.Limit, Path: name, Msg: "is " + size + " bytes, over the " + strconv.FormatInt(limit, 10) + "-byte limit"}}
 }
 
 // builtinRecord is a built-in ruleset as a store record, and the ruleset loaded from it.
@@ -170,19 +200,74 @@ func builtinVersion(b content.Builtin) (int, error) {
 }
 
 // catalogProblems checks each standalone catalog file of a package ruleset now, rather
-// than when the picker first asks: one line per catalog with mistakes.
-func catalogProblems(l *ruleset.Loaded) []string {
-	var out []string
+// than when the picker first asks. For each catalog with mistakes it shows a heading
+// and its problems, at most maxShownProblems of them in all; whole is the full list and
+// cut says whether shown leaves some of it out.
+func catalogProblems(l *ruleset.Loaded) (shown []string, whole string, cut bool) {
+	var all []string
+	budget := maxShownProblems
 	for i := range l.Catalogs {
 		cat := &l.Catalogs[i]
 		if cat.Asset == nil {
 			continue
 		}
-		if _, err := l.Entries(cat.ID); err != nil {
-			out = append(out, fmt.Sprintf("catalog %s (%s):\n%s", cat.ID, cat.AssetPath(), err))
+		_, err := l.Entries(cat.ID)
+		if err == nil {
+			continue
 		}
+		heading := fmt.Sprintf("catalog %s (%s):\n", cat.ID, cat.AssetPath())
+		all = append(all, heading+err.Error())
+		text, left := headOf(err, max(budget, 1), maxShownText/2)
+		budget -= problemCount(err)
+		shown = append(shown, heading+text)
+		cut = cut || left
 	}
-	return out
+	return shown, strings.Join(all, "\n"), cut || budget < 0
+}
+
+// headOf is what a message shows of err's problems: as many of the first n as fit in
+// room characters and a line counting the rest; cut says whether some were left out.
+func headOf(err error, n, room int) (text string, cut bool) {
+	var ps strictjson.Problems
+	if !errors.As(err, &ps) {
+		lines := strings.Split(err.Error(), "\n")
+		k := fitting(len(lines), n, room, func(i int) int { return len(lines[i]) })
+		if k == len(lines) {
+			return err.Error(), false
+		}
+		return strings.Join(lines[:k], "\n") + "\n… and " + strconv.Itoa(len(lines)-k) + " more lines", true
+	}
+	k := fitting(len(ps), n, room, func(i int) int { return len(ps[i].String()) })
+	return ps.Head(k).Error(), ps.Total() > k
+}
+
+// fitting is how many of the first n of count lines fit in room characters with a line
+// counting the rest ("… and 12,345 more problems"); at least one.
+func fitting(count, n, room int, length func(int) int) int {
+	const countLine = 40
+	k, used := 0, 0
+	for k < min(count, n) {
+		used += length(k) + 1
+		if used > room-countLine {
+			break
+		}
+		k++
+	}
+	return max(k, 1)
+}
+
+// problemCount is how many problems err stands for.
+func problemCount(err error) int {
+	var ps strictjson.Problems
+	if errors.As(err, &ps) {
+		return ps.Total()
+	}
+	return strings.Count(err.Error(), "\n") + 1
+}
+
+// problemsAttachment is the whole list of problems as the file beside an answer.
+func problemsAttachment(text string) []File {
+	return []File{{Name: problemsFile, Data: []byte(text + "\n")}}
 }
 
 // summary is one line saying what a ruleset holds.
@@ -216,20 +301,40 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// problemsResponse shows what is wrong with an upload: every problem, in a message when
-// they fit and as a problems.txt file beside a shortened message when they do not.
+// problemsResponse shows what is wrong with an upload: its problems in a message when
+// they fit, else the first of them and, beside the shortened message, the whole list as
+// problems.txt.
 func problemsResponse(head string, err error) Response {
-	text := head + "\n" + err.Error()
+	shown, cut := headOf(err, maxShownProblems, maxShownText-len(head))
+	return shownProblems(head, shown, err.Error(), cut)
+}
+
+// shownProblems is the private answer of head and the problems shown, with the whole
+// list as a file when shown leaves some out (cut) or is too long for one message.
+func shownProblems(head, shown, whole string, cut bool) Response {
+	text := head + "\n" + shown
 	resp := Response{Content: text, Ephemeral: true}
-	if len(text) > maxShownText {
-		cut := strings.LastIndexByte(text[:maxShownText], '\n')
-		if cut < len(head) {
-			cut = maxShownText
-		}
-		resp.Content = text[:cut] + "\n… (the full list is in problems.txt)"
-		resp.Files = []File{{Name: "problems.txt", Data: []byte(text + "\n")}}
+	if cut || len(text) > maxShownText {
+		resp.Content = clipLines(text, len(head)) + fullListNote
+		resp.Files = problemsAttachment(head + "\n" + whole)
 	}
 	return resp
+}
+
+// clipLines cuts text to maxShownText at a line break after keep bytes, else at the
+// limit.
+func clipLines(text string, keep int) string {
+	if len(text) <= maxShownText {
+		return text
+	}
+	cut := strings.LastIndexByte(text[:maxShownText], '\n')
+	if cut < keep {
+		cut = maxShownText
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+	}
+	return text[:cut]
 }
 
 func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, error) {
@@ -243,7 +348,7 @@ func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, err
 		return problemsResponse("That ruleset cannot be installed:", err), nil
 	}
 	rec.Guild = storage.RulesetHome(cmd.GuildID, rec.ID)
-	warnings := catalogProblems(l)
+	warnings, allWarnings, cut := catalogProblems(l)
 	var resp Response
 	err = c.store.Update(ctx, func(tx storage.Tx) error {
 		if err := mayInstall(tx, cmd); err != nil {
@@ -278,10 +383,20 @@ func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, err
 		for _, w := range warnings {
 			b.WriteString("\nThe picker will show mistakes instead of entries for " + w)
 		}
-		resp = Response{Content: b.String()}
+		resp = importAnswer(b.String(), allWarnings, cut)
 		return nil
 	})
 	return resp, err
+}
+
+// importAnswer is an install's answer: its text, shortened to what one message holds
+// when its catalogs' mistakes are many (cut: some are not in text), the whole list of
+// them as a file beside it.
+func importAnswer(text, warnings string, cut bool) Response {
+	if !cut && len(text) <= maxShownText {
+		return Response{Content: text}
+	}
+	return Response{Content: clipLines(text, 0) + fullListNote, Files: problemsAttachment(warnings)}
 }
 
 // olderCampaigns counts the campaigns on an older version of ruleset id of namespace
@@ -305,9 +420,9 @@ func (c *Core) cmdRulesetCheck(ctx context.Context, cmd Command) (Response, erro
 	if err != nil {
 		return problemsResponse("That ruleset has mistakes:", err), nil
 	}
-	if ps := catalogProblems(l); len(ps) > 0 {
-		return problemsResponse(fmt.Sprintf("%s v%d reads, but its catalog files have mistakes:", rec.ID, rec.Version),
-			errors.New(strings.Join(ps, "\n"))), nil
+	if shown, whole, cut := catalogProblems(l); len(shown) > 0 {
+		head := fmt.Sprintf("%s v%d reads, but its catalog files have mistakes:", rec.ID, rec.Version)
+		return shownProblems(head, strings.Join(shown, "\n"), whole, cut), nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** v%d is valid: %s.", rec.Name, rec.Version, summary(l))

@@ -21,7 +21,7 @@ type Catalog struct {
 	Feeds   []string        `json:"feeds,omitempty"`
 	Filters []CatalogFilter `json:"filters,omitempty"`
 	Units   *CatalogUnits   `json:"units,omitempty"`
-	Entries []Entry         `json:"entries,omitempty"`
+	Entries []Entry         `json:"entries,omitempty" maxItems:"2000"` // MaxCatalogEntries
 	Asset   *string         `json:"asset,omitempty"`
 }
 
@@ -58,7 +58,10 @@ const (
 	holdsItems     = "items"
 )
 
-// Catalog limits (the entry limit holds inline and in a standalone file alike).
+// Catalog limits (the entry limit holds inline and in a standalone file alike). The
+// entry limit is counted while decoding (the `maxItems` tags of the entries fields), so
+// a catalog of 699,000 entries is one problem, whatever its entries hold; the checks
+// count it again for a catalog built in code.
 const (
 	maxCatalogs        = 12
 	MaxCatalogEntries  = 2000
@@ -67,7 +70,18 @@ const (
 	maxUnitLabel       = 12
 	catalogAssetPrefix = "catalogs/"
 	maxAssetPath       = 240
+	// maxItems bounds every other array and object of a ruleset document or catalog
+	// file while it is decoded: none has a reason to be longer than a catalog.
+	maxItems = MaxCatalogEntries
+	// maxValues bounds the values one document decodes: one per 8 bytes of the largest
+	// file allowed (a 2 MB catalog), where real files have one per 16 to 60. A file of
+	// 2,000-item arrays nested in 2,000-item arrays is refused after a budget of memory,
+	// not after a decoded value for every three bytes.
+	maxValues = 1 << 18
 )
+
+// decodeOptions are the options every ruleset document and catalog file is decoded with.
+var decodeOptions = strictjson.Options{AllowComment: true, MaxItems: maxItems, MaxValues: maxValues}
 
 // Kind returns what the catalog holds, "rows" when the file does not say.
 func (cat *Catalog) Kind() string {

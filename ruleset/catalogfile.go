@@ -11,7 +11,7 @@ type catalogFile struct {
 	Schema        *string `json:"$schema,omitempty"`
 	SchemaVersion int     `json:"schemaVersion"`
 	Catalog       string  `json:"catalog"`
-	Entries       []Entry `json:"entries"`
+	Entries       []Entry `json:"entries" maxItems:"2000"` // MaxCatalogEntries
 }
 
 // CheckCatalogFile decodes a standalone catalog file and checks its entries against an
@@ -34,7 +34,7 @@ func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, stri
 		return nil, ps, nil
 	}
 	var f catalogFile
-	ps := strictjson.Decode(data, &f, "", strictjson.Options{AllowComment: true})
+	ps := strictjson.Decode(data, &f, "", decodeOptions)
 	annotateEntries(ps, catalogID, f.Entries, "entries")
 	if !ps.Complete() {
 		ps.Sort()

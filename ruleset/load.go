@@ -40,8 +40,8 @@ type externalCatalog struct {
 // LoadFile reads a single-file ruleset: catalogs inline, at most 512 KB, no Capability
 // API declaration needed (the engine that reads it validates it).
 func LoadFile(data []byte) (*Loaded, error) {
-	if len(data) > MaxSingleFileBytes {
-		return nil, strictjson.Problems{{Kind: strictjson.Limit, Msg: fmt.Sprintf("a single-file ruleset is at most %d KB; this one is %d KB (ship a package with standalone catalog files)", MaxSingleFileBytes/1024, (len(data)+1023)/1024)}}
+	if err := CheckFileSize(int64(len(data))); err != nil {
+		return nil, err
 	}
 	rs, ps := Parse(data)
 	for i, c := range rs.Catalogs {
@@ -54,6 +54,17 @@ func LoadFile(data []byte) (*Loaded, error) {
 	}
 	sum := sha256.Sum256(data)
 	return &Loaded{Ruleset: rs, Digest: hex.EncodeToString(sum[:])}, nil
+}
+
+// CheckFileSize refuses a single-file ruleset of size bytes when it is over the limit,
+// saying its size: a front end that reads a file only up to the limit (as it should)
+// asks with the size its file system tells, so the answer is not "513 KB" for every
+// file over 512 KB.
+func CheckFileSize(size int64) error {
+	if size <= MaxSingleFileBytes {
+		return nil
+	}
+	return strictjson.Problems{{Kind: strictjson.Limit, Msg: fmt.Sprintf("a single-file ruleset is at most %d KB; this one is %d KB (ship a package with standalone catalog files)", MaxSingleFileBytes/1024, (size+1023)/1024)}}
 }
 
 // LoadPackage reads a package's ruleset.json, checks its Capability API declaration

@@ -63,7 +63,7 @@ const MaxSingleFileBytes = 512 * 1024
 // does, as checking what could not be read would only report its echoes.
 func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 	rs := &Ruleset{}
-	ps := strictjson.Decode(data, rs, "", strictjson.Options{AllowComment: true})
+	ps := strictjson.Decode(data, rs, "", decodeOptions)
 	AnnotateEntryProblems(rs, ps)
 	if ps.Complete() {
 		c := &checker{rs: rs}

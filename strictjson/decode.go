@@ -5,7 +5,15 @@
 //
 // A struct field is required unless its json tag says omitempty. Decoding is one pass
 // over the bytes with no intermediate tree, nesting is bounded, and a syntax error stops
-// the document (nothing after it can be located reliably).
+// the document (nothing after it can be located reliably). Text that is not UTF-8 is
+// refused where it stands, never read as U+FFFD.
+//
+// Counts are bounded while decoding, not after: an array over its limit (a slice
+// field's `maxItems:"2000"` tag, else Options.MaxItems) is one Limit problem, its items
+// past the limit only skipped over, whatever they hold; a million bad items cost a
+// scan, not a million decoded values and their problems. Options.MaxValues is a budget
+// of values for the whole document (2,000 arrays of 2,000 items each stay within every
+// item limit), and problems past MaxProblems are counted, not kept (limits.go).
 //
 // Problems is also the one problem type of the whole validation family: the ruleset
 // checks and the package reader (ruleset/bundle) report in it too, each Problem with a
@@ -35,6 +43,14 @@ type Options struct {
 	// not, so a caller can tell an omitempty key given empty ("name": "") from one
 	// left out.
 	Given func(path string)
+	// MaxItems bounds the items of every array and the members of every map (or
+	// generic object) that a `maxItems` tag does not bound otherwise; 0 means no bound.
+	MaxItems int
+	// MaxValues bounds the values a document decodes, nested ones included, as a
+	// budget of the memory decoding may take; past it the document is refused with one
+	// Limit problem and decoding stops. 0 means no bound. Items only skipped over
+	// (past an array's limit) do not count.
+	MaxValues int
 }
 
 // Raw holds a value's JSON text undecoded, for a union the caller decodes itself.
@@ -61,6 +77,9 @@ func Decode(data []byte, v any, base string, opt Options) Problems {
 			d.syntax("unexpected text after the document")
 		}
 	}
+	if d.dropped > 0 {
+		d.problems.countMore(d.droppedKind, d.dropped)
+	}
 	return d.problems
 }
 
@@ -77,6 +96,11 @@ type decoder struct {
 	path     []segment
 	problems Problems
 	failed   bool
+	// dropped counts the problems past MaxProblems, added to the list once at the end
+	// (a count kept per problem would cost a message each); droppedKind is the first's.
+	dropped     int
+	droppedKind Kind
+	values      int // values decoded so far, for Options.MaxValues
 }
 
 func (d *decoder) pathString() string {
@@ -98,6 +122,10 @@ func (d *decoder) pathString() string {
 }
 
 func (d *decoder) problem(format string, args ...any) {
+	if d.problems.full() {
+		d.drop(Malformed) // the path is not built for a problem not kept
+		return
+	}
 	d.problems.Add(d.pathString(), format, args...)
 }
 
@@ -115,8 +143,9 @@ func (d *decoder) syntax(msg string) {
 		}
 	}
 	// A syntax error is located by line and column: the path of a broken document is
-	// not meaningful, and a deeply nested one would be as long as the nesting.
-	d.problems.Add(d.base, "invalid JSON at line %d, column %d: %s", line, col, msg)
+	// not meaningful, and a deeply nested one would be as long as the nesting. It is
+	// kept past MaxProblems: it says why the rest of the document was not read.
+	d.problems = append(d.problems, Problem{Path: d.base, Msg: fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, msg)})
 }
 
 func (d *decoder) skipSpace() {
@@ -144,6 +173,9 @@ func (d *decoder) value(target reflect.Value, depth int) {
 		d.syntax("unexpected end of input")
 		return
 	}
+	if !d.counted() {
+		return
+	}
 	if d.indirect(target, depth) {
 		return
 	}
@@ -151,7 +183,7 @@ func (d *decoder) value(target reflect.Value, depth int) {
 	case c == '{':
 		d.object(target, depth)
 	case c == '[':
-		d.array(target, depth)
+		d.array(target, depth, d.opt.MaxItems)
 	case c == '"':
 		s, ok := d.str()
 		if !ok {
@@ -214,6 +246,7 @@ func (d *decoder) indirect(target reflect.Value, depth int) bool {
 		if target.IsNil() {
 			target.Set(reflect.New(target.Type().Elem()))
 		}
+		d.values-- // the value pointed to is this one, counted again by value
 		d.value(target.Elem(), depth)
 		return true
 	case reflect.Interface:
@@ -293,6 +326,19 @@ func (d *decoder) literalBool() (bool, bool) {
 
 func (d *decoder) number() (float64, bool) {
 	start := d.pos
+	if !d.scanNumber() {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
+	if err != nil || math.IsInf(f, 0) {
+		d.problem("number %s is out of range", d.data[start:d.pos])
+		return 0, false
+	}
+	return f, true
+}
+
+// scanNumber passes over a number, checking its grammar.
+func (d *decoder) scanNumber() bool {
 	p := d.pos
 	if p < len(d.data) && d.data[p] == '-' {
 		p++
@@ -305,19 +351,20 @@ func (d *decoder) number() (float64, bool) {
 		}
 		return n
 	}
+	bad := func() bool {
+		d.pos = p
+		d.syntax("invalid number")
+		return false
+	}
 	if p < len(d.data) && d.data[p] == '0' {
 		p++
 	} else if digits() == 0 {
-		d.pos = p
-		d.syntax("invalid number")
-		return 0, false
+		return bad()
 	}
 	if p < len(d.data) && d.data[p] == '.' {
 		p++
 		if digits() == 0 {
-			d.pos = p
-			d.syntax("invalid number")
-			return 0, false
+			return bad()
 		}
 	}
 	if p < len(d.data) && (d.data[p] == 'e' || d.data[p] == 'E') {
@@ -326,21 +373,16 @@ func (d *decoder) number() (float64, bool) {
 			p++
 		}
 		if digits() == 0 {
-			d.pos = p
-			d.syntax("invalid number")
-			return 0, false
+			return bad()
 		}
 	}
 	d.pos = p
-	f, err := strconv.ParseFloat(string(d.data[start:p]), 64)
-	if err != nil || math.IsInf(f, 0) {
-		d.problem("number %s is out of range", d.data[start:p])
-		return 0, false
-	}
-	return f, true
+	return true
 }
 
-// str reads a JSON string. Invalid UTF-8 becomes U+FFFD, as in encoding/json.
+// str reads a JSON string. Text that is not UTF-8 is a problem at the string's path
+// (a key's is its object's); unlike encoding/json, which reads it as U+FFFD and so lets
+// a file say something other than what its author's editor shows.
 func (d *decoder) str() (string, bool) {
 	d.pos++ // opening quote
 	start := d.pos
@@ -350,10 +392,10 @@ func (d *decoder) str() (string, bool) {
 		case c == '"':
 			s := d.data[start:d.pos]
 			d.pos++
-			if utf8.Valid(s) {
-				return string(s), true
+			if !utf8.Valid(s) {
+				d.notUTF8()
 			}
-			return strings.ToValidUTF8(string(s), "\uFFFD"), true
+			return string(s), true
 		case c == '\\':
 			return d.strEscaped(start)
 		case c < 0x20:
@@ -374,7 +416,10 @@ func (d *decoder) strEscaped(start int) (string, bool) {
 		switch {
 		case c == '"':
 			d.pos++
-			return strings.ToValidUTF8(b.String(), "\uFFFD"), true
+			if !utf8.ValidString(b.String()) {
+				d.notUTF8()
+			}
+			return b.String(), true
 		case c < 0x20:
 			d.syntax("control character in string")
 			return "", false
@@ -435,6 +480,9 @@ func (d *decoder) strEscaped(start int) (string, bool) {
 	return "", false
 }
 
+// notUTF8 reports a string holding bytes that are not UTF-8.
+func (d *decoder) notUTF8() { d.problem("is not valid UTF-8 text") }
+
 func (d *decoder) hex4() (rune, bool) {
 	if d.pos+4 > len(d.data) {
 		d.syntax("invalid \\u escape")
@@ -455,16 +503,21 @@ func (d *decoder) generic(depth int) any {
 		d.syntax(fmt.Sprintf("nested deeper than %d levels", d.opt.MaxDepth))
 		return nil
 	}
+	if !d.counted() {
+		return nil
+	}
 	switch c := d.data[d.pos]; {
 	case c == '{':
 		m := map[string]any{}
-		d.members(depth, func(key string) {
+		d.bounded(d.members, depth, d.opt.MaxItems, "keys", func(key string) {
 			m[key] = d.generic(depth + 1)
 		})
 		return m
 	case c == '[':
 		a := []any{}
-		d.elements(depth, func(int) { a = append(a, d.generic(depth+1)) })
+		if d.bounded(d.elementsOf, depth, d.opt.MaxItems, "items", func(string) { a = append(a, d.generic(depth+1)) }) {
+			return []any{}
+		}
 		return a
 	case c == '"':
 		s, _ := d.str()
@@ -594,7 +647,7 @@ func (d *decoder) object(target reflect.Value, depth int) {
 		}
 		elem := target.Type().Elem()
 		seen := map[string]bool{}
-		d.members(depth, func(key string) {
+		d.bounded(d.members, depth, d.opt.MaxItems, "keys", func(key string) {
 			if seen[key] {
 				d.problem(MsgDuplicateKey)
 			}
@@ -628,7 +681,12 @@ func (d *decoder) structObject(target reflect.Value, depth int) {
 			d.problem(MsgDuplicateKey)
 		}
 		seen[i] = true
-		d.value(target.FieldByIndex(info.fields[i].index), depth+1)
+		f := target.FieldByIndex(info.fields[i].index)
+		if limit := info.fields[i].maxItems; limit > 0 && f.Kind() == reflect.Slice && d.data[d.pos] == '[' {
+			d.array(f, depth+1, limit)
+			return
+		}
+		d.value(f, depth+1)
 	})
 	if d.failed {
 		return
@@ -642,7 +700,8 @@ func (d *decoder) structObject(target reflect.Value, depth int) {
 	}
 }
 
-func (d *decoder) array(target reflect.Value, depth int) {
+// array decodes an array into target, at most limit items of it (0: no bound).
+func (d *decoder) array(target reflect.Value, depth, limit int) {
 	if !target.IsValid() {
 		d.elements(depth, func(int) { d.value(reflect.Value{}, depth+1) })
 		return
@@ -651,7 +710,7 @@ func (d *decoder) array(target reflect.Value, depth int) {
 	case reflect.Slice:
 		elem := target.Type().Elem()
 		s := reflect.MakeSlice(target.Type(), 0, 4)
-		d.elements(depth, func(int) {
+		d.bounded(d.elementsOf, depth, limit, "items", func(string) {
 			s = reflect.Append(s, reflect.Zero(elem))
 			d.value(s.Index(s.Len()-1), depth+1)
 		})
@@ -680,6 +739,7 @@ type fieldInfo struct {
 	name     string
 	index    []int
 	required bool
+	maxItems int // from a `maxItems:"N"` tag; 0 leaves Options.MaxItems
 }
 
 type structInfo struct {
@@ -708,10 +768,19 @@ func structInfoOf(t reflect.Type) *structInfo {
 			name = f.Name
 		}
 		info.byName[name] = len(info.fields)
+		maxItems := 0
+		if t := f.Tag.Get("maxItems"); t != "" {
+			n, err := strconv.Atoi(t)
+			if err != nil || n <= 0 {
+				panic("strictjson: maxItems of " + f.Name + " must be a positive count")
+			}
+			maxItems = n
+		}
 		info.fields = append(info.fields, fieldInfo{
 			name:     name,
 			index:    f.Index,
 			required: !strings.Contains(opts, "omitempty"),
+			maxItems: maxItems,
 		})
 	}
 	v, _ := structCache.LoadOrStore(t, info)

@@ -142,17 +142,33 @@ func TestAgreesWithEncodingJSON(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"name":"a","items":[{"id":"x"}],"any":[1,{"a":null}]}`))
 	f.Add([]byte(`{"name":"\ud800\u0041"}`))
+	f.Add([]byte(`{"any":[1,2,{"a":"\n"},[3,"x\u0041"]],"tags":{"a":1,"b":2,"c":3}}`))
+	f.Add([]byte("{\"name\":\"a\xffb\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var o outer
 		ps := Decode(data, &o, "", Options{MaxDepth: 20})
 		var v any
+		// Numbers beyond float64 are valid JSON but no finite number, and text that is
+		// not UTF-8 is valid to encoding/json: both refused on purpose.
+		onPurpose := func(p Problem) bool {
+			return strings.Contains(p.Msg, "out of range") || p.Msg == "is not valid UTF-8 text" || p.More() > 0
+		}
 		if json.Valid(data) {
-			// Numbers beyond float64 are valid JSON but no finite number: refused on purpose.
-			if ps := Decode(data, &v, "", Options{MaxDepth: 1000}); len(ps) != 0 && !strings.Contains(ps.Error(), "out of range") {
-				t.Fatalf("valid JSON refused: %v", ps)
+			for _, p := range Decode(data, &v, "", Options{MaxDepth: 1000}) {
+				if !onPurpose(p) {
+					t.Fatalf("valid JSON refused: %v", p)
+				}
+			}
+			// Bounded, it is refused only for its bounds.
+			for _, p := range Decode(data, &v, "", Options{MaxDepth: 1000, MaxItems: 2, MaxValues: 40}) {
+				if !onPurpose(p) && p.Kind != Limit {
+					t.Fatalf("valid JSON refused within bounds: %v", p)
+				}
 			}
 		} else if !errors.Is(ps, Malformed) {
 			t.Fatalf("invalid JSON not refused as malformed: %v", ps)
+		} else if bounded := Decode(data, &v, "", Options{MaxDepth: 20, MaxItems: 2}); !errors.Is(bounded, Malformed) && !errors.Is(bounded, Limit) {
+			t.Fatalf("invalid JSON not refused when bounded: %v", bounded)
 		}
 	})
 }

@@ -16,7 +16,14 @@ type Problem struct {
 	Msg  string
 	// Kind says what sort of mistake it is; most are Malformed, the zero Kind.
 	Kind Kind
+	// more is, for the last problem of a list that reached MaxProblems, how many
+	// further problems it stands for; its Msg says so.
+	more int
 }
+
+// More is how many problems p stands for beyond the list's MaxProblems: 0 for a
+// problem of its own, n for the closing "… and n more problems".
+func (p Problem) More() int { return p.more }
 
 func (p Problem) String() string {
 	if p.Path == "" {
@@ -83,7 +90,46 @@ func KindOf(err error) (Kind, bool) {
 
 // Problems collects every problem of a document, so an author sees all of them at once
 // instead of fixing one, re-running and meeting the next. It is an error when not empty.
+//
+// A list holds at most MaxProblems problems and one more that counts the rest ("… and
+// 12,345 more problems"): a hostile file can hold a million mistakes, and a list of them
+// would cost more memory than the file and be read by nobody.
 type Problems []Problem
+
+// MaxProblems is how many problems a list keeps; Add and AddKind count any further ones
+// in a closing problem, and Sort trims a longer list the same way.
+const MaxProblems = 1000
+
+// full reports whether ps has no room for another problem of its own.
+func (ps Problems) full() bool { return len(ps) >= MaxProblems }
+
+// countMore records n problems of kind k past MaxProblems in the closing problem.
+func (ps *Problems) countMore(k Kind, n int) {
+	l := *ps
+	if len(l) == 0 || l[len(l)-1].more == 0 {
+		l = append(l, Problem{Kind: k})
+	}
+	t := &l[len(l)-1]
+	t.more += n
+	t.Msg = moreMsg(t.more)
+	*ps = l
+}
+
+func moreMsg(n int) string {
+	if n == 1 {
+		return "… and 1 more problem"
+	}
+	return "… and " + groupDigits(n) + " more problems"
+}
+
+// groupDigits writes n with thousands separators (12,345), as every limit is written.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
 
 // The messages of the problems that leave everything else decoded: a key nothing reads,
 // or a key given twice (the last one stands).
@@ -97,20 +143,29 @@ const (
 // a typo in a key and a dangling reference at once, not one after the other.
 func (ps Problems) Complete() bool {
 	for _, p := range ps {
-		if p.Msg != MsgUnknownKey && p.Msg != MsgDuplicateKey {
+		if p.more > 0 || p.Msg != MsgUnknownKey && p.Msg != MsgDuplicateKey {
 			return false
 		}
 	}
 	return true
 }
 
-// Add records a Malformed problem at path.
+// Add records a Malformed problem at path (or counts it, past MaxProblems).
 func (ps *Problems) Add(path, format string, args ...any) {
+	if ps.full() {
+		ps.countMore(Malformed, 1)
+		return
+	}
 	*ps = append(*ps, Problem{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
-// AddKind records a problem of kind k at path, its message as given.
+// AddKind records a problem of kind k at path, its message as given (or counts it,
+// past MaxProblems).
 func (ps *Problems) AddKind(k Kind, path, msg string) {
+	if ps.full() {
+		ps.countMore(k, 1)
+		return
+	}
 	*ps = append(*ps, Problem{Path: path, Msg: msg, Kind: k})
 }
 
@@ -158,9 +213,63 @@ func (ps Problems) Annotate(prefix, note string) {
 
 // Sort orders problems by path, keeping the order of problems at one path. Documents
 // are decoded first and checked for meaning second; sorting shows an author the file
-// top to bottom.
-func (ps Problems) Sort() {
-	sort.SliceStable(ps, func(i, j int) bool { return pathLess(ps[i].Path, ps[j].Path) })
+// top to bottom. Lists joined by append may each end in a count of problems not kept:
+// Sort sums them into one closing problem, after trimming the list to MaxProblems.
+func (ps *Problems) Sort() {
+	l := *ps
+	more, moreKind := 0, Malformed
+	kept := l[:0]
+	for _, p := range l {
+		if p.more > 0 {
+			if more == 0 {
+				moreKind = p.Kind
+			}
+			more += p.more
+			continue
+		}
+		kept = append(kept, p)
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return pathLess(kept[i].Path, kept[j].Path) })
+	if len(kept) > MaxProblems {
+		if more == 0 {
+			moreKind = kept[MaxProblems].Kind
+		}
+		more += len(kept) - MaxProblems
+		kept = kept[:MaxProblems]
+	}
+	*ps = kept
+	if more > 0 {
+		ps.countMore(moreKind, more)
+	}
+}
+
+// Head returns at most n problems of ps and, when ps holds more, a closing problem
+// counting the rest: what a message shows of a long list, whose whole goes beside it
+// as a file.
+func (ps Problems) Head(n int) Problems {
+	total := ps.Total()
+	if total <= n {
+		return ps
+	}
+	head := append(Problems(nil), ps[:min(n, len(ps))]...)
+	if len(head) > 0 && head[len(head)-1].more > 0 {
+		head = head[:len(head)-1]
+	}
+	var k Kind
+	if len(head) < len(ps) {
+		k = ps[len(head)].Kind
+	}
+	head.countMore(k, total-len(head))
+	return head
+}
+
+// Total is how many problems ps stands for, those it counts past MaxProblems included.
+func (ps Problems) Total() int {
+	n := 0
+	for _, p := range ps {
+		n += max(p.more, 1)
+	}
+	return n
 }
 
 // pathLess compares paths segment by segment, numbers numerically, so entries[10]

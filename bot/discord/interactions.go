@@ -231,9 +231,10 @@ func (b *Bot) answer(i *discordgo.Interaction, component bool, work func(context
 	b.followUp(ctx, i, component, <-done)
 }
 
-// responseMessages are the messages of a response, split within Discord's limits;
-// components and files go with the first.
-func responseMessages(r bot.Response) []message {
+// responseMessages are the messages of a response, split within Discord's limits and
+// at most maxMessages of them (capMessages), and the files that go with the first, as
+// do the components: r's own and, when the answer was cut, its whole text.
+func responseMessages(r bot.Response) ([]message, []bot.File) {
 	msgs := split(r.Content, r.Embeds)
 	if len(msgs) == 0 && (len(r.Components) > 0 || len(r.Files) > 0 || r.Update) {
 		msgs = []message{{}}
@@ -241,7 +242,7 @@ func responseMessages(r bot.Response) []message {
 	if len(msgs) == 0 {
 		msgs = []message{{content: "Done."}}
 	}
-	return msgs
+	return capMessages(msgs, r.Content, r.Files)
 }
 
 func flags(r bot.Response) discordgo.MessageFlags {
@@ -262,7 +263,8 @@ func nonNilEmbeds(e []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
 // callback (type 7, updating the clicked message, for a component's Update; else 4),
 // the rest as follow-ups.
 func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, component bool, r bot.Response) {
-	msgs := responseMessages(r)
+	var msgs []message
+	msgs, r.Files = responseMessages(r)
 	first := &discordgo.InteractionResponseData{
 		Content: msgs[0].content, Embeds: nonNilEmbeds(msgs[0].embeds), Components: componentsOf(r.Components),
 		Files: filesOf(r.Files), AllowedMentions: noMentions(),
@@ -285,7 +287,8 @@ func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, component b
 // comes as an ephemeral follow-up. A component was deferred silently: an Update edits
 // the clicked message, anything else is a follow-up.
 func (b *Bot) followUp(ctx context.Context, i *discordgo.Interaction, component bool, r bot.Response) {
-	msgs := responseMessages(r)
+	var msgs []message
+	msgs, r.Files = responseMessages(r)
 	editOriginal := (component && r.Update) || (!component && !r.Ephemeral)
 	if !editOriginal {
 		if !component {

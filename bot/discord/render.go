@@ -2,6 +2,8 @@ package discord
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -28,8 +30,40 @@ const (
 	maxSelectOpts   = 25
 	maxOptionText   = 100
 	maxPlaceholder  = 150
+	maxFiles        = 10
 	continuedSuffix = " (continued)"
 )
+
+// maxMessages bounds the messages one answer is sent as. Each is a request Discord
+// rate-limits, and an interaction's token lasts 15 minutes: an answer of a thousand
+// messages would be cut off by Discord, not by us, and flood the channel first.
+const maxMessages = 5
+
+// answerFile is the name of the file holding the whole text of an answer cut to
+// maxMessages.
+const answerFile = "answer.txt"
+
+// capMessages keeps at most maxMessages of msgs. When it cuts, the last message kept
+// says so and, when the answer has text and room for one more file, the whole text
+// goes beside the first message as answer.txt; files are the response's files then.
+func capMessages(msgs []message, content string, files []bot.File) ([]message, []bot.File) {
+	if len(msgs) <= maxMessages {
+		return msgs, files
+	}
+	note := fmt.Sprintf("… (cut here: %d more messages are not sent)", len(msgs)-maxMessages)
+	if strings.TrimSpace(content) != "" && len(files) < maxFiles {
+		files = append(slices.Clip(files), bot.File{Name: answerFile, Data: []byte(content)})
+		note = "… (cut here; the whole answer is in " + answerFile + ")"
+	}
+	msgs = slices.Clone(msgs[:maxMessages])
+	last := &msgs[maxMessages-1]
+	if utf8.RuneCountInString(last.content)+1+len(note) <= maxContent {
+		last.content = strings.TrimSpace(last.content + "\n" + note)
+	} else {
+		last.content = note // its text is in answer.txt, or said to be cut
+	}
+	return msgs, files
+}
 
 // Colour is the colour of every embed the core leaves uncoloured: one colour for
 // sheetkeeper's cards, so its posts look alike wherever they appear.

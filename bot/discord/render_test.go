@@ -257,14 +257,14 @@ func TestComponentsOf(t *testing.T) {
 
 func TestResponseMessages(t *testing.T) {
 	r := bot.Response{Content: "x " + strings.Repeat("y ", 1500) + "z"}
-	msgs := responseMessages(r)
+	msgs, _ := responseMessages(r)
 	if len(msgs) != 2 || !strings.HasPrefix(msgs[0].content, "x y") || !strings.HasSuffix(msgs[1].content, "y z") {
 		t.Errorf("%d messages", len(msgs))
 	}
-	if msgs := responseMessages(bot.Response{}); len(msgs) != 1 || msgs[0].content == "" {
+	if msgs, _ := responseMessages(bot.Response{}); len(msgs) != 1 || msgs[0].content == "" {
 		t.Errorf("an empty response still says something: %+v", msgs)
 	}
-	if msgs := responseMessages(bot.Response{Update: true}); len(msgs) != 1 || msgs[0].content != "" {
+	if msgs, _ := responseMessages(bot.Response{Update: true}); len(msgs) != 1 || msgs[0].content != "" {
 		t.Errorf("an empty update clears the message: %+v", msgs)
 	}
 }

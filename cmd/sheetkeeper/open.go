@@ -46,6 +46,11 @@ func loadPath(path string) (l *ruleset.Loaded, release func(), err error) {
 	n, _ := f.ReadAt(head[:], 0)
 	if !bundle.IsZip(path, head[:n]) {
 		defer f.Close()
+		if st.Mode().IsRegular() {
+			if err := ruleset.CheckFileSize(st.Size()); err != nil {
+				return nil, release, err
+			}
+		}
 		data, err := bundle.ReadLimited(f, ruleset.MaxSingleFileBytes)
 		if err != nil {
 			return nil, release, err

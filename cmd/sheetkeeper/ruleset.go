@@ -23,9 +23,13 @@ type checkResult struct {
 	Problems []problemResult `json:"problems,omitempty"`
 }
 
+// problemResult is one problem, or (More > 0) the count of those the loader did not
+// keep: a document lists at most strictjson.MaxProblems, so checking a hostile file
+// prints a thousand lines and a count, in bounded memory, never a million.
 type problemResult struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	More    int    `json:"more,omitempty"`
 }
 
 func cmdRulesetCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -139,7 +143,7 @@ func problemsOf(err error, prefix string) []problemResult {
 				path = prefix
 			}
 		}
-		out[i] = problemResult{Path: path, Message: p.Msg}
+		out[i] = problemResult{Path: path, Message: p.Msg, More: p.More()}
 	}
 	return out
 }

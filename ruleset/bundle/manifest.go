@@ -208,7 +208,7 @@ func ParseManifest(data []byte) (*Manifest, error) {
 	var ps problems
 	// A document that is not JSON or not an object is refused for that alone.
 	for _, p := range found {
-		if p.Path == "" {
+		if p.Path == "" && p.More() == 0 {
 			ps.add(strictjson.Malformed, "manifest.json", p.Msg)
 		}
 	}
@@ -216,6 +216,10 @@ func ParseManifest(data []byte) (*Manifest, error) {
 		return nil, ps.err()
 	}
 	for _, p := range found {
+		if p.More() > 0 {
+			ps.dropped += p.More()
+			continue
+		}
 		d.bad[p.Path] = true
 		ps.add(strictjson.Malformed, p.Path, explain(p))
 	}

@@ -73,11 +73,13 @@ func preflightZip(r io.ReaderAt, size int64) strictjson.Problems {
 	if int64(dirOffset)+int64(dirSize) != eocd {
 		return fail(strictjson.Archive, "archive", "is not a well-formed zip archive (its central directory is not where it says)")
 	}
-	if records > MaxZipEntries {
-		return fail(strictjson.Limit, "archive", "holds "+strconv.Itoa(int(records))+" entries, more than the "+strconv.Itoa(MaxZipEntries)+" allowed")
-	}
+	// The directory's size first: its count of entries is 16 bits, and an archive of
+	// 100,000 entries may say 34,464.
 	if dirSize > maxCentralDirectory {
 		return fail(strictjson.Limit, "archive", "has a "+strconv.FormatUint(uint64(dirSize), 10)+"-byte directory, more than the "+strconv.Itoa(maxCentralDirectory)+" bytes allowed")
+	}
+	if records > MaxZipEntries {
+		return fail(strictjson.Limit, "archive", "holds "+strconv.Itoa(int(records))+" entries, more than the "+strconv.Itoa(MaxZipEntries)+" allowed")
 	}
 	dir := make([]byte, dirSize)
 	if _, err := r.ReadAt(dir, int64(dirOffset)); err != nil && err != io.EOF {
