@@ -520,16 +520,7 @@ func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, car
 		notes = append(notes, "Matching "+quoted(st.query)+".")
 	}
 	rows, fits := st.components(cat, len(pages), shown, has)
-	switch {
-	case len(pages) > 1 && fits:
-		p := pages[st.page-1]
-		notes = append(notes, fmt.Sprintf("Showing %d–%d, page %d of %d.", p.from+1, p.to, st.page, len(pages)))
-	case len(hits) > len(shown):
-		notes = append(notes, fmt.Sprintf("Showing the first %d; narrow with query: or filter:.", len(shown)))
-	}
-	if !fits {
-		notes = append(notes, "The query and filter are too long to carry in buttons, so this search has no pages or menu.")
-	}
+	notes = append(notes, pagingNotes(pages, st.page, fits)...)
 	if len(hits) == 0 {
 		b.WriteString("Nothing matches.")
 		for _, w := range found.Widens(clauses) {
@@ -571,6 +562,22 @@ func entryBlock(rs *ruleset.Ruleset, found *catalog.Catalog, e *catalog.Entry, c
 	}
 	one.WriteString("\n")
 	return one.String()
+}
+
+// pagingNotes say which page a listing shows, or that the search has pages but no
+// buttons to reach them (fits false: the search is too long for their ids).
+func pagingNotes(pages []listingPage, page int, fits bool) []string {
+	switch {
+	case len(pages) > 1 && fits:
+		p := pages[page-1]
+		return []string{fmt.Sprintf("Showing %d–%d, page %d of %d.", p.from+1, p.to, page, len(pages))}
+	case len(pages) > 1:
+		return []string{fmt.Sprintf("Showing the first %d; narrow with query: or filter:.", pages[0].to),
+			"The query and filter are too long to carry in buttons, so this search has no pages or menu."}
+	case !fits:
+		return []string{"The query and filter are too long to carry in buttons, so this search has no menu."}
+	}
+	return nil
 }
 
 // listingPage is one page of a listing: the entries from..to-1 of the search.
