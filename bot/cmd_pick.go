@@ -335,6 +335,8 @@ func pickCommands(r *router) {
 	}, (*Core).cmdCatalogSearch).
 		complete("catalog", (*Core).anyCatalogChoices).
 		complete("name", (*Core).anyCardChoices)
+	r.component(catalogPageID, (*Core).catalogPageClick)
+	r.component(catalogPickID, (*Core).catalogPickClick)
 }
 
 // cmdPick answers /pick: the entry's rows are written onto the card (sheet.Pick, which
@@ -434,58 +436,74 @@ func pickedText(rs *ruleset.Ruleset, card *sheet.Card, cat *ruleset.Catalog, e *
 
 // ---- /catalog search ----
 
-// catalogPage is the most entries one /catalog search shows, listingBudget the most
-// characters they take (an embed's description holds 4,096).
+// catalogPage is the most entries one page of /catalog search shows, listingBudget the
+// most characters they take (an embed's description holds 4,096): a page of long entries
+// ends before ten.
 const (
-	catalogPage   = 12
+	catalogPage   = 10
 	listingBudget = 3900
 )
 
-// cmdCatalogSearch answers /catalog search: the entries matching the query and filters,
-// ranked, each with its summary and mechanics line and whether the named card has it.
-// Seen only by the one who asked; it reads and writes nothing else.
+// cmdCatalogSearch answers /catalog search: the first page of the entries matching the
+// query and filters, ranked, each with its summary and mechanics line and whether the
+// named card has it, with Previous / Next and a menu to pick from (browse.go). Seen only
+// by the one who asked; it reads and writes nothing else.
 func (c *Core) cmdCatalogSearch(ctx context.Context, cmd Command) (Response, error) {
+	st := catalogBrowse{
+		page:    1,
+		catalog: cmd.Get("catalog"),
+		card:    strings.TrimSpace(cmd.Get("name")),
+		filter:  strings.TrimSpace(cmd.Get("filter")),
+		query:   strings.TrimSpace(cmd.Get("query")),
+	}
 	var resp Response
 	err := c.store.View(ctx, func(tx storage.Tx) error {
-		var (
-			rules *ruleset.Loaded
-			camp  *storage.Campaign
-			card  *sheet.Card
-		)
-		if name := strings.TrimSpace(cmd.Get("name")); name != "" {
-			t, err := c.findTarget(tx, cmd.ChannelID, cmd.GuildID, cmd.User, name, true, false)
-			if err != nil {
-				return err
-			}
-			rules, camp, card = t.rules, t.camp, t.card()
-		} else {
-			cp, err := c.campaign(tx, cmd.ChannelID)
-			if err != nil {
-				return err
-			}
-			if rules, err = c.rules(tx, cp.GuildID, cp.Ruleset); err != nil {
-				return err
-			}
-			camp = cp
-		}
-		r, err := c.catalogListing(rules, camp, card, cmd.Get("catalog"), cmd.Get("query"), cmd.Get("filter"))
-		if err != nil {
-			return err
-		}
-		resp = r
-		return nil
+		var err error
+		resp, err = c.browseCatalog(tx, cmd.ChannelID, cmd.GuildID, cmd.User, st)
+		return err
 	})
 	return resp, err
 }
 
-// catalogListing renders one search of a catalog.
-func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, card *sheet.Card, catalogName, query, filter string) (Response, error) {
+// browseCatalog renders one page of a search, for the command and for its buttons: the
+// card st names (a game card here, else u's library card) or, without one, the channel's
+// campaign gives the rules.
+func (c *Core) browseCatalog(tx storage.Tx, channelID, guildID string, u User, st catalogBrowse) (Response, error) {
+	var (
+		rules *ruleset.Loaded
+		camp  *storage.Campaign
+		card  *sheet.Card
+	)
+	if st.card != "" {
+		t, err := c.targetByRef(tx, channelID, guildID, u, st.card, false)
+		if err != nil {
+			return Response{}, err
+		}
+		rules, camp, card = t.rules, t.camp, t.card()
+		st.card = card.Name
+	} else {
+		cp, err := c.campaign(tx, channelID)
+		if err != nil {
+			return Response{}, err
+		}
+		if rules, err = c.rules(tx, cp.GuildID, cp.Ruleset); err != nil {
+			return Response{}, err
+		}
+		camp = cp
+	}
+	return c.catalogListing(rules, camp, card, st)
+}
+
+// catalogListing renders page st.page of one search of a catalog (the last page when the
+// search has fewer now).
+func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, card *sheet.Card, st catalogBrowse) (Response, error) {
 	rs := rules.Ruleset
-	found, err := c.catalogs(rules).Find(catalogName)
+	found, err := c.catalogs(rules).Find(st.catalog)
 	if err != nil {
 		return Response{}, err
 	}
 	cat := found.Def
+	st.catalog = cat.ID
 	if found.Problems != nil {
 		return Response{Ephemeral: true, Embeds: []Embed{{
 			Title:       cat.Label + ": the catalog file has mistakes",
@@ -493,12 +511,12 @@ func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, car
 			Footer:      "Nothing can be picked from it until the ruleset's author fixes catalogs/" + cat.ID + ".json.",
 		}}}, nil
 	}
-	clauses, err := found.Filter(filter)
+	clauses, err := found.Filter(st.filter)
 	if err != nil {
 		return Response{}, err
 	}
 	clauses = append(clauses, found.StartFrom(rs, card, clauses)...)
-	q := &catalog.Query{Text: query, Filter: clauses}
+	q := &catalog.Query{Text: st.query, Filter: clauses}
 	if camp != nil {
 		q.Hides = found.Hides(catalog.Layers(rs, camp.Layers))
 	}
@@ -507,46 +525,30 @@ func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, car
 	if card != nil {
 		picked = catalog.Picked(card)
 	}
+	has := func(e *catalog.Entry) bool { return picked[sheet.Marker(cat.ID, e.ID)] > 0 }
+	blocks := make([]string, len(hits))
+	for i, e := range hits {
+		blocks[i] = entryBlock(rs, found, e, card, has(e))
+	}
+	pages := listingPages(blocks)
+	st.page = min(max(st.page, 1), max(len(pages), 1))
+	var shown []*catalog.Entry
 	var b strings.Builder
-	shown := 0
-	for _, e := range hits {
-		if shown == catalogPage {
-			break
-		}
-		var one strings.Builder
-		one.WriteString("**" + e.Label + "**")
-		if picked[sheet.Marker(cat.ID, e.ID)] > 0 {
-			one.WriteString(" ✓ on " + card.Name + "'s sheet")
-		}
-		one.WriteString(" `" + e.ID + "`")
-		if vals := found.Values(e); vals != "" {
-			one.WriteString(" — " + vals)
-		}
-		one.WriteString("\n")
-		if e.Summary != nil && *e.Summary != "" {
-			one.WriteString(*e.Summary + "\n")
-		}
-		if m := mechanicsLine(rs, cat, e.Mechanics); m != "" {
-			one.WriteString("*" + m + "*\n")
-		}
-		one.WriteString("\n")
-		if b.Len()+one.Len() > listingBudget && shown > 0 {
-			break
-		}
-		b.WriteString(one.String())
-		shown++
+	if len(pages) > 0 {
+		p := pages[st.page-1]
+		shown = hits[p.from:p.to]
+		b.WriteString(strings.Join(blocks[p.from:p.to], ""))
 	}
 	title := cat.Label + ": " + plural(len(hits), "entry", "entries")
 	var notes []string
 	if s := found.Describe(clauses); s != "" {
 		notes = append(notes, "Narrowed to "+s+".")
 	}
-	if strings.TrimSpace(query) != "" {
-		notes = append(notes, "Matching "+quoted(query)+".")
+	if st.query != "" {
+		notes = append(notes, "Matching "+quoted(st.query)+".")
 	}
-	if len(hits) > shown {
-		notes = append(notes, fmt.Sprintf("Showing the first %d; narrow with query: or filter:.", shown))
-	}
+	rows, fits := st.components(cat, len(pages), shown, has)
+	notes = append(notes, pagingNotes(pages, st.page, fits)...)
 	if len(hits) == 0 {
 		b.WriteString("Nothing matches.")
 		for _, w := range found.Widens(clauses) {
@@ -564,7 +566,68 @@ func (c *Core) catalogListing(rules *ruleset.Loaded, camp *storage.Campaign, car
 		Title:       title,
 		Description: clipText(strings.TrimSpace(b.String()), 4000),
 		Footer:      footer, // the Discord adapter cuts it to its limit
-	}}}, nil
+	}}, Components: rows}, nil
+}
+
+// entryBlock is one entry of a listing: its label, "✓ on …'s sheet" when the card has it,
+// its id and filter values, its summary and its mechanics line, and a blank line.
+func entryBlock(rs *ruleset.Ruleset, found *catalog.Catalog, e *catalog.Entry, card *sheet.Card, has bool) string {
+	var one strings.Builder
+	one.WriteString("**" + e.Label + "**")
+	if has {
+		one.WriteString(" ✓ on " + card.Name + "'s sheet")
+	}
+	one.WriteString(" `" + e.ID + "`")
+	if vals := found.Values(e); vals != "" {
+		one.WriteString(" — " + vals)
+	}
+	one.WriteString("\n")
+	if e.Summary != nil && *e.Summary != "" {
+		one.WriteString(*e.Summary + "\n")
+	}
+	if m := mechanicsLine(rs, found.Def, e.Mechanics); m != "" {
+		one.WriteString("*" + m + "*\n")
+	}
+	one.WriteString("\n")
+	return one.String()
+}
+
+// pagingNotes say which page a listing shows, or that the search has pages but no
+// buttons to reach them (fits false: the search is too long for their ids).
+func pagingNotes(pages []listingPage, page int, fits bool) []string {
+	switch {
+	case len(pages) > 1 && fits:
+		p := pages[page-1]
+		return []string{fmt.Sprintf("Showing %d–%d, page %d of %d.", p.from+1, p.to, page, len(pages))}
+	case len(pages) > 1:
+		return []string{fmt.Sprintf("Showing the first %d; narrow with query: or filter:.", pages[0].to),
+			"The query and filter are too long to carry in buttons, so this search has no pages or menu."}
+	case !fits:
+		return []string{"The query and filter are too long to carry in buttons, so this search has no menu."}
+	}
+	return nil
+}
+
+// listingPage is one page of a listing: the entries from..to-1 of the search.
+type listingPage struct{ from, to int }
+
+// listingPages lays a listing's entry blocks out in pages, from the first: each page
+// takes up to catalogPage entries while they fit listingBudget, and at least one. The
+// layout depends only on the search, so page N is the same page on every click.
+func listingPages(blocks []string) []listingPage {
+	var pages []listingPage
+	from, size := 0, 0
+	for i, b := range blocks {
+		if i > from && (i-from == catalogPage || size+len(b) > listingBudget) {
+			pages = append(pages, listingPage{from, i})
+			from, size = i, 0
+		}
+		size += len(b)
+	}
+	if from < len(blocks) {
+		pages = append(pages, listingPage{from, len(blocks)})
+	}
+	return pages
 }
 
 func quoted(s string) string { return "“" + strings.TrimSpace(s) + "”" }

@@ -28,6 +28,7 @@ func sheetCommands(r *router) {
 		},
 	}, (*Core).cmdSheet).
 		complete("name", (*Core).anyCardChoices)
+	r.component(sheetPageID, (*Core).sheetPageClick)
 }
 
 func (c *Core) cmdSheet(ctx context.Context, cmd Command) (Response, error) {
@@ -49,31 +50,36 @@ func (c *Core) cmdSheet(ctx context.Context, cmd Command) (Response, error) {
 			resp = Response{Content: string(data), Ephemeral: true}
 			return nil
 		}
-		resp = Response{Content: sheetText(t), Ephemeral: true}
+		resp = sheetResponse(t, sheetAll)
 		return nil
 	})
 	return resp, err
 }
 
 // sheetTarget is the card /sheet shows: the one named (a game card of this campaign,
-// else the invoker's library card), or without a name the invoker's only game card here,
-// else their only library card.
+// else the invoker's library card), or without a name the invoker's own (ownTarget).
 func (c *Core) sheetTarget(tx storage.Tx, cmd Command) (*cardTarget, error) {
 	if name := strings.TrimSpace(cmd.Get("name")); name != "" {
 		return c.findTarget(tx, cmd.ChannelID, cmd.GuildID, cmd.User, name, true, false)
 	}
+	return c.ownTarget(tx, cmd.ChannelID, cmd.GuildID, cmd.User)
+}
+
+// ownTarget is u's only game card in the channel's campaign, else their only library
+// card; several are refused (the command should name one).
+func (c *Core) ownTarget(tx storage.Tx, channelID, guildID string, u User) (*cardTarget, error) {
 	var mine []string
-	records, err := tx.GameCards(cmd.ChannelID)
+	records, err := tx.GameCards(channelID)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range records {
-		if r.OwnerID == cmd.User.ID && r.Card != nil {
+		if r.OwnerID == u.ID && r.Card != nil {
 			mine = append(mine, r.Card.Name)
 		}
 	}
 	if len(mine) == 0 {
-		lib, err := tx.LibraryCards(cmd.User.ID)
+		lib, err := tx.LibraryCards(u.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +93,7 @@ func (c *Core) sheetTarget(tx storage.Tx, cmd Command) (*cardTarget, error) {
 	case 0:
 		return nil, refusal.New(refusal.UnknownCharacter, "you have no character yet: /character create name:<name> makes one")
 	case 1:
-		return c.findTarget(tx, cmd.ChannelID, cmd.GuildID, cmd.User, mine[0], true, false)
+		return c.findTarget(tx, channelID, guildID, u, mine[0], true, false)
 	}
 	return nil, refusal.New(refusal.WhoRequired, "you have several characters (%s): add name:", strings.Join(mine, ", "))
 }
@@ -187,11 +193,13 @@ func sheetJSON(rs *ruleset.Ruleset, card *sheet.Card) sheetDoc {
 // maxCell bounds one list cell in the text sheet.
 const maxCell = 120
 
-// sheetText renders a card as a readable sheet: a heading, what sits in no section, then
-// each section of the sheet in order (its fields, abilities with modifiers, skills and saves with tiers, derived
-// values, lists with their counters), then the live state: pools, tracks, wound tracks,
-// conditions, notes and states.
-func sheetText(t *cardTarget) string {
+// sheetPage renders a card as a readable sheet, or one page of it: a heading, then for
+// the whole sheet what sits in no section and each section of the sheet in order (its
+// fields, abilities with modifiers, skills and saves with tiers, derived values, lists
+// with their counters), then the live state: pools, tracks, wound tracks, conditions,
+// notes and states. The Overview page is the sections without their lists, the Lists
+// page the lists alone (under their sections), the Live page the live state.
+func sheetPage(t *cardTarget, page string) string {
 	rs := t.rules.Ruleset
 	card := t.card()
 	vals := sheet.Evaluate(rs, card, nil)
@@ -201,7 +209,37 @@ func sheetText(t *cardTarget) string {
 		kind = "library card"
 	}
 	fmt.Fprintf(&b, "**%s** — %s v%d, %s of %s\n", card.Name, rs.Name, card.Ruleset.Version, kind, mention(t.rec.OwnerID))
+	var text string
+	switch page {
+	case sheetOverview:
+		text = sectionsText(rs, card, vals, true, false)
+	case sheetLists:
+		text = sectionsText(rs, card, vals, false, true)
+	case sheetLive:
+		text = liveText(vals.Live)
+	default:
+		text = sectionsText(rs, card, vals, true, true) + liveText(vals.Live)
+	}
+	if strings.TrimSpace(text) == "" {
+		text = emptyPage[page] + "\n"
+	}
+	b.WriteString(text)
+	return strings.TrimRight(b.String(), "\n")
+}
 
+// emptyPage says a page of the sheet has nothing to show.
+var emptyPage = map[string]string{
+	sheetOverview: "*Nothing to show: the sheet has no fields, abilities, skills or values.*",
+	sheetLists:    "*No rows to show in any list.*",
+	sheetLive:     "*No live state on this sheet.*",
+	sheetAll:      "",
+}
+
+// sectionsText is the sheet's sections in order, what sits in no section first and under
+// no heading: with overview their fields, abilities, skills, saves and derived values,
+// with lists their lists. A section with nothing to show is left out.
+func sectionsText(rs *ruleset.Ruleset, card *sheet.Card, vals *sheet.Values, overview, lists bool) string {
+	var b strings.Builder
 	// What sits in no section (abilities, usually) comes first, under no heading.
 	sections := make([]string, 0, len(rs.Sheet.Sections)+1)
 	sections = append(sections, "")
@@ -222,6 +260,9 @@ func sheetText(t *cardTarget) string {
 		var lines []string
 		var parts []string
 		for i := range rs.Sheet.Fields {
+			if !overview {
+				break
+			}
 			f := &rs.Sheet.Fields[i]
 			if !in(f.Section, sec) || vals.Hidden(f.HideWhen) {
 				continue
@@ -235,24 +276,26 @@ func sheetText(t *cardTarget) string {
 		lines = appendJoined(lines, "", parts)
 		parts = parts[:0]
 		for _, a := range rs.Sheet.Abilities {
-			if in(a.Section, sec) {
+			if overview && in(a.Section, sec) {
 				parts = append(parts, fmt.Sprintf("%s %s (%s)", a.Label, formatNum(vals.AbilityScores[a.ID]), signed(vals.AbilityMods[a.ID])))
 			}
 		}
 		lines = appendJoined(lines, "", parts)
-		lines = appendJoined(lines, "Skills: ", skillParts(rs, rs.Sheet.Skills, vals.SkillMods, vals.SkillTiers, in, sec))
-		lines = appendJoined(lines, "Saves: ", skillParts(rs, rs.Sheet.Saves, vals.SaveMods, vals.SaveTiers, in, sec))
+		if overview {
+			lines = appendJoined(lines, "Skills: ", skillParts(rs, rs.Sheet.Skills, vals.SkillMods, vals.SkillTiers, in, sec))
+			lines = appendJoined(lines, "Saves: ", skillParts(rs, rs.Sheet.Saves, vals.SaveMods, vals.SaveTiers, in, sec))
+		}
 		parts = parts[:0]
 		for i := range rs.Sheet.Derived {
 			d := &rs.Sheet.Derived[i]
-			if in(d.Section, sec) && !vals.Hidden(d.HideWhen) {
+			if overview && in(d.Section, sec) && !vals.Hidden(d.HideWhen) {
 				parts = append(parts, d.Label+" "+formatNum(vals.Derived[d.ID]))
 			}
 		}
 		lines = appendJoined(lines, "", parts)
 		for i := range rs.Sheet.Lists {
 			l := &rs.Sheet.Lists[i]
-			if in(l.Section, sec) && !vals.Hidden(l.HideWhen) {
+			if lists && in(l.Section, sec) && !vals.Hidden(l.HideWhen) {
 				lines = append(lines, listLines(l, card.Build.Lists[l.ID], vals.Live)...)
 			}
 		}
@@ -264,8 +307,7 @@ func sheetText(t *cardTarget) string {
 		}
 		b.WriteString(strings.Join(lines, "\n") + "\n")
 	}
-	b.WriteString(liveText(vals.Live))
-	return strings.TrimRight(b.String(), "\n")
+	return b.String()
 }
 
 func appendJoined(lines []string, head string, parts []string) []string {

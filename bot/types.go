@@ -79,6 +79,9 @@ type Component struct {
 	Values    []string
 	User      User
 	ChannelID string
+	// GuildID is the server the click came from ("" in the console): a library card's
+	// ruleset resolves in it, as for a command.
+	GuildID   string
 	MessageID string
 }
 

@@ -141,7 +141,7 @@ func (b *Bot) component(i *discordgo.Interaction) {
 		b.log.Warn("discord: a component interaction without component data ignored", "id", i.ID)
 		return
 	}
-	comp := bot.Component{CustomID: data.CustomID, Values: data.Values, User: userOf(i), ChannelID: i.ChannelID}
+	comp := bot.Component{CustomID: data.CustomID, Values: data.Values, User: userOf(i), ChannelID: i.ChannelID, GuildID: i.GuildID}
 	if i.Message != nil {
 		comp.MessageID = i.Message.ID
 	}
