@@ -278,7 +278,11 @@ func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, err
 		for _, w := range warnings {
 			b.WriteString("\nThe picker will show mistakes instead of entries for " + w)
 		}
-		resp = Response{Content: b.String()}
+		posts, err := c.versionNotices(tx, &r, l)
+		if err != nil {
+			return err
+		}
+		resp = Response{Content: b.String(), Posts: posts}
 		return nil
 	})
 	return resp, err
