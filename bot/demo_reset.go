@@ -114,8 +114,22 @@ func (c *Core) demoEndClick(ctx context.Context, comp Component, args []string) 
 	return resp, err
 }
 
-// demoKeepClick answers Keep it: the confirmation goes, nothing changes.
-func (c *Core) demoKeepClick(context.Context, Component, []string) (Response, error) {
+// demoKeepClick answers Keep it: the question goes, nothing changes. Only a GM may
+// dismiss a GM's question (the button is public).
+func (c *Core) demoKeepClick(ctx context.Context, comp Component, _ []string) (Response, error) {
+	err := c.store.View(ctx, func(tx storage.Tx) error {
+		camp, err := c.campaign(tx, comp.ChannelID)
+		if err == nil && !isGM(camp, comp.User) {
+			return refusal.New(refusal.NotGM, "only a GM of this campaign may answer that")
+		}
+		if refusal.Of(err) == refusal.NoCampaign {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return Response{}, err
+	}
 	return Response{Update: true, Content: "The campaign goes on: nothing changed."}, nil
 }
 

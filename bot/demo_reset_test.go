@@ -60,6 +60,9 @@ func TestDemoAgainAndReset(t *testing.T) {
 			t.Errorf("%s presses End: %v, want %s", u.ID, err, refusal.NotGM)
 		}
 	}
+	if _, err := m.core.demoKeepClick(ctx, Component{CustomID: keep.CustomID, User: ana, ChannelID: m.ch}, nil); refusal.Of(err) != refusal.NotGM {
+		t.Errorf("ana presses Keep it: %v, want %s", err, refusal.NotGM)
+	}
 	got := m.core.OnComponent(ctx, Component{CustomID: keep.CustomID, User: gmUser, ChannelID: m.ch})
 	wantResponse(t, "keep", got, "The campaign goes on: nothing changed.", false)
 	if !got.Update {
