@@ -17,11 +17,11 @@ import (
 // joined as game cards, with entries picked from the catalogs — and answers with a
 // three-line guide whose middle line is a GM message to paste, so a tag is applied on the
 // very next message.
-
 //
 // A second /demo in a channel that has a campaign changes nothing: it says what the
 // campaign has and how to start over. /demo reset (GM only) asks, with a button, to end
-// the channel's campaign; the click, by a GM of that same campaign, ends it.
+// the channel's campaign; the click, by a GM of that same campaign, ends it
+// (demo_reset.go).
 
 // The kinds of /demo reset's buttons. The confirmation carries the campaign's creation
 // time, so a click ends the campaign it was asked about, never a newer one started in
