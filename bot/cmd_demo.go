@@ -17,8 +17,22 @@ import (
 // joined as game cards, with entries picked from the catalogs — and answers with a
 // three-line guide whose middle line is a GM message to paste, so a tag is applied on the
 // very next message.
+//
+// A second /demo in a channel that has a campaign changes nothing: it says what the
+// campaign has and how to start over. /demo reset (GM only) asks, with a button, to end
+// the channel's campaign; the click, by a GM of that same campaign, ends it
+// (demo_reset.go).
 
-// demoCommands adds /demo.
+// The kinds of /demo reset's buttons. The confirmation carries the campaign's creation
+// time, so a click ends the campaign it was asked about, never a newer one started in
+// the channel since (a clock that stands still — the console's until !clock — cannot
+// tell two apart; the press also replaces the question, so its buttons go).
+var (
+	demoEndID  = componentKind{name: "demo:end", arity: 1}  // the campaign's CreatedAt, Unix nanoseconds
+	demoKeepID = componentKind{name: "demo:keep", arity: 0} // changes nothing
+)
+
+// demoCommands adds /demo, /demo reset and the reset's buttons.
 func demoCommands(r *router) {
 	r.command(CommandSpec{
 		Name:        "demo",
@@ -28,6 +42,13 @@ func demoCommands(r *router) {
 				Choices: []Choice{{Name: "Low Vell", Value: "low-vell"}, {Name: "D&D 5e (SRD 5.1)", Value: "dnd5e-srd"}}},
 		},
 	}, (*Core).cmdDemo)
+	r.command(CommandSpec{
+		Name:        "demo reset",
+		Description: "End this channel's campaign (after a confirmation), to start over",
+		GMOnly:      true,
+	}, (*Core).cmdDemoReset)
+	r.component(demoEndID, (*Core).demoEndClick)
+	r.component(demoKeepID, (*Core).demoKeepClick)
 }
 
 // demoCard is one ready character: its build and the catalog entries it picks
@@ -103,6 +124,12 @@ func (c *Core) cmdDemo(ctx context.Context, cmd Command) (Response, error) {
 	}
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
+		if camp, err := tx.Campaign(cmd.ChannelID); err == nil {
+			resp, err = c.demoExisting(tx, camp)
+			return err
+		} else if storage.KindOf(err) != storage.NotFound {
+			return err
+		}
 		camp, l, err := c.createCampaign(tx, cmd, id, "")
 		if err != nil {
 			return err

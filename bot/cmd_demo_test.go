@@ -83,7 +83,8 @@ func TestDemoRefusals(t *testing.T) {
 	m := newCmdTable(t)
 	wantResponse(t, "other ruleset", m.run(gmUser, "demo", "ruleset", "ember-roads"), "the demo plays low-vell or dnd5e-srd", true)
 	m.ok(ana, "campaign create", "ruleset", "low-vell")
-	wantResponse(t, "campaign here", m.run(gmUser, "demo"), "this channel already has a campaign (see /campaign show)", true)
+	wantResponse(t, "campaign here", m.run(gmUser, "demo"), "This channel already has a campaign: **Low Vell: Lamplighters of the Drowned City** (low-vell v1), GM <@ana>, with no characters yet.\n"+
+		"Play on — `/campaign show` and `/sheet` show it — or start over: a GM runs `/demo reset`, which ends this campaign after a confirmation, then `/demo` again.", true)
 	// In another channel the same player's demo reuses their library cards.
 	m.ok(gmUser, "character create", "name", "Mira")
 	m.ch = "other"

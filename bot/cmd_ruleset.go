@@ -383,7 +383,12 @@ func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, err
 		for _, w := range warnings {
 			b.WriteString("\nThe picker will show mistakes instead of entries for " + w)
 		}
+		posts, err := c.versionNotices(tx, &r, l)
+		if err != nil {
+			return err
+		}
 		resp = importAnswer(b.String(), allWarnings, cut)
+		resp.Posts = posts
 		return nil
 	})
 	return resp, err

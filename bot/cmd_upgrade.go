@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"sheetkeeper/ruleset"
 	"sheetkeeper/storage"
 )
 
@@ -96,4 +97,47 @@ func (c *Core) cmdCampaignUpgrade(ctx context.Context, cmd Command) (Response, e
 		return nil
 	})
 	return resp, err
+}
+
+// versionNotices are the posts that tell each campaign still on an older version of an
+// imported ruleset that rec, just installed, is there (SPEC 8.1): in each such channel
+// of rec's guild (tenancy: a guild's imports are its own), how many rows on which
+// characters /campaign upgrade and then /refresh would update, counted as
+// cmdCampaignUpgrade counts them. Nothing is posted when rec is not the newest version
+// installed: an upgrade goes to the newest, whose import told the channels already.
+func (c *Core) versionNotices(tx storage.Tx, rec *storage.RulesetRecord, rules *ruleset.Loaded) ([]Action, error) {
+	versions, err := tx.RulesetVersions(rec.Guild, rec.ID)
+	if err != nil {
+		return nil, err
+	}
+	if slices.ContainsFunc(versions, func(v int) bool { return v > rec.Version }) {
+		return nil, nil
+	}
+	camps, err := tx.Campaigns()
+	if err != nil {
+		return nil, err
+	}
+	var posts []Action
+	for _, camp := range camps {
+		if camp.Ruleset.ID != rec.ID || storage.RulesetHome(camp.GuildID, rec.ID) != rec.Guild || camp.Ruleset.Version >= rec.Version {
+			continue
+		}
+		records, err := tx.GameCards(camp.ChannelID)
+		if err != nil {
+			return nil, err
+		}
+		cards := cardsOf(records)
+		var b strings.Builder
+		fmt.Fprintf(&b, "**%s** v%d is installed; this campaign plays v%d until a GM runs `/campaign upgrade`.", rules.Name, rec.Version, camp.Ruleset.Version)
+		switch news := c.refreshNews(rules, cards); {
+		case news != "":
+			fmt.Fprintf(&b, "\nAfter the upgrade, `/refresh name:<character>` would update: %s.", news)
+		case len(cards) == 0:
+			b.WriteString("\nIt has no characters yet, so no sheet has rows to update.")
+		default:
+			b.WriteString("\nNo character's rows have newer text in it.")
+		}
+		posts = append(posts, Action{Kind: Post, ChannelID: camp.ChannelID, Content: b.String()})
+	}
+	return posts, nil
 }

@@ -113,6 +113,7 @@ type Response struct {
 	Update bool
 	// Files are attachments to send with the response (an exported ruleset).
 	Files []File
+	Posts []Action // posts (Kind Post, ChannelID set) to send after the answer, e.g. notices in other channels
 }
 
 // File is an attachment the bot sends.

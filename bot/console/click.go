@@ -71,7 +71,7 @@ func (c *Console) click(ctx context.Context, ev *Event, rec *record, rest string
 		resp.Ephemeral = sh.resp.Ephemeral
 		sh.resp = resp
 		rec.shown = append(rec.shown, sh)
-		ev.Posts = append(ev.Posts, responsePosts(KindUpdate, sh.event, resp)...)
+		ev.Posts = append(ev.Posts, responsePosts(KindUpdate, sh.event, ev.Channel, resp)...)
 		return nil
 	}
 	c.respond(ev, rec, user, resp)

@@ -238,7 +238,7 @@ func (c *Console) command(ctx context.Context, ev *Event, rec *record, user, tex
 func (c *Console) respond(ev *Event, rec *record, user string, resp bot.Response) {
 	sh := &shown{id: fmt.Sprintf("%s-%d-r%d", c.session, ev.N, len(rec.shown)+1), event: ev.N, resp: resp, user: user}
 	rec.shown = append(rec.shown, sh)
-	ev.Posts = append(ev.Posts, responsePosts(KindResponse, 0, resp)...)
+	ev.Posts = append(ev.Posts, responsePosts(KindResponse, 0, ev.Channel, resp)...)
 }
 
 func (c *Console) commands() []bot.CommandSpec {

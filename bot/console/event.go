@@ -99,8 +99,9 @@ func embeds(in []bot.Embed) []Embed {
 }
 
 // responsePosts is a command's or a click's answer as posts: one, whole (the console has
-// no message limit).
-func responsePosts(kind string, of int, r bot.Response) []Post {
+// no message limit), then the posts the core sent with it (r.Posts: notices in other
+// channels), each naming its channel when it is not channel, the event's.
+func responsePosts(kind string, of int, channel string, r bot.Response) []Post {
 	p := Post{Kind: kind, Of: of, Ephemeral: r.Ephemeral, Content: r.Content, Embeds: embeds(r.Embeds), Components: components(r.Components)}
 	if obj := jsonObject(r.Content); obj != nil {
 		p.JSON, p.Content = obj, ""
@@ -109,6 +110,13 @@ func responsePosts(kind string, of int, r bot.Response) []Post {
 		p.Files = append(p.Files, File{Name: f.Name, Bytes: len(f.Data)})
 	}
 	posts := []Post{p}
+	for _, a := range r.Posts {
+		extra := Post{Kind: a.Kind, Content: a.Content, Embeds: embeds(a.Embeds)}
+		if a.ChannelID != channel {
+			extra.Channel = a.ChannelID
+		}
+		posts = append(posts, extra)
+	}
 	return posts
 }
 

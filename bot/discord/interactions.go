@@ -196,7 +196,9 @@ func (b *Bot) completions(ctx context.Context, i *discordgo.Interaction, data di
 }
 
 // answer runs work and sends its response: directly when it is done within DeferAfter,
-// else after deferring. component says the interaction is a click on a message.
+// else after deferring; then the posts the core sent with it (bot.Response.Posts, such
+// as notices in other channels), as it posts a message event's. component says the
+// interaction is a click on a message.
 func (b *Bot) answer(i *discordgo.Interaction, component bool, work func(context.Context) bot.Response) {
 	ctx, cancel := context.WithTimeout(b.base, b.opts.HandlerTimeout)
 	defer cancel()
@@ -217,6 +219,7 @@ func (b *Bot) answer(i *discordgo.Interaction, component bool, work func(context
 	select {
 	case r := <-done:
 		b.respond(ctx, i, component, r)
+		b.perform(ctx, r.Posts)
 		return
 	case <-timer.C:
 	}
@@ -228,7 +231,9 @@ func (b *Bot) answer(i *discordgo.Interaction, component bool, work func(context
 		b.log.Warn("discord: deferring", "id", i.ID, "err", err)
 	}
 	b.log.Debug("discord: answer deferred", "id", i.ID)
-	b.followUp(ctx, i, component, <-done)
+	r := <-done
+	b.followUp(ctx, i, component, r)
+	b.perform(ctx, r.Posts)
 }
 
 // responseMessages are the messages of a response, split within Discord's limits and

@@ -84,6 +84,12 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	con, core, err := console.Start(ctx, store, console.Options{Dir: dir}, log)
 	if err == nil {
 		if *script == "" && !*asJSON {
+			// What the database holds first, so a second run goes on from the first.
+			if h, herr := core.Holdings(ctx, ""); herr != nil {
+				log.Warn("the database's contents cannot be summarised", "err", herr)
+			} else {
+				fmt.Fprint(stdout, console.Banner(h))
+			}
 			fmt.Fprint(stdout, consoleGuide)
 		}
 		err = con.Run(ctx, in, stdout, console.RunOptions{JSON: *asJSON, Prompt: prompt})
