@@ -123,12 +123,13 @@ func (c *Core) lateCreate(tx storage.Tx, camp *storage.Campaign, m Message) ([]A
 // every tag's outcome, for the post.
 func regenerate(t *table, r *storage.Reply, text, def string) []applied {
 	t.revert(r.Changes)
+	t.replay = r.Rolls // an unchanged check keeps its roll (check.go)
 	msg := parser.Read(text)
 	var done []applied
 	if !msg.Inert {
 		done = t.apply(msg.Tags, def)
 	}
-	r.Changes = changesOf(done)
+	r.Changes, r.Rolls = changesOf(done), rollsOf(done)
 	return done
 }
 
@@ -153,9 +154,10 @@ func continueReply(t *table, r *storage.Reply, text, def string) (shown []applie
 	}
 	s := t.scratch()
 	s.revert(r.Changes)
+	s.replay = r.Rolls // the earlier tags show the rolls they threw (check.go)
 	shown = s.apply(before, def)
 	done := t.apply(added, def)
-	r.Changes = append(r.Changes, changesOf(done)...)
+	r.Changes, r.Rolls = append(r.Changes, changesOf(done)...), append(r.Rolls, rollsOf(done)...)
 	return append(shown, done...), true
 }
 

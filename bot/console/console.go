@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/check"
 	"sheetkeeper/schedule"
 )
 
@@ -54,6 +55,9 @@ type Options struct {
 	// OnClock is called after `!clock` moves the clock from before to now; the actions it
 	// returns (fired schedules' posts) are shown under the event. Nil: nothing fires.
 	OnClock func(ctx context.Context, before, now time.Time) ([]bot.Action, error)
+	// Dice is the core's dice (bot.Options.Dice), for Start: check.Seeded(n) for
+	// --seed n, so a session's every roll is reproducible. Nil: crypto-seeded dice.
+	Dice check.Source
 }
 
 // Console feeds lines to a bot core and collects what the bot answers. It is not safe
