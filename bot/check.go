@@ -33,19 +33,22 @@ type rolled struct {
 	// Roll.Record): the line of the post.
 	record string
 	// card is the embed the line goes under: the character who rolled, or freeRolls.
-	card  string
-	line  string
-	now   string
-	faces []int
+	card string
+	line string
+	// now is what the roll came to, for the sheet result's outcome; result the check's
+	// result as its record writes it.
+	now, result string
+	faces       []int
 }
 
 // freeRolls titles the embed of free rolls, which belong to nobody's sheet.
 const freeRolls = "Dice"
 
-// outcome is the tag's Outcome for a thrown tag: the record as its line.
+// outcome is the tag's Outcome for a thrown tag, as its record says it: the record as
+// its line, and the check's result ("success", "critical_failure"; none for a check
+// with nothing to meet, or a free roll) as the result a reader finds in the text.
 func (r *rolled) outcome(t parser.Tag) Outcome {
-	return Outcome{Tag: r.record, Op: t.Written(t.Op, parser.MaxValue), Who: t.Written(r.who(), parser.MaxValue),
-		Result: string(parser.ResultOK), Now: t.Written(r.now, parser.MaxNow)}
+	return Outcome{Tag: r.record, Op: t.Written(t.Op, parser.MaxValue), Who: t.Written(r.who(), parser.MaxValue), Result: r.result}
 }
 
 func (r *rolled) who() string {
@@ -106,7 +109,8 @@ func (t *table) resolve(tag parser.Tag, def string, src check.Source) applied {
 	if err != nil {
 		return refused(card.Name, err)
 	}
-	r := &rolled{record: tag.WriteRecord(res.Record()), card: card.Name, line: checkLine(&res), now: checkNow(&res), faces: res.Faces}
+	r := &rolled{record: tag.WriteRecord(res.Record()), card: card.Name, line: checkLine(&res), now: checkNow(&res),
+		result: res.Outcome, faces: res.Faces}
 	out := sheet.Applied(r.now)
 	return applied{tag: tag, res: sheet.Result{Outcome: out, Cards: []sheet.CardResult{{Card: card.Name, Outcome: out, Changes: changes}}}, roll: r}
 }
