@@ -14,9 +14,10 @@ import (
 // Checks and free rolls in a reply (SPEC 3.6): the GM asks, the engine throws.
 //
 // A [skill_check:] is resolved by package check against the campaign's resolution with
-// the card's numbers (who= or the default card, as for a sheet tag), and what its spend=
-// bought is paid from the card's pools in the same transaction as the reply: all or
-// nothing — a check whose payment is refused did not happen. A [dice:] is thrown and
+// the card's numbers (who= or the default card, as for a sheet tag). The entry its use=
+// names is found and paid as op="use" pays it, and what its spend= bought is paid from
+// the card's pools, in the same transaction as the reply: all or nothing — a check whose
+// payment is refused did not happen. A [dice:] is thrown and
 // written back with its faces and total.
 //
 // Every face comes from the core's one Source (Options.Dice). The faces each tag threw
@@ -101,13 +102,33 @@ func (t *table) resolve(tag parser.Tag, def string, src check.Source) applied {
 	}
 	req.Who = card.Name
 	rs := t.rules.Ruleset
-	res, err := check.Resolve(rs, sheet.Evaluate(rs, card, nil), req, src)
+	// What the check pays for is paid on a copy, which replaces the card only when all of
+	// it was paid: the use= entry first (its effect reaches the roll only once paid),
+	// then what the spend bought, from what the entry left.
+	work := card
+	var changes []sheet.Change
+	if req.Use != "" {
+		work = card.Clone()
+		if req.Entry, changes, err = t.useEntry(work, req.Use); err != nil {
+			return refused(card.Name, err)
+		}
+	}
+	res, err := check.Resolve(rs, sheet.Evaluate(rs, work, nil), req, src)
 	if err != nil {
 		return refused(card.Name, err)
 	}
-	changes, err := t.pay(card, res.Paid)
-	if err != nil {
-		return refused(card.Name, err)
+	if len(res.Paid) > 0 {
+		if work == card {
+			work = card.Clone()
+		}
+		paid, err := t.pay(work, res.Paid)
+		if err != nil {
+			return refused(card.Name, err)
+		}
+		changes = append(changes, paid...)
+	}
+	if work != card {
+		*card = *work
 	}
 	r := &rolled{record: tag.WriteRecord(res.Record()), card: card.Name, line: checkLine(&res), now: checkNow(&res),
 		result: res.Outcome, faces: res.Faces}
@@ -129,14 +150,9 @@ func (t *table) roller(who, def string) (*sheet.Card, error) {
 	return nil, refusal.New(refusal.WhoRequired, "say which character rolls the check")
 }
 
-// pay takes what a check bought from card's pools, all or nothing: the payments are made
-// on a copy, which replaces the card only when every one of them was paid.
+// pay takes what a check bought from card's pools (a working copy: see resolve).
 func (t *table) pay(card *sheet.Card, paid []check.Payment) ([]sheet.Change, error) {
-	if len(paid) == 0 {
-		return nil, nil
-	}
-	work := card.Clone()
-	party := []*sheet.Card{work}
+	party := []*sheet.Card{card}
 	var changes []sheet.Change
 	for _, p := range paid {
 		spend := parser.Tag{Kind: parser.Sheet, Op: "spend", Who: card.Name,
@@ -147,8 +163,28 @@ func (t *table) pay(card *sheet.Card, paid []check.Payment) ([]sheet.Change, err
 		}
 		changes = append(changes, res.Changes()...)
 	}
-	*card = *work
 	return changes, nil
+}
+
+// useEntry pays for the entry a check's use= names on card (a working copy), as
+// op="use" pays for it, and returns what it does to the check. An entry that does
+// nothing to a check is refused not-allowed rather than paid for nothing.
+func (t *table) useEntry(card *sheet.Card, name string) (*check.Entry, []sheet.Change, error) {
+	rs := t.rules.Ruleset
+	found, err := sheet.FindEntry(rs, card, t.catalogs, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	e := found.Entry
+	if e.Mechanics == nil || e.Mechanics.Check == nil {
+		return nil, nil, refusal.New(refusal.NotAllowed, "%s does nothing to a check", e.Label)
+	}
+	use := parser.Tag{Kind: parser.Sheet, Op: "use", Who: card.Name, Attrs: []parser.Attr{{Key: "name", Value: name}}}
+	res := sheet.Apply(rs, []*sheet.Card{card}, use, sheet.Options{Catalogs: t.catalogs})
+	if !res.Outcome.OK() {
+		return nil, nil, res.Outcome.Err()
+	}
+	return &check.Entry{Name: e.Label, Effect: e.Mechanics.Check, Times: 1}, res.Changes(), nil
 }
 
 // kept returns the stored faces of the first not yet replayed roll of the tag whose

@@ -86,7 +86,7 @@ func gmBrief(l *ruleset.Loaded, camp *storage.Campaign, cards []*sheet.Card) str
 	if world != "" {
 		b.WriteString("\n\nWORLD\n" + world)
 	}
-	b.WriteString("\n\n" + checkInstructions(rs))
+	b.WriteString("\n\n" + checkInstructions(rs, checkEntryExample(l)))
 	b.WriteString("\n\n" + tagInstructions(l))
 	b.WriteString("\n\nCHARACTER SHEETS")
 	if len(cards) == 0 {
@@ -434,7 +434,8 @@ func enginePlays(res *ruleset.Resolution) bool {
 
 // checkInstructions teaches the check tag with this ruleset's own skills, saves,
 // abilities and ladder, and only the options its resolution lets a GM ask for.
-func checkInstructions(rs *ruleset.Ruleset) string {
+// entry is a catalog entry whose mechanics change a check ("" for none), for use=.
+func checkInstructions(rs *ruleset.Ruleset, entry string) string {
 	res := &rs.Resolution
 	if !enginePlays(res) {
 		return "CHECK TAGS\nsheetkeeper does not roll this ruleset's checks (its resolution is " + strconv.Quote(res.Kind) +
@@ -443,6 +444,9 @@ func checkInstructions(rs *ruleset.Ruleset) string {
 	lines := []string{"CHECK TAGS", "sheetkeeper throws every check itself, " + rollWords(res) +
 		". Call for one with a tag where the roll happens; the bot answers with the tag rewritten with the dice, every number it used and the result:"}
 	lines = append(lines, checkExamples(rs)...)
+	if entry != "" {
+		lines = append(lines, `- use="`+tagValue(entry)+`" uses an entry on the character's sheet that changes the roll: it is paid as op="use" pays it, with the check, and the check is refused when it cannot be.`)
+	}
 	lines = append(lines, `- [dice: 2d6+1] rolls free dice: NdM, + or - a number, kh or kl to keep the highest or lowest (4d6kh3); at most 100 dice.`,
 		`Leave out who= for the character of the player you answer; a check is one character's, so write one tag for each. Never write rolls, total, successes or result yourself: sheetkeeper throws the dice, and what you write there is thrown again. Narrate from the result it gives back.`)
 	return strings.Join(append(lines, checkNames(rs)...), "\n")
@@ -609,4 +613,21 @@ func ladderStep(s *ruleset.LadderStep) string {
 		return s.Label
 	}
 	return s.Label + " (" + strings.Join(n, ", ") + ")"
+}
+
+// checkEntryExample is the first catalog entry whose mechanics change a check, "" when
+// the ruleset has none.
+func checkEntryExample(l *ruleset.Loaded) string {
+	for i := range l.Ruleset.Catalogs {
+		entries, err := l.Entries(l.Ruleset.Catalogs[i].ID)
+		if err != nil {
+			continue
+		}
+		for j := range entries {
+			if m := entries[j].Mechanics; m != nil && m.Check != nil {
+				return entries[j].Label
+			}
+		}
+	}
+	return ""
 }

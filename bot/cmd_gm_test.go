@@ -119,7 +119,7 @@ func TestGMBriefSheetBlock5e(t *testing.T) {
 // only the options its resolution has, and promises no roll the engine cannot make.
 func TestGMBriefChecks(t *testing.T) {
 	m := newMsgTable(t, "low-vell")
-	text := checkInstructions(m.rules.Ruleset)
+	text := checkInstructions(m.rules.Ruleset, checkEntryExample(m.rules))
 	for _, want := range []string{
 		"sheetkeeper throws every check itself, 1d12 plus the sheet's numbers.",
 		`- [skill_check: who="Name" skill="Row" difficulty="Hard"] rolls a check; save="Keep steady" a save, ability="Nerve" an ability.`,
@@ -134,14 +134,14 @@ func TestGMBriefChecks(t *testing.T) {
 			t.Errorf("the check tags lack %q:\n%s", want, text)
 		}
 	}
-	for _, not := range []string{"threshold=", "bonus=", "spend="} {
+	for _, not := range []string{"threshold=", "bonus=", "spend=", "use="} {
 		if strings.Contains(text, not) {
 			t.Errorf("a dice-sum ruleset without spends is taught %s", not)
 		}
 	}
 	rs := *m.rules.Ruleset
 	rs.Resolution.Kind = "narrative"
-	if text := checkInstructions(&rs); !strings.Contains(text, "does not roll this ruleset's checks") || strings.Contains(text, "skill_check") {
+	if text := checkInstructions(&rs, ""); !strings.Contains(text, "does not roll this ruleset's checks") || strings.Contains(text, "skill_check") {
 		t.Errorf("a resolution the engine does not play: %s", text)
 	}
 }
