@@ -187,6 +187,22 @@ func (t *table) useEntry(card *sheet.Card, name string) (*check.Entry, []sheet.C
 	return &check.Entry{Name: e.Label, Effect: e.Mechanics.Check, Times: 1}, res.Changes(), nil
 }
 
+// reapply applies text's tags as reply r's, each check and free roll r threw and text
+// still has (the same canonical tag) throwing the faces it threw then, and records in r
+// what the tags changed and threw. A regenerate calls it once r is reverted, and a redo
+// once r was undone, so neither can fish for a better roll.
+func (t *table) reapply(r *storage.Reply, text, def string) []applied {
+	msg := parser.Read(text)
+	var done []applied
+	if !msg.Inert {
+		t.replay = r.Rolls
+		done = t.apply(msg.Tags, def)
+		t.replay = nil
+	}
+	r.Changes, r.Rolls = changesOf(done), rollsOf(done)
+	return done
+}
+
 // kept returns the stored faces of the first not yet replayed roll of the tag whose
 // canonical text is canon, and uses them up: the nth such tag of a message gets the nth
 // roll it threw.

@@ -161,3 +161,37 @@ func TestPlayerCheckAndRoll(t *testing.T) {
 		t.Errorf("skill choices %+v", choices)
 	}
 }
+
+// TestRedoReplaysFaces: what an Undo button's Redo does — the reply's text applied again
+// with table.reapply — throws the faces the reply threw, not new ones, and pays its
+// spends again.
+func TestRedoReplaysFaces(t *testing.T) {
+	m := checkTable(t, 5, 11, 2, 2)
+	id, acts := m.say(gmUser, "Wren edges along. "+sneak+" [dice: 2d4]")
+	first := acts[0].Content
+	m.delete(id)
+	m.core.dice = noMoreDice{t}
+	var again string
+	m.update(func(tx storage.Tx) error {
+		camp, err := tx.Campaign(m.ch)
+		if err != nil {
+			return err
+		}
+		r, err := tx.ReplyByMessage(m.ch, id)
+		if err != nil {
+			return err
+		}
+		tb, err := m.core.openTable(tx, camp)
+		if err != nil {
+			return err
+		}
+		again, _, _ = renderReply(tb.rules.Ruleset, tb.cards, tb.reapply(r, r.Text, ""))
+		if len(r.Rolls) != 2 || !slices.Equal(r.Rolls[0].Faces, []int{5, 11}) {
+			t.Errorf("redo stores %+v", r.Rolls)
+		}
+		return nil
+	})
+	if again != first {
+		t.Errorf("redo:\n got %s\nwant %s", again, first)
+	}
+}

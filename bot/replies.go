@@ -123,14 +123,7 @@ func (c *Core) lateCreate(tx storage.Tx, camp *storage.Campaign, m Message) ([]A
 // every tag's outcome, for the post.
 func regenerate(t *table, r *storage.Reply, text, def string) []applied {
 	t.revert(r.Changes)
-	t.replay = r.Rolls // an unchanged check keeps its roll (check.go)
-	msg := parser.Read(text)
-	var done []applied
-	if !msg.Inert {
-		done = t.apply(msg.Tags, def)
-	}
-	r.Changes, r.Rolls = changesOf(done), rollsOf(done)
-	return done
+	return t.reapply(r, text, def) // an unchanged check keeps its roll (check.go)
 }
 
 // continueReply applies only the tags text adds after r's text (those ending past it),
