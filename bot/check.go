@@ -62,6 +62,28 @@ func (r *rolled) who() string {
 // isRoll says a tag is thrown by the engine rather than applied to a sheet.
 func isRoll(t parser.Tag) bool { return t.Kind == parser.SkillCheck || t.Kind == parser.DiceRoll }
 
+// rollPhrase says briefly what a check or free roll asked for: "Juggling check", "Keep
+// steady save", "roll 2d6+1".
+func rollPhrase(t parser.Tag) string {
+	if t.Kind == parser.DiceRoll {
+		v, _ := t.Get("dice")
+		return "roll " + v
+	}
+	name, _ := t.Get(t.Op)
+	if t.Op == check.Save {
+		return saveName(name)
+	}
+	return name + " check"
+}
+
+// saveName is a save as people say it: "Keep steady save", but "Strength save" as is.
+func saveName(label string) string {
+	if strings.Contains(strings.ToLower(label), "save") {
+		return label
+	}
+	return label + " save"
+}
+
 // throw resolves one check or free roll on the table, def being the card a check without
 // who= is for. Refused, it returns the refusal as a sheet tag's would be, and nothing is
 // paid.
@@ -250,10 +272,11 @@ func checkNow(r *check.Result) string {
 // **2** successes vs 2 — success", crits called out.
 func checkLine(r *check.Result) string {
 	var b strings.Builder
-	b.WriteString(r.Who + " — " + r.Label)
-	if r.Subject == check.Save && !strings.Contains(strings.ToLower(r.Label), "save") {
-		b.WriteString(" save")
+	label := r.Label
+	if r.Subject == check.Save {
+		label = saveName(label)
 	}
+	b.WriteString(r.Who + " — " + label)
 	if r.With != "" {
 		b.WriteString(" with " + r.With)
 	}

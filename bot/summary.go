@@ -127,6 +127,9 @@ func phrase(t parser.Tag) string {
 	if t.Malformed {
 		return "unreadable tag"
 	}
+	if isRoll(t) {
+		return rollPhrase(t) // check.go
+	}
 	get := func(k string) string { v, _ := t.Get(k); return v }
 	var s string
 	switch t.Op {
