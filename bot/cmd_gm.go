@@ -18,6 +18,9 @@ import (
 //
 //   - the ruleset's GM text: how to call for checks, the world, how to use the sheets,
 //     with the campaign's layers' guidance appended after the ruleset's own;
+//   - the check tags, generated from the ruleset's resolution: [skill_check:] with this
+//     ruleset's skills, saves, abilities, difficulty ladder and what its dice let a GM
+//     ask of a roll, and [dice:] — the engine throws both (SPEC 3.6);
 //   - the tag instructions, generated from the ruleset: every op of the sheet tag, each
 //     shown with a name this ruleset really has (its pools, tracks, conditions, states,
 //     notes and rests), only the ops the ruleset can use, and the names a command may
@@ -84,6 +87,7 @@ func gmBrief(l *ruleset.Loaded, camp *storage.Campaign, cards []*sheet.Card) str
 	if world != "" {
 		b.WriteString("\n\nWORLD\n" + world)
 	}
+	b.WriteString("\n\n" + checkInstructions(rs, checkEntryExample(l)))
 	b.WriteString("\n\n" + tagInstructions(l))
 	b.WriteString("\n\nCHARACTER SHEETS")
 	if len(cards) == 0 {
@@ -446,4 +450,210 @@ func advanceLine(rs *ruleset.Ruleset, adv *ruleset.Advancement) string {
 		line += " " + *adv.Text
 	}
 	return line
+}
+
+// enginePlays reports whether the engine rolls this ruleset's checks (package check
+// resolves dice-sum and dice-pool). The brief never promises a roll it cannot make.
+func enginePlays(res *ruleset.Resolution) bool {
+	return res.Kind == "dice-sum" || res.Kind == "dice-pool"
+}
+
+// checkInstructions teaches the check tag with this ruleset's own skills, saves,
+// abilities and ladder, and only the options its resolution lets a GM ask for.
+// entry is a catalog entry whose mechanics change a check ("" for none), for use=.
+func checkInstructions(rs *ruleset.Ruleset, entry string) string {
+	res := &rs.Resolution
+	if !enginePlays(res) {
+		return "CHECK TAGS\nsheetkeeper does not roll this ruleset's checks (its resolution is " + strconv.Quote(res.Kind) +
+			"): ask the players to roll, and write what the roll changed with sheet tags. [dice: 2d6+1] still rolls free dice."
+	}
+	lines := []string{"CHECK TAGS", "sheetkeeper throws every check itself, " + rollWords(res) +
+		". Call for one with a tag where the roll happens; the bot answers with the tag rewritten with the dice, every number it used and the result:"}
+	lines = append(lines, checkExamples(rs)...)
+	if entry != "" {
+		lines = append(lines, `- use="`+tagValue(entry)+`" uses an entry on the character's sheet that changes the roll: it is paid as op="use" pays it, with the check, and the check is refused when it cannot be.`)
+	}
+	lines = append(lines, `- [dice: 2d6+1] rolls free dice: NdM, + or - a number, kh or kl to keep the highest or lowest (4d6kh3); at most 100 dice.`,
+		`Leave out who= for the character of the player you answer; a check is one character's, so write one tag for each. Never write rolls, total, successes or result yourself: sheetkeeper throws the dice, and what you write there is thrown again. Narrate from the result it gives back.`)
+	return strings.Join(append(lines, checkNames(rs)...), "\n")
+}
+
+// rollWords says what a check throws: "a 1d12 plus the sheet's numbers", "a pool of
+// d10s, one die per point, counting the dice that reach the target".
+func rollWords(res *ruleset.Resolution) string {
+	if res.Kind == "dice-pool" {
+		return "a pool of d" + strconv.Itoa(res.DieSides()) + "s built from the sheet, counting the dice that reach the target"
+	}
+	dice := "1d20"
+	if res.Dice != nil {
+		dice = strconv.Itoa(res.Dice.Count) + "d" + strconv.Itoa(res.Dice.Sides)
+	}
+	return dice + " plus the sheet's numbers"
+}
+
+// checkExamples is a line per thing a check tag may say on this ruleset, each with a
+// name it really has.
+func checkExamples(rs *ruleset.Ruleset) []string {
+	res := &rs.Resolution
+	sk, sv, ab := &rs.Sheet.Skills, &rs.Sheet.Saves, &rs.Sheet.Abilities
+	var what, diff string
+	switch {
+	case len(*sk) > 0:
+		what = `skill="` + tagValue((*sk)[0].Label) + `"`
+	case len(*sv) > 0:
+		what = `save="` + tagValue((*sv)[0].Label) + `"`
+	case len(*ab) > 0:
+		what = `ability="` + tagValue((*ab)[0].Label) + `"`
+	default:
+		return nil
+	}
+	if len(res.DifficultyLadder) > 0 {
+		diff = ` difficulty="` + tagValue(res.DifficultyLadder[len(res.DifficultyLadder)/2].Label) + `"`
+	}
+	line := `- [skill_check: who="Name" ` + what + diff + `] rolls a check`
+	var alts []string
+	if len(*sv) > 0 {
+		alts = append(alts, `save="`+tagValue((*sv)[0].Label)+`" a save`)
+	}
+	if len(*ab) > 0 {
+		alts = append(alts, `ability="`+tagValue((*ab)[0].Label)+`" an ability`)
+	}
+	if len(alts) > 0 {
+		line += "; " + strings.Join(alts, ", ")
+	}
+	lines := []string{line + "."}
+	meet := `- dc="N" is the number to meet`
+	if res.Kind == "dice-pool" {
+		meet = `- dc="N" is the successes needed`
+	}
+	if len(res.DifficultyLadder) > 0 {
+		meet += ", in place of a difficulty from the ladder"
+	}
+	lines = append(lines, meet+".")
+	if len(*ab) > 0 && (len(*sk) > 0 || len(*sv) > 0) {
+		with := `- with="` + tagValue((*ab)[len(*ab)-1].Label) + `" rolls a skill or save with another ability`
+		if res.Kind == "dice-pool" && res.Pool != nil && res.Pool.AbilityPlusAbility {
+			with += " (on an ability check, adds a second ability's dice)"
+		}
+		lines = append(lines, with+".")
+	}
+	if res.Kind == "dice-sum" && res.Advantage != nil && *res.Advantage {
+		lines = append(lines, `- mode="advantage" or mode="disadvantage" throws twice and keeps the better or the worse.`)
+	}
+	if res.Kind == "dice-pool" {
+		lines = append(lines, poolOptions(res)...)
+	}
+	for _, sp := range res.Spend {
+		lines = append(lines, `- spend="`+tagValue(poolLabel(rs, sp.Pool))+`:`+strconv.Itoa(sp.Amount)+`" pays from that pool to `+spendWords(&sp)+
+			` (paid with the check, only when the pool has it).`)
+	}
+	return lines
+}
+
+// poolOptions are the pool check's options the resolution lets a GM move.
+func poolOptions(res *ruleset.Resolution) []string {
+	var lines []string
+	if t := res.Target; t != nil && t.Min < t.Max {
+		lines = append(lines, `- threshold="N" moves the per-die target (`+strconv.Itoa(t.Min)+` to `+strconv.Itoa(t.Max)+`, normally `+strconv.Itoa(t.Default)+`).`)
+	}
+	if d := res.SituationalDice; d != nil {
+		lines = append(lines, `- bonus="N" adds situational dice (`+strconv.Itoa(d.Min)+` to `+strconv.Itoa(d.Max)+`).`)
+	}
+	if e := res.Explode; e != nil && e.Min != nil {
+		lines = append(lines, `- explode="N" lets faces from N up (down to `+strconv.Itoa(*e.Min)+`) throw another die.`)
+	}
+	if d := res.Double; d != nil && d.Min != nil {
+		lines = append(lines, `- double="N" counts faces from N up (down to `+strconv.Itoa(*d.Min)+`) as two successes.`)
+	}
+	if len(res.Reroll) > 0 {
+		ids := make([]string, len(res.Reroll))
+		for i, r := range res.Reroll {
+			ids[i] = r.ID
+		}
+		lines = append(lines, `- reroll="`+tagValue(ids[0])+`" throws the low dice again (rerolls: `+strings.Join(ids, ", ")+`).`)
+	}
+	return lines
+}
+
+// spendWords is what one purchase of a spend rule buys.
+func spendWords(sp *ruleset.Spend) string {
+	var parts []string
+	if sp.Successes != nil {
+		parts = append(parts, plural(*sp.Successes, "success", "successes"))
+	}
+	if sp.Dice != nil {
+		parts = append(parts, plural(*sp.Dice, "die", "dice"))
+	}
+	if sp.Reroll != nil {
+		parts = append(parts, "a reroll of faces up to "+strconv.Itoa(sp.Reroll.UpTo))
+	}
+	s := "buy " + strings.Join(parts, " and ") + " per " + strconv.Itoa(sp.Amount)
+	if !sp.PerCheckPool && sp.PerCheckRef == nil && sp.PerCheckNumber > 0 {
+		s += ", at most " + strconv.Itoa(sp.PerCheckNumber) + " times a check"
+	}
+	return s
+}
+
+// poolLabel is a live pool's label by id.
+func poolLabel(rs *ruleset.Ruleset, id string) string {
+	for _, p := range rs.Sheet.Live.Pools {
+		if p.ID == id {
+			return p.Label
+		}
+	}
+	return id
+}
+
+// checkNames lists what a check may name, and the ladder with its numbers.
+func checkNames(rs *ruleset.Ruleset) []string {
+	var lines []string
+	sh := &rs.Sheet
+	if len(sh.Skills) > 0 {
+		lines = append(lines, "Skills: "+labels(len(sh.Skills), func(i int) string { return sh.Skills[i].Label })+".")
+	}
+	if len(sh.Saves) > 0 {
+		lines = append(lines, "Saves: "+labels(len(sh.Saves), func(i int) string { return sh.Saves[i].Label })+".")
+	}
+	if len(sh.Abilities) > 0 {
+		lines = append(lines, "Abilities: "+labels(len(sh.Abilities), func(i int) string { return sh.Abilities[i].Label })+".")
+	}
+	if lad := rs.Resolution.DifficultyLadder; len(lad) > 0 {
+		lines = append(lines, "Difficulties: "+labels(len(lad), func(i int) string { return ladderStep(&lad[i]) })+".")
+	}
+	return lines
+}
+
+// ladderStep is one rung as the brief lists it: "Hard (9)", "Grim (3 successes, target 8)".
+func ladderStep(s *ruleset.LadderStep) string {
+	var n []string
+	if s.DC != nil {
+		n = append(n, strconv.Itoa(*s.DC))
+	}
+	if s.Successes != nil {
+		n = append(n, plural(*s.Successes, "success", "successes"))
+	}
+	if s.Target != nil {
+		n = append(n, "target "+strconv.Itoa(*s.Target))
+	}
+	if len(n) == 0 {
+		return s.Label
+	}
+	return s.Label + " (" + strings.Join(n, ", ") + ")"
+}
+
+// checkEntryExample is the first catalog entry whose mechanics change a check, "" when
+// the ruleset has none.
+func checkEntryExample(l *ruleset.Loaded) string {
+	for i := range l.Ruleset.Catalogs {
+		entries, err := l.Entries(l.Ruleset.Catalogs[i].ID)
+		if err != nil {
+			continue
+		}
+		for j := range entries {
+			if m := entries[j].Mechanics; m != nil && m.Check != nil {
+				return entries[j].Label
+			}
+		}
+	}
+	return ""
 }

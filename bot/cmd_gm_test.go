@@ -114,3 +114,34 @@ func TestGMBriefSheetBlock5e(t *testing.T) {
 		}
 	}
 }
+
+// TestGMBriefChecks: the brief teaches the check tag with the ruleset's own names and
+// only the options its resolution has, and promises no roll the engine cannot make.
+func TestGMBriefChecks(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	text := checkInstructions(m.rules.Ruleset, checkEntryExample(m.rules))
+	for _, want := range []string{
+		"sheetkeeper throws every check itself, 1d12 plus the sheet's numbers.",
+		`- [skill_check: who="Name" skill="Row" difficulty="Hard"] rolls a check; save="Keep steady" a save, ability="Nerve" an ability.`,
+		`- mode="advantage" or mode="disadvantage" throws twice`,
+		"- [dice: 2d6+1] rolls free dice",
+		"Never write rolls, total, successes or result yourself",
+		"Skills: Row, Climb, Tinker, Sneak, Kindle, Parley.",
+		"Saves: Keep steady, Ward off the Murk.",
+		"Difficulties: Routine (5), Tricky (7), Hard (9), Dire (11), Against the tide (13).",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the check tags lack %q:\n%s", want, text)
+		}
+	}
+	for _, not := range []string{"threshold=", "bonus=", "spend=", "use="} {
+		if strings.Contains(text, not) {
+			t.Errorf("a dice-sum ruleset without spends is taught %s", not)
+		}
+	}
+	rs := *m.rules.Ruleset
+	rs.Resolution.Kind = "narrative"
+	if text := checkInstructions(&rs, ""); !strings.Contains(text, "does not roll this ruleset's checks") || strings.Contains(text, "skill_check") {
+		t.Errorf("a resolution the engine does not play: %s", text)
+	}
+}

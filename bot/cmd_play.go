@@ -126,7 +126,7 @@ func (c *Core) playTag(tx storage.Tx, t *table, cmd Command, tag parser.Tag, ref
 	}
 	err = tx.PutReply(&storage.Reply{
 		ChannelID: cmd.ChannelID, Seq: seq, MessageID: "command:" + strconv.FormatInt(seq, 10), AuthorID: cmd.User.ID,
-		Text: tag.Canonical(), Status: storage.ReplyLive, Changes: changesOf(done),
+		Text: tag.Canonical(), Status: storage.ReplyLive, Changes: changesOf(done), Rolls: rollsOf(done),
 		Source: "command:" + tag.Op, CreatedAt: now, UpdatedAt: now,
 	})
 	if err != nil {

@@ -71,7 +71,7 @@ type router struct {
 func newRouter() *router {
 	r := &router{routes: map[string]*route{}, components: map[string]componentRoute{}}
 	for _, add := range []func(*router){
-		campaignCommands, upgradeCommands, characterCommands, demoCommands, gmCommands,
+		campaignCommands, upgradeCommands, characterCommands, checkCommands, demoCommands, gmCommands,
 		pickCommands, playCommands, refreshCommands, rulesetCommands, scheduleCommands,
 		sheetCommands, replyComponents,
 	} {

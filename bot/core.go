@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"sheetkeeper/check"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/schedule"
 	"sheetkeeper/storage"
@@ -33,6 +34,10 @@ type Options struct {
 	// with RecordPost when ReplySeq is set). It is called from the scheduler's goroutines,
 	// possibly at once for different schedules. Nil: such actions are logged and dropped.
 	Post func(ctx context.Context, a Action)
+	// Dice throws every die the bot rolls (checks, free rolls: SPEC 3.6), one per
+	// process. Nil is check.NewSource(), seeded from crypto/rand so no face can be
+	// predicted; tests and the console's --seed give check.Seeded(n).
+	Dice check.Source
 }
 
 // Core is the bot. It is safe for concurrent use: events for different channels run in
@@ -41,6 +46,7 @@ type Core struct {
 	store storage.Store
 	clock schedule.Clock
 	log   *slog.Logger
+	dice  check.Source
 
 	// loaded caches parsed rulesets by namespace, id and version: a stored ruleset is
 	// parsed once per process, not once per message.
@@ -71,10 +77,13 @@ type rulesetKey struct {
 
 // New returns a core over store.
 func New(store storage.Store, opts Options) *Core {
-	c := &Core{store: store, clock: opts.Clock, log: opts.Log, loaded: map[rulesetKey]*ruleset.Loaded{}}
+	c := &Core{store: store, clock: opts.Clock, log: opts.Log, dice: opts.Dice, loaded: map[rulesetKey]*ruleset.Loaded{}}
 	c.router = newRouter()
 	if c.clock == nil {
 		c.clock = schedule.Wall{}
+	}
+	if c.dice == nil {
+		c.dice = check.NewSource()
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)

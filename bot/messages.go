@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sheetkeeper/catalog"
+	"sheetkeeper/check"
 	"sheetkeeper/parser"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -111,6 +112,7 @@ func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg pa
 	r := &storage.Reply{
 		ChannelID: m.ChannelID, Seq: seq, MessageID: m.ID, AuthorID: m.Author.ID,
 		Text: m.Content, Status: storage.ReplyLive, Changes: changesOf(done), Default: def,
+		Rolls:     rollsOf(done),
 		CreatedAt: now, UpdatedAt: now,
 	}
 	if err := tx.PutReply(r); err != nil {
@@ -179,6 +181,10 @@ type table struct {
 	records  []*storage.CardRecord
 	cards    []*sheet.Card
 	dirty    map[*storage.CardRecord]bool
+	// dice throws the checks and free rolls; replay are faces thrown before (a reply's
+	// Rolls) that the same tags throw again, each used once (check.go).
+	dice   check.Source
+	replay []storage.Roll
 }
 
 // gmCampaign is channelID's campaign when author is one of its GMs; otherwise it skips
@@ -208,7 +214,7 @@ func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) 
 		return nil, err
 	}
 	records = cardRecords(records)
-	return &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}}, nil
+	return &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}, dice: c.dice}, nil
 }
 
 // cardRecords drops records without a card, so records and cards stay index for index.
@@ -222,24 +228,28 @@ func cardRecords(records []*storage.CardRecord) []*storage.CardRecord {
 	return out
 }
 
-// apply applies tags in order (sheet tags through the engine; inventory tags refused
-// until the campaign has an inventory), def being the card a tag without who= is for.
+// apply applies tags in order (sheet tags through the engine, checks and free rolls
+// thrown by it (check.go); inventory tags refused until the campaign has an inventory),
+// def being the card a tag without who= is for.
 func (t *table) apply(tags []parser.Tag, def string) []applied {
 	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: t.catalogs}
 	out := make([]applied, 0, len(tags))
 	for _, tag := range tags {
-		var res sheet.Result
-		if tag.Kind == parser.Inventory {
-			res = notEnabledInventory()
-		} else {
-			res = sheet.Apply(t.rules.Ruleset, t.cards, tag, opts)
+		var a applied
+		switch {
+		case tag.Kind == parser.Inventory:
+			a = applied{tag: tag, res: notEnabledInventory()}
+		case isRoll(tag):
+			a = t.throw(tag, def)
+		default:
+			a = applied{tag: tag, res: sheet.Apply(t.rules.Ruleset, t.cards, tag, opts)}
 		}
-		for _, cr := range res.Cards {
+		for _, cr := range a.res.Cards {
 			if len(cr.Changes) > 0 {
 				t.touched(cr.Card)
 			}
 		}
-		out = append(out, applied{tag: tag, res: res})
+		out = append(out, a)
 	}
 	return out
 }
@@ -286,7 +296,8 @@ func (t *table) save(tx storage.Tx, now time.Time) error {
 // scratch is a copy of the table whose cards can be changed without touching the real
 // ones: to work out again what earlier tags said.
 func (t *table) scratch() *table {
-	s := &table{camp: t.camp, rules: t.rules, catalogs: t.catalogs, dirty: map[*storage.CardRecord]bool{}}
+	s := &table{camp: t.camp, rules: t.rules, catalogs: t.catalogs, dirty: map[*storage.CardRecord]bool{},
+		dice: t.dice, replay: t.replay}
 	for _, r := range t.records {
 		cp := *r
 		cp.Card = r.Card.Clone()

@@ -124,13 +124,7 @@ func (c *Core) lateCreate(tx storage.Tx, camp *storage.Campaign, m Message) ([]A
 // every tag's outcome, for the post.
 func regenerate(t *table, r *storage.Reply, text, def string) []applied {
 	t.revert(r.Changes)
-	msg := parser.Read(text)
-	var done []applied
-	if !msg.Inert {
-		done = t.apply(msg.Tags, def)
-	}
-	r.Changes = changesOf(done)
-	return done
+	return t.reapply(r, text, def) // an unchanged check keeps its roll (check.go)
 }
 
 // continueReply applies only the tags text adds after r's text (those ending past it),
@@ -154,9 +148,10 @@ func continueReply(t *table, r *storage.Reply, text, def string) (shown []applie
 	}
 	s := t.scratch()
 	s.revert(r.Changes)
+	s.replay = r.Rolls // the earlier tags show the rolls they threw (check.go)
 	shown = s.apply(before, def)
 	done := t.apply(added, def)
-	r.Changes = append(r.Changes, changesOf(done)...)
+	r.Changes, r.Rolls = append(r.Changes, changesOf(done)...), append(r.Rolls, rollsOf(done)...)
 	return append(shown, done...), true
 }
 

@@ -22,13 +22,17 @@ import (
 
 // applied is one tag of a message and what the engine did with it.
 type applied struct {
-	tag parser.Tag
-	res sheet.Result
+	tag  parser.Tag
+	res  sheet.Result
+	roll *rolled // a check or free roll the engine threw (check.go)
 }
 
 // outcome is the tag rewritten in canonical form with its outcome, and that outcome's
 // parts as the write-back says them.
 func (a applied) outcome() Outcome {
+	if a.roll != nil {
+		return a.roll.outcome(a.tag)
+	}
 	o := a.res.Outcome.WriteBack()
 	out := Outcome{Tag: a.tag.WriteBack(o)}
 	if !a.tag.Malformed {
@@ -77,6 +81,11 @@ func renderReply(rs *ruleset.Ruleset, cards []*sheet.Card, tags []applied) (stri
 	}
 	b := newEmbeds()
 	for _, a := range tags {
+		if a.roll != nil {
+			b.add(a.roll.card, "✓ "+a.roll.line, true)
+			b.touch(a.roll.card, a.res.Changes())
+			continue
+		}
 		what := phrase(a.tag)
 		if len(a.res.Cards) == 0 {
 			b.add(unapplied, "✗ "+what+": "+plain(a.res.Outcome.Err()), false)
@@ -117,6 +126,9 @@ func nowWords(o sheet.Outcome) string {
 func phrase(t parser.Tag) string {
 	if t.Malformed {
 		return "unreadable tag"
+	}
+	if isRoll(t) {
+		return rollPhrase(t) // check.go
 	}
 	get := func(k string) string { v, _ := t.Get(k); return v }
 	var s string

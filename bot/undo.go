@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 
-	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
 	"sheetkeeper/storage"
 )
@@ -142,12 +141,11 @@ func (c *Core) redo(tx storage.Tx, camp *storage.Campaign, r *storage.Reply, by 
 			return Action{}, err
 		}
 	}
-	var done []applied
-	if msg := parser.Read(r.Text); !msg.Inert {
-		done = t.apply(msg.Tags, def)
-	}
+	// The same application a regenerate makes: every check throws the faces it threw
+	// before, so a Redo rolls nothing anew (reapply sets r's changes and rolls).
+	done := t.reapply(r, r.Text, def)
 	now := c.Now()
-	r.Status, r.Changes, r.Default, r.UpdatedAt = storage.ReplyLive, changesOf(done), def, now
+	r.Status, r.Default, r.UpdatedAt = storage.ReplyLive, def, now
 	if err := t.save(tx, now); err != nil {
 		return Action{}, err
 	}

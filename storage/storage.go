@@ -180,6 +180,10 @@ type Reply struct {
 	// Status is live, deleted or reverted (see the constants).
 	Status  string         `json:"status"`
 	Changes []sheet.Change `json:"changes,omitempty"`
+	// Rolls are the faces of every check and free roll the reply threw, in the order of
+	// its tags, so undo, redo and a regenerate show the roll the players saw (SPEC 3.6).
+	// A reply written before checks were rolled has none.
+	Rolls []Roll `json:"rolls,omitempty"`
 	// Posted are the ids of the messages of the bot's post answering this reply (a post
 	// too long for one message spans several), so an edit or delete reaches every one.
 	Posted PostIDs `json:"posted,omitempty"`
@@ -190,6 +194,13 @@ type Reply struct {
 	Default   string    `json:"default,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Roll is one thrown tag of a reply: the tag as a request (its canonical text, which
+// identifies it in an edited message) and every face the engine threw for it.
+type Roll struct {
+	Tag   string `json:"tag"`
+	Faces []int  `json:"faces"`
 }
 
 // PostIDs are the message ids of one post of the bot, in order. They are stored as a

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/check"
 	"sheetkeeper/schedule"
 )
 
@@ -58,6 +59,9 @@ type Options struct {
 	// Outbox's Take): after a click, the edits of other posts an Undo made are shown
 	// under the click. Nil: none are shown.
 	Posted func() []bot.Action
+	// Dice is the core's dice (bot.Options.Dice), for Start: check.Seeded(n) for
+	// --seed n, so a session's every roll is reproducible. Nil: crypto-seeded dice.
+	Dice check.Source
 }
 
 // Console feeds lines to a bot core and collects what the bot answers. It is not safe

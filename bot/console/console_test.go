@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/check"
 	"sheetkeeper/schedule"
 	"sheetkeeper/storage/bolt"
 )
@@ -30,7 +31,7 @@ func play(t *testing.T, script string, opts RunOptions) string {
 	}
 	defer store.Close()
 	clock := schedule.NewRunningClock(func() time.Time { return start })
-	con, core, err := Start(context.Background(), store, Options{Clock: clock, Dir: filepath.Dir(script), Session: "s"}, nil)
+	con, core, err := Start(context.Background(), store, Options{Clock: clock, Dir: filepath.Dir(script), Session: "s", Dice: check.Seeded(1)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 
 	"sheetkeeper/bot/console"
+	"sheetkeeper/check"
 	"sheetkeeper/config"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
@@ -31,6 +34,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	script := fs.String("script", "", "read events from this file instead of standard input (attachment paths are relative to its folder)")
 	asJSON := fs.Bool("json", false, `print each event as one JSON line: {"n","kind","author","tags","posts","error"}`)
+	seed := fs.String("seed", "", "throw reproducible dice from this seed (a whole number), for tests and ruleset authors; without it dice are seeded from crypto/rand")
 	cfg, rest, err := config.Load(fs, []string{"db", "log-level"}, args, os.Getenv)
 	switch {
 	case err == config.ErrHelp:
@@ -41,6 +45,15 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(rest) > 0:
 		fmt.Fprintf(stderr, "sheetkeeper console: unexpected %q; a script is given with --script FILE\n", rest[0])
 		return 2
+	}
+	var dice check.Source
+	if *seed != "" {
+		n, err := strconv.ParseUint(*seed, 10, 64)
+		if err != nil {
+			fmt.Fprintf(stderr, "sheetkeeper console: --seed %q: a seed is a whole number from 0 to %d\n", *seed, uint64(math.MaxUint64))
+			return 2
+		}
+		dice = check.Seeded(n)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
@@ -81,7 +94,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stopControl = func() {}
 	}
 	release := cleanUpOnSignal(sigs, stopControl, store)
-	con, core, err := console.Start(ctx, store, console.Options{Dir: dir}, log)
+	con, core, err := console.Start(ctx, store, console.Options{Dir: dir, Dice: dice}, log)
 	if err == nil {
 		if *script == "" && !*asJSON {
 			// What the database holds first, so a second run goes on from the first.

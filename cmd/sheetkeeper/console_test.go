@@ -93,3 +93,25 @@ func TestConsoleMisuse(t *testing.T) {
 		t.Fatalf("--help: %d %s", code, stderr)
 	}
 }
+
+// TestConsoleSeed: --seed N makes every roll reproducible — two sessions on fresh
+// databases throw the same faces — and a seed that is not a whole number is refused.
+func TestConsoleSeed(t *testing.T) {
+	script := "gm: /demo\n" + `gm: Mira listens. [skill_check: who="Mira" skill="Sneak" dc="7"] [dice: 3d6]` + "\n"
+	play := func(seed string) string {
+		db := consoleEnv(t)
+		code, out, stderr := runCLI(t, script, "console", "--json", "--db", db, "--seed", seed)
+		if code != 0 {
+			t.Fatalf("--seed %s: exit %d: %s", seed, code, stderr)
+		}
+		return out
+	}
+	first, again := play("42"), play("42")
+	if first != again || !strings.Contains(first, `rolls=\"`) || !strings.Contains(first, "[dice: 3d6 = ") {
+		t.Fatalf("--seed 42 twice:\n%s\n%s", first, again)
+	}
+	consoleEnv(t)
+	if code, _, stderr := runCLI(t, "", "console", "--seed", "lucky"); code != 2 || !strings.Contains(stderr, "--seed") {
+		t.Fatalf("--seed lucky: %d %s", code, stderr)
+	}
+}

@@ -86,6 +86,9 @@ func appendReply(dst []byte, r *storage.Reply) ([]byte, error) {
 		}
 		out = append(out, ']')
 	}
+	if len(r.Rolls) > 0 {
+		out = appendRolls(append(out, `,"rolls":`...), r.Rolls)
+	}
 	if len(r.Posted) > 0 {
 		out = append(out, `,"posted":[`...)
 		for i, id := range r.Posted {
@@ -109,4 +112,31 @@ func appendReply(dst []byte, r *storage.Reply) ([]byte, error) {
 		return jsonappend.Value(dst, r)
 	}
 	return append(out, '}'), nil
+}
+
+// appendRolls appends json.Marshal(rolls) of a non-empty list: a nil Faces is null, as
+// encoding/json writes it.
+func appendRolls(out []byte, rolls []storage.Roll) []byte {
+	out = append(out, '[')
+	for i, r := range rolls {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = jsonappend.String(append(out, `{"tag":`...), r.Tag)
+		out = append(out, `,"faces":`...)
+		if r.Faces == nil {
+			out = append(out, "null"...)
+		} else {
+			out = append(out, '[')
+			for j, f := range r.Faces {
+				if j > 0 {
+					out = append(out, ',')
+				}
+				out = jsonappend.Int(out, f)
+			}
+			out = append(out, ']')
+		}
+		out = append(out, '}')
+	}
+	return append(out, ']')
 }

@@ -97,6 +97,13 @@ func TestEncodeMatches(t *testing.T) {
 		for range rapid.IntRange(0, 3).Draw(t, "posts") {
 			r.Posted = append(r.Posted, drawText(t, "posted"))
 		}
+		for range rapid.IntRange(0, 3).Draw(t, "rolls") {
+			roll := storage.Roll{Tag: drawText(t, "roll tag")}
+			if rapid.IntRange(0, 4).Draw(t, "nil faces") > 0 {
+				roll.Faces = rapid.SliceOfN(rapid.IntRange(-3, 1000), 0, 6).Draw(t, "faces")
+			}
+			r.Rolls = append(r.Rolls, roll)
+		}
 		switch n := rapid.IntRange(-1, 3).Draw(t, "changes"); n {
 		case -1:
 			r.Changes = []sheet.Change{}

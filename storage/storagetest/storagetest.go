@@ -34,6 +34,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"GameCards", testGameCards},
 		{"Replies", testReplies},
 		{"ReplyMessageIndex", testReplyMessageIndex},
+		{"ReplyRolls", testReplyRolls},
 		{"Tombstones", testTombstones},
 		{"Schedules", testSchedules},
 		{"ErrorRollsBack", testErrorRollsBack},
