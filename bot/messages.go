@@ -28,7 +28,7 @@ func skip(format string, args ...any) error { return &skipped{why: fmt.Sprintf(f
 
 // OnMessage handles a message created in a channel. Every GM message in a campaign's
 // channel is a reply (SPEC 6), recorded even when it applies nothing — narration with no
-// tag, or only quoted results (SPEC 3.4) — so "the latest reply" means what the GM sees,
+// tag, or tags only in quotes or code (SPEC 3.4) — so "the latest reply" means what the GM sees,
 // and a later edit that adds tags to it continues it. A message with tags to apply is
 // answered with one post. Anything else (no campaign, not a GM, a message already
 // applied — also as an edit that came first — or deleted before it arrived) does
@@ -40,9 +40,6 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		return nil
 	}
 	msg := parser.Read(m.Content)
-	if len(msg.Tags) > 0 && msg.Inert {
-		c.log.Debug("message applies nothing", "channel", m.ChannelID, "message", m.ID, "why", "every tag already carries a result")
-	}
 	var post []Action
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
 		post = nil
@@ -87,7 +84,7 @@ func notDeleted(tx storage.Tx, channelID, messageID string, now time.Time) error
 // game cards, and the reply recorded with what they changed — also when nothing. It
 // returns the post answering it, when it has tags to apply.
 func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg parser.Message, now time.Time) ([]Action, error) {
-	applies := len(msg.Tags) > 0 && !msg.Inert
+	applies := len(msg.Tags) > 0
 	var done []applied
 	var t *table
 	if applies {

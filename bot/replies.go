@@ -123,11 +123,7 @@ func (c *Core) lateCreate(tx storage.Tx, camp *storage.Campaign, m Message) ([]A
 // every tag's outcome, for the post.
 func regenerate(t *table, r *storage.Reply, text, def string) []applied {
 	t.revert(r.Changes)
-	msg := parser.Read(text)
-	var done []applied
-	if !msg.Inert {
-		done = t.apply(msg.Tags, def)
-	}
+	done := t.apply(parser.Read(text).Tags, def)
 	r.Changes = changesOf(done)
 	return done
 }
@@ -148,7 +144,7 @@ func continueReply(t *table, r *storage.Reply, text, def string) (shown []applie
 			before = append(before, tag)
 		}
 	}
-	if len(added) == 0 || allResolved(added) {
+	if len(added) == 0 {
 		return nil, false
 	}
 	s := t.scratch()
@@ -157,17 +153,6 @@ func continueReply(t *table, r *storage.Reply, text, def string) (shown []applie
 	done := t.apply(added, def)
 	r.Changes = append(r.Changes, changesOf(done)...)
 	return append(shown, done...), true
-}
-
-// allResolved reports whether every tag already carries a result: text that only quotes
-// an engine's write-back, which applies nothing (SPEC 3.4).
-func allResolved(tags []parser.Tag) bool {
-	for _, t := range tags {
-		if !t.Resolved {
-			return false
-		}
-	}
-	return true
 }
 
 // latestLive reports whether r is the newest live reply of its channel.
