@@ -28,7 +28,7 @@ func skip(format string, args ...any) error { return &skipped{why: fmt.Sprintf(f
 
 // OnMessage handles a message created in a channel. Every GM message in a campaign's
 // channel is a reply (SPEC 6), recorded even when it applies nothing — narration with no
-// tag, or tags only in quotes or code (SPEC 3.4) — so "the latest reply" means what the GM sees,
+// tag, or only quoted results (SPEC 3.4) — so "the latest reply" means what the GM sees,
 // and a later edit that adds tags to it continues it. A message with tags to apply is
 // answered with one post. Anything else (no campaign, not a GM, a message already
 // applied — also as an edit that came first — or deleted before it arrived) does
