@@ -214,13 +214,9 @@ func (t *table) useEntry(card *sheet.Card, name string) (*check.Entry, []sheet.C
 // what the tags changed and threw. A regenerate calls it once r is reverted, and a redo
 // once r was undone, so neither can fish for a better roll.
 func (t *table) reapply(r *storage.Reply, text, def string) []applied {
-	msg := parser.Read(text)
-	var done []applied
-	if !msg.Inert {
-		t.replay = r.Rolls
-		done = t.apply(msg.Tags, def)
-		t.replay = nil
-	}
+	t.replay = r.Rolls
+	done := t.apply(parser.Read(text).Tags, def)
+	t.replay = nil
 	r.Changes, r.Rolls = changesOf(done), rollsOf(done)
 	return done
 }

@@ -201,14 +201,14 @@ func TestRulesetCheck(t *testing.T) {
 	broken.Data = bytes.Replace(broken.Data, []byte(`"label"`), []byte(`"lable"`), 2)
 	r := m.runFile(ana, "ruleset check", broken)
 	wantText(t, "broken", r.Content, "That ruleset has mistakes:\n"+
-		"resolution.proficiencyTiers[0].label: required\n"+
-		"resolution.proficiencyTiers[0].lable: unknown key\n"+
-		"resolution.proficiencyTiers[1].label: required\n"+
-		"resolution.proficiencyTiers[1].lable: unknown key")
+		"resolution.proficiencyTiers[0] (rating_0).label: required\n"+
+		"resolution.proficiencyTiers[0] (rating_0).lable: unknown key\n"+
+		"resolution.proficiencyTiers[1] (rating_1).label: required\n"+
+		"resolution.proficiencyTiers[1] (rating_1).lable: unknown key")
 	if !r.Ephemeral {
 		t.Error("check answers the author alone")
 	}
-	if got := m.runFile(ana, "ruleset import", broken).Content; !strings.HasPrefix(got, "That ruleset cannot be installed:\nresolution.proficiencyTiers[0].label: required") {
+	if got := m.runFile(ana, "ruleset import", broken).Content; !strings.HasPrefix(got, "That ruleset cannot be installed:\nresolution.proficiencyTiers[0] (rating_0).label: required") {
 		t.Errorf("import of a broken file: %s", got)
 	}
 

@@ -41,9 +41,6 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		return nil
 	}
 	msg := parser.Read(m.Content)
-	if len(msg.Tags) > 0 && msg.Inert {
-		c.log.Debug("message applies nothing", "channel", m.ChannelID, "message", m.ID, "why", "every tag already carries a result")
-	}
 	var post []Action
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
 		post = nil
@@ -88,7 +85,7 @@ func notDeleted(tx storage.Tx, channelID, messageID string, now time.Time) error
 // game cards, and the reply recorded with what they changed — also when nothing. It
 // returns the post answering it, when it has tags to apply.
 func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg parser.Message, now time.Time) ([]Action, error) {
-	applies := len(msg.Tags) > 0 && !msg.Inert
+	applies := len(msg.Tags) > 0
 	var done []applied
 	var t *table
 	def := ""

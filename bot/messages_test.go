@@ -366,7 +366,7 @@ func TestDuplicateCreateAppliedOnce(t *testing.T) {
 	}
 }
 
-func TestNonGMAndInertApplyNothing(t *testing.T) {
+func TestNonGMAndQuotedApplyNothing(t *testing.T) {
 	m := lowVell(t)
 	tag := `[sheet: who="Mira" op="spend" pool="breath" amount="2"]`
 	if _, acts := m.say(ana, tag); acts != nil {
@@ -375,10 +375,11 @@ func TestNonGMAndInertApplyNothing(t *testing.T) {
 	if _, acts := m.say(User{ID: "other-bot", Bot: true}, tag); acts != nil {
 		t.Errorf("unlisted bot's tag answered: %+v", acts)
 	}
-	// The bot's own post, or the GM quoting it: every tag already resolved.
-	quote := `As written: [sheet: who="Mira" op="spend" pool="breath" amount="2" result="ok" now="6/8"] [sheet: raw="x" result="refused" reason="malformed"]`
+	// The GM quoting an outcome, on a quote line, in a block quote or in code (SPEC 3.4).
+	quote := "As written:\n> [sheet: who=\"Mira\" op=\"spend\" pool=\"breath\" amount=\"2\" result=\"ok\" now=\"6/8\"]\n" +
+		"and `[sheet: raw=\"x\" result=\"refused\" reason=\"malformed\"]`\n>>> [sheet: who=\"Mira\" op=\"spend\" pool=\"breath\" amount=\"2\"]"
 	if _, acts := m.say(gmUser, quote); acts != nil {
-		t.Errorf("inert message answered: %+v", acts)
+		t.Errorf("quoting message answered: %+v", acts)
 	}
 	// A channel with no campaign.
 	if _, acts := m.send(Message{ChannelID: "elsewhere", Author: gmUser, Content: tag}); acts != nil {
@@ -515,9 +516,10 @@ func TestUseUpcastAndPays5e(t *testing.T) {
 	wantPool(t, m, "Mira", "slots_1", "3/4")
 	wantPool(t, m, "Mira", "slots_3", "1/2")
 	wantPool(t, m, "Mira", "pact_slots", "1/2")
-	// The post is inert: reading it back applies nothing.
-	if _, acts := m.say(gmUser, post.Content); acts != nil {
-		t.Errorf("the bot's own post applied: %+v", acts)
+	// The GM quoting the post applies nothing; the bot never sees its own posts (the
+	// adapter drops them), and pasted unquoted they would be asked for again.
+	if _, acts := m.say(gmUser, "> "+strings.ReplaceAll(post.Content, "\n", "\n> ")); acts != nil {
+		t.Errorf("the quoted post applied: %+v", acts)
 	}
 }
 

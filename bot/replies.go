@@ -143,7 +143,7 @@ func continueReply(t *table, r *storage.Reply, text, def string) (shown []applie
 			before = append(before, tag)
 		}
 	}
-	if len(added) == 0 || allResolved(added) {
+	if len(added) == 0 {
 		return nil, false
 	}
 	s := t.scratch()
@@ -153,17 +153,6 @@ func continueReply(t *table, r *storage.Reply, text, def string) (shown []applie
 	done := t.apply(added, def)
 	r.Changes, r.Rolls = append(r.Changes, changesOf(done)...), append(r.Rolls, rollsOf(done)...)
 	return append(shown, done...), true
-}
-
-// allResolved reports whether every tag already carries a result: text that only quotes
-// an engine's write-back, which applies nothing (SPEC 3.4).
-func allResolved(tags []parser.Tag) bool {
-	for _, t := range tags {
-		if !t.Resolved {
-			return false
-		}
-	}
-	return true
 }
 
 // latestLive reports whether r is the newest live reply of its channel.

@@ -93,8 +93,8 @@ func TestContinue(t *testing.T) {
 	if acts := m.edit(id, gmUser, text); acts != nil {
 		t.Errorf("narration added: %+v", acts)
 	}
-	// A quoted outcome added: inert, nothing applied.
-	if acts := m.edit(id, gmUser, text+` [sheet: who="Mira" op="spend" pool="breath" amount="2" result="ok" now="5/8"]`); acts != nil {
+	// A quoted outcome added: nothing applied (SPEC 3.4).
+	if acts := m.edit(id, gmUser, text+"\n> [sheet: who=\"Mira\" op=\"spend\" pool=\"breath\" amount=\"2\" result=\"ok\" now=\"5/8\"]"); acts != nil {
 		t.Errorf("quote added: %+v", acts)
 	}
 	wantPool(t, m, "Mira", "breath", "5/8")

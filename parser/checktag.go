@@ -22,31 +22,15 @@ var (
 	checkWords   = [...]string{"with", "difficulty", "mode", "reroll", "spend", "use"}
 )
 
-// checkResults are the results an engine writes on a check; a tag carrying one is a
-// write-back (or a quote of one), read as a request all the same.
-var checkResults = map[string]bool{"success": true, "failure": true, "critical_success": true,
-	"critical_failure": true, "refused": true, "ok": true}
-
 // readCheck reads one [skill_check:] body: who, what it rolls (skill=, save= or
 // ability=) and what the GM may ask of the roll. Everything a GM (or a model imitating a
 // write-back) wrote about the outcome — rolls, used, modifier, total, result, successes,
-// dice, resolution, complication — is dropped: the engine throws the dice itself.
+// dice, resolution, complication — is dropped: the engine throws the dice itself, also
+// for a tag that reads like an engine's record (SPEC 3.4, 3.6).
 func readCheck(body string, attrs []rawAttr) Tag {
 	l := lookup{attrs: attrs}
 	t := Tag{Kind: SkillCheck, Raw: strings.TrimSpace(body)}
-	// A result, or thrown faces with what they came to (a check with no difficulty has
-	// a total and no result), say an engine wrote the tag.
-	if a := l.find("result"); a != nil {
-		t.Resolved = checkResults[strings.ReplaceAll(strings.ToLower(a.value), " ", "_")]
-	}
-	if l.find("rolls") != nil && (l.find("total") != nil || l.find("successes") != nil) {
-		t.Resolved = true
-	}
-	bad := func(detail string) Tag {
-		m := malformed(SkillCheck, body, attrs, detail)
-		m.Resolved = t.Resolved
-		return m
-	}
+	bad := func(detail string) Tag { return malformed(SkillCheck, body, attrs, detail) }
 	if who, ok := l.get("who"); ok {
 		t.Who = cleanName(who)
 	}
@@ -125,17 +109,15 @@ func bareMode(body string) (string, bool) {
 
 // readDiceTag reads one [dice:] body: the notation, up to an '=' if there is one. What
 // follows an '=' is an earlier outcome (Marinara's "d20 = 14", or our write-back); it is
-// dropped and marks the tag as written by an engine.
+// dropped and the dice are thrown anew, as for any outcome a GM writes (SPEC 3.4).
 func readDiceTag(body string, attrs []rawAttr) Tag {
-	notation, _, resolved := strings.Cut(body, "=")
-	t := Tag{Kind: DiceRoll, Raw: strings.TrimSpace(body), Resolved: resolved}
+	notation, _, _ := strings.Cut(body, "=")
+	t := Tag{Kind: DiceRoll, Raw: strings.TrimSpace(body)}
 	d, err := ParseDice(notation)
 	if err != nil {
 		// A notation past the bounds is as unreadable to the roller as one that is no
 		// notation: both are refused malformed, the detail saying which bound it broke.
-		t = malformed(DiceRoll, body, attrs, err.Error())
-		t.Resolved = t.Resolved || resolved
-		return t
+		return malformed(DiceRoll, body, attrs, err.Error())
 	}
 	t.Op = "roll"
 	t.Attrs = []Attr{{"dice", d.String()}}

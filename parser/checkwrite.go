@@ -29,7 +29,7 @@ func (t Tag) WriteRecord(record []Attr) string {
 // writeRollTag is WriteBack for a check or a free roll: the request in canonical form,
 // then result="refused" and the reason. A roll's real write-back is WriteRecord; an ok
 // Outcome here writes its Now as the outcome (a free roll's "9 (3, 5 +1)"), so whatever a
-// front end writes back reads again as the same request, resolved.
+// front end writes back reads again as the same request.
 func (t Tag) writeRollTag(o Outcome) string {
 	w := tagWriter{}
 	if t.Kind == DiceRoll && !t.Malformed {

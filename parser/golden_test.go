@@ -16,161 +16,170 @@ func describe(t Tag) string {
 	if t.Reason == refusal.TooMany {
 		s += " #too-many"
 	}
-	if t.Resolved {
-		s += " #resolved"
-	}
 	return s
 }
 
 type golden struct {
-	name  string
-	in    string
-	want  []string // describe() of each tag, in order
-	inert bool
+	name string
+	in   string
+	want []string // describe() of each tag, in order
 }
 
 var goldens = []golden{
 	// ── every op ──
-	{"spend", `[sheet: who="Mira" op="spend" pool="slots_3" amount="1"]`, []string{`[sheet: who="Mira" op="spend" pool="slots_3" amount="1"]`}, false},
-	{"restore", `[sheet: op="restore" pool="hp" amount="4"]`, []string{`[sheet: op="restore" pool="hp" amount="4"]`}, false},
-	{"heal is restore", `[sheet: op="heal" pool="hp" amount="4"]`, []string{`[sheet: op="restore" pool="hp" amount="4"]`}, false},
-	{"damage pool", `[sheet: who="Mira" op="damage" pool="hp" amount="7"]`, []string{`[sheet: who="Mira" op="damage" pool="hp" amount="7"]`}, false},
-	{"damage wound track", `[sheet: op="damage" track="health" kind="lethal" amount="2"]`, []string{`[sheet: op="damage" track="health" kind="lethal" amount="2"]`}, false},
-	{"damage wound track beats pool", `[sheet: op="damage" pool="hp" track="health" kind="bashing" amount="1"]`, []string{`[sheet: op="damage" track="health" kind="bashing" amount="1"]`}, false},
-	{"wound heal needs no kind", `[sheet: op="damage" track="health" amount="-1"]`, []string{`[sheet: op="damage" track="health" amount="-1"]`}, false},
-	{"wound zero needs kind", `[sheet: op="damage" track="health" amount="0"]`, []string{`[sheet: raw="op= damage track= health amount= 0"] #malformed`}, false},
-	{"wound damage needs kind", `[sheet: op="damage" track="health" amount="3"]`, []string{`[sheet: raw="op= damage track= health amount= 3"] #malformed`}, false},
-	{"wound box", `[sheet: op="damage" track="health" kind="lethal" amount="1" box="3"]`, []string{`[sheet: op="damage" track="health" kind="lethal" amount="1" box="3"]`}, false},
-	{"wound box not a number", `[sheet: op="damage" track="health" kind="lethal" amount="1" box="third"]`, []string{`[sheet: raw="op= damage track= health kind= lethal amount= 1 box= third"] #malformed`}, false},
-	{"temp zero clears", `[sheet: op="temp" pool="hp" amount="0"]`, []string{`[sheet: op="temp" pool="hp" amount="0"]`}, false},
-	{"track to", `[sheet: op="track" track="death_saves" to="2"]`, []string{`[sheet: op="track" track="death_saves" to="2"]`}, false},
-	{"track by", `[sheet: op="track" track="xp" by="-50"]`, []string{`[sheet: op="track" track="xp" by="-50"]`}, false},
-	{"track both", `[sheet: op="track" track="xp" by="5" to="6"]`, []string{`[sheet: raw="op= track track= xp by= 5 to= 6"] #malformed`}, false},
-	{"track neither", `[sheet: op="track" track="xp"]`, []string{`[sheet: raw="op= track track= xp"] #malformed`}, false},
-	{"track bad number", `[sheet: op="track" track="xp" to="two"]`, []string{`[sheet: raw="op= track track= xp to= two"] #malformed`}, false},
-	{"condition default on", `[sheet: op="condition" condition="poisoned"]`, []string{`[sheet: op="condition" condition="poisoned" state="on"]`}, false},
-	{"condition remove is off", `[sheet: op="condition" condition="poisoned" state="remove"]`, []string{`[sheet: op="condition" condition="poisoned" state="off"]`}, false},
-	{"condition true is on", `[sheet: op="condition" condition="prone" state="TRUE"]`, []string{`[sheet: op="condition" condition="prone" state="on"]`}, false},
-	{"condition false is off", `[sheet: op="condition" condition="prone" state=false]`, []string{`[sheet: op="condition" condition="prone" state="off"]`}, false},
-	{"condition bad state", `[sheet: op="condition" condition="prone" state="maybe"]`, []string{`[sheet: raw="op= condition condition= prone state= maybe"] #malformed`}, false},
-	{"state op", `[sheet: op="state" state="stance" value="Reckless"]`, []string{`[sheet: op="state" state="stance" value="Reckless"]`}, false},
-	{"state op needs value", `[sheet: op="state" state="stance"]`, []string{`[sheet: raw="op= state state= stance"] #malformed`}, false},
-	{"note", `[sheet: op="note" field="notes" value="Owes Bram 5 gp"]`, []string{`[sheet: op="note" field="notes" value="Owes Bram 5 gp"]`}, false},
-	{"note absent value clears", `[sheet: op="note" field="notes"]`, []string{`[sheet: op="note" field="notes" value=""]`}, false},
-	{"note needs field", `[sheet: op="note" value="x"]`, []string{`[sheet: raw="op= note value= x"] #malformed`}, false},
-	{"rest", `[sheet: who="party" op="rest" rest="long"]`, []string{`[sheet: who="party" op="rest" rest="long"]`}, false},
-	{"rest needs rest", `[sheet: op="rest"]`, []string{`[sheet: raw="op= rest"] #malformed`}, false},
-	{"use", `[sheet: op="use" name="Last Ember"]`, []string{`[sheet: op="use" name="Last Ember"]`}, false},
-	{"cast spell is use name", `[sheet: who="Mira" op="cast" spell="Fireball" pool="4th-level slots"]`, []string{`[sheet: who="Mira" op="use" name="Fireball" pool="4th-level slots"]`}, false},
-	{"name beats spell", `[sheet: op="cast" spell="Shield" name="Fireball"]`, []string{`[sheet: op="use" name="Fireball"]`}, false},
-	{"use needs name", `[sheet: op="use" pool="slots"]`, []string{`[sheet: raw="op= use pool= slots"] #malformed`}, false},
-	{"advance field by", `[sheet: who="Mira" op="advance" field="xp" by="300"]`, []string{`[sheet: who="Mira" op="advance" field="xp" by="300"]`}, false},
-	{"advance field to text", `[sheet: op="advance" field="title" to="Knight of the Ember"]`, []string{`[sheet: op="advance" field="title" to="Knight of the Ember"]`}, false},
-	{"advance ability to", `[sheet: op="advance" ability="str" to="+16"]`, []string{`[sheet: op="advance" ability="str" to="16"]`}, false},
-	{"advance ability to text", `[sheet: op="advance" ability="str" to="high"]`, []string{`[sheet: raw="op= advance ability= str to= high"] #malformed`}, false},
-	{"advance skill tier", `[sheet: op="advance" skill="Stealth" tier="expert"]`, []string{`[sheet: op="advance" skill="Stealth" tier="expert"]`}, false},
-	{"advance save needs tier", `[sheet: op="advance" save="wis"]`, []string{`[sheet: raw="op= advance save= wis"] #malformed`}, false},
-	{"advance skill takes no by", `[sheet: op="advance" skill="Stealth" tier="expert" by="1"]`, []string{`[sheet: raw="op= advance skill= Stealth tier= expert by= 1"] #malformed`}, false},
-	{"advance two targets", `[sheet: op="advance" field="xp" ability="str" by="1"]`, []string{`[sheet: raw="op= advance field= xp ability= str by= 1"] #malformed`}, false},
-	{"advance by and to", `[sheet: op="advance" field="xp" by="1" to="2"]`, []string{`[sheet: raw="op= advance field= xp by= 1 to= 2"] #malformed`}, false},
-	{"advance no target", `[sheet: op="advance" by="1"]`, []string{`[sheet: raw="op= advance by= 1"] #malformed`}, false},
-	{"no op", `[sheet: pool="hp" amount="1"]`, []string{`[sheet: raw="pool= hp amount= 1"] #malformed`}, false},
-	{"unknown op", `[sheet: op="fly" pool="hp" amount="1"]`, []string{`[sheet: raw="op= fly pool= hp amount= 1"] #malformed`}, false},
-	{"empty body", `[sheet:]`, []string{`[sheet: raw=""] #malformed`}, false},
-	{"prose body", `[sheet: Mira loses 7 hp]`, []string{`[sheet: raw="Mira loses 7 hp"] #malformed`}, false},
+	{"spend", `[sheet: who="Mira" op="spend" pool="slots_3" amount="1"]`, []string{`[sheet: who="Mira" op="spend" pool="slots_3" amount="1"]`}},
+	{"restore", `[sheet: op="restore" pool="hp" amount="4"]`, []string{`[sheet: op="restore" pool="hp" amount="4"]`}},
+	{"heal is restore", `[sheet: op="heal" pool="hp" amount="4"]`, []string{`[sheet: op="restore" pool="hp" amount="4"]`}},
+	{"damage pool", `[sheet: who="Mira" op="damage" pool="hp" amount="7"]`, []string{`[sheet: who="Mira" op="damage" pool="hp" amount="7"]`}},
+	{"damage wound track", `[sheet: op="damage" track="health" kind="lethal" amount="2"]`, []string{`[sheet: op="damage" track="health" kind="lethal" amount="2"]`}},
+	{"damage wound track beats pool", `[sheet: op="damage" pool="hp" track="health" kind="bashing" amount="1"]`, []string{`[sheet: op="damage" track="health" kind="bashing" amount="1"]`}},
+	{"wound heal needs no kind", `[sheet: op="damage" track="health" amount="-1"]`, []string{`[sheet: op="damage" track="health" amount="-1"]`}},
+	{"wound zero needs kind", `[sheet: op="damage" track="health" amount="0"]`, []string{`[sheet: raw="op= damage track= health amount= 0"] #malformed`}},
+	{"wound damage needs kind", `[sheet: op="damage" track="health" amount="3"]`, []string{`[sheet: raw="op= damage track= health amount= 3"] #malformed`}},
+	{"wound box", `[sheet: op="damage" track="health" kind="lethal" amount="1" box="3"]`, []string{`[sheet: op="damage" track="health" kind="lethal" amount="1" box="3"]`}},
+	{"wound box not a number", `[sheet: op="damage" track="health" kind="lethal" amount="1" box="third"]`, []string{`[sheet: raw="op= damage track= health kind= lethal amount= 1 box= third"] #malformed`}},
+	{"temp zero clears", `[sheet: op="temp" pool="hp" amount="0"]`, []string{`[sheet: op="temp" pool="hp" amount="0"]`}},
+	{"track to", `[sheet: op="track" track="death_saves" to="2"]`, []string{`[sheet: op="track" track="death_saves" to="2"]`}},
+	{"track by", `[sheet: op="track" track="xp" by="-50"]`, []string{`[sheet: op="track" track="xp" by="-50"]`}},
+	{"track both", `[sheet: op="track" track="xp" by="5" to="6"]`, []string{`[sheet: raw="op= track track= xp by= 5 to= 6"] #malformed`}},
+	{"track neither", `[sheet: op="track" track="xp"]`, []string{`[sheet: raw="op= track track= xp"] #malformed`}},
+	{"track bad number", `[sheet: op="track" track="xp" to="two"]`, []string{`[sheet: raw="op= track track= xp to= two"] #malformed`}},
+	{"condition default on", `[sheet: op="condition" condition="poisoned"]`, []string{`[sheet: op="condition" condition="poisoned" state="on"]`}},
+	{"condition remove is off", `[sheet: op="condition" condition="poisoned" state="remove"]`, []string{`[sheet: op="condition" condition="poisoned" state="off"]`}},
+	{"condition true is on", `[sheet: op="condition" condition="prone" state="TRUE"]`, []string{`[sheet: op="condition" condition="prone" state="on"]`}},
+	{"condition false is off", `[sheet: op="condition" condition="prone" state=false]`, []string{`[sheet: op="condition" condition="prone" state="off"]`}},
+	{"condition bad state", `[sheet: op="condition" condition="prone" state="maybe"]`, []string{`[sheet: raw="op= condition condition= prone state= maybe"] #malformed`}},
+	{"state op", `[sheet: op="state" state="stance" value="Reckless"]`, []string{`[sheet: op="state" state="stance" value="Reckless"]`}},
+	{"state op needs value", `[sheet: op="state" state="stance"]`, []string{`[sheet: raw="op= state state= stance"] #malformed`}},
+	{"note", `[sheet: op="note" field="notes" value="Owes Bram 5 gp"]`, []string{`[sheet: op="note" field="notes" value="Owes Bram 5 gp"]`}},
+	{"note absent value clears", `[sheet: op="note" field="notes"]`, []string{`[sheet: op="note" field="notes" value=""]`}},
+	{"note needs field", `[sheet: op="note" value="x"]`, []string{`[sheet: raw="op= note value= x"] #malformed`}},
+	{"rest", `[sheet: who="party" op="rest" rest="long"]`, []string{`[sheet: who="party" op="rest" rest="long"]`}},
+	{"rest needs rest", `[sheet: op="rest"]`, []string{`[sheet: raw="op= rest"] #malformed`}},
+	{"use", `[sheet: op="use" name="Last Ember"]`, []string{`[sheet: op="use" name="Last Ember"]`}},
+	{"cast spell is use name", `[sheet: who="Mira" op="cast" spell="Fireball" pool="4th-level slots"]`, []string{`[sheet: who="Mira" op="use" name="Fireball" pool="4th-level slots"]`}},
+	{"name beats spell", `[sheet: op="cast" spell="Shield" name="Fireball"]`, []string{`[sheet: op="use" name="Fireball"]`}},
+	{"use needs name", `[sheet: op="use" pool="slots"]`, []string{`[sheet: raw="op= use pool= slots"] #malformed`}},
+	{"advance field by", `[sheet: who="Mira" op="advance" field="xp" by="300"]`, []string{`[sheet: who="Mira" op="advance" field="xp" by="300"]`}},
+	{"advance field to text", `[sheet: op="advance" field="title" to="Knight of the Ember"]`, []string{`[sheet: op="advance" field="title" to="Knight of the Ember"]`}},
+	{"advance ability to", `[sheet: op="advance" ability="str" to="+16"]`, []string{`[sheet: op="advance" ability="str" to="16"]`}},
+	{"advance ability to text", `[sheet: op="advance" ability="str" to="high"]`, []string{`[sheet: raw="op= advance ability= str to= high"] #malformed`}},
+	{"advance skill tier", `[sheet: op="advance" skill="Stealth" tier="expert"]`, []string{`[sheet: op="advance" skill="Stealth" tier="expert"]`}},
+	{"advance save needs tier", `[sheet: op="advance" save="wis"]`, []string{`[sheet: raw="op= advance save= wis"] #malformed`}},
+	{"advance skill takes no by", `[sheet: op="advance" skill="Stealth" tier="expert" by="1"]`, []string{`[sheet: raw="op= advance skill= Stealth tier= expert by= 1"] #malformed`}},
+	{"advance two targets", `[sheet: op="advance" field="xp" ability="str" by="1"]`, []string{`[sheet: raw="op= advance field= xp ability= str by= 1"] #malformed`}},
+	{"advance by and to", `[sheet: op="advance" field="xp" by="1" to="2"]`, []string{`[sheet: raw="op= advance field= xp by= 1 to= 2"] #malformed`}},
+	{"advance no target", `[sheet: op="advance" by="1"]`, []string{`[sheet: raw="op= advance by= 1"] #malformed`}},
+	{"no op", `[sheet: pool="hp" amount="1"]`, []string{`[sheet: raw="pool= hp amount= 1"] #malformed`}},
+	{"unknown op", `[sheet: op="fly" pool="hp" amount="1"]`, []string{`[sheet: raw="op= fly pool= hp amount= 1"] #malformed`}},
+	{"empty body", `[sheet:]`, []string{`[sheet: raw=""] #malformed`}},
+	{"prose body", `[sheet: Mira loses 7 hp]`, []string{`[sheet: raw="Mira loses 7 hp"] #malformed`}},
 
 	// ── attributes, integers, keys ──
-	{"op and keys case-insensitive", `[sheet: OP="SPEND" Pool="hp" AMOUNT="2"]`, []string{`[sheet: op="spend" pool="hp" amount="2"]`}, false},
-	{"amount normalised", `[sheet: op="spend" pool="hp" amount="+05"]`, []string{`[sheet: op="spend" pool="hp" amount="5"]`}, false},
-	{"amount nine digits", `[sheet: op="restore" pool="hp" amount="-999999999"]`, []string{`[sheet: op="restore" pool="hp" amount="-999999999"]`}, false},
-	{"amount ten digits", `[sheet: op="spend" pool="hp" amount="1000000000"]`, []string{`[sheet: raw="op= spend pool= hp amount= 1000000000"] #malformed`}, false},
-	{"amount decimal", `[sheet: op="spend" pool="hp" amount="1.5"]`, []string{`[sheet: raw="op= spend pool= hp amount= 1.5"] #malformed`}, false},
-	{"amount missing", `[sheet: op="spend" pool="hp"]`, []string{`[sheet: raw="op= spend pool= hp"] #malformed`}, false},
-	{"pool missing", `[sheet: op="spend" amount="1"]`, []string{`[sheet: raw="op= spend amount= 1"] #malformed`}, false},
-	{"irrelevant attributes dropped", `[sheet: op="spend" pool="hp" amount="1" kind="fire" colour="red"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"last duplicate wins", `[sheet: op="spend" pool="hp" pool="ki" amount="1"]`, []string{`[sheet: op="spend" pool="ki" amount="1"]`}, false},
-	{"empty who is no who", `[sheet: who="" op="rest" rest="short"]`, []string{`[sheet: op="rest" rest="short"]`}, false},
-	{"who capped at 100", `[sheet: who="` + strings.Repeat("w", 130) + `" op="rest" rest="short"]`, []string{`[sheet: who="` + strings.Repeat("w", 100) + `" op="rest" rest="short"]`}, false},
-	{"value that says nothing is absent", `[sheet: op="spend" pool="[" amount="1"]`, []string{`[sheet: raw="op= spend pool= amount= 1"] #malformed`}, false},
+	{"op and keys case-insensitive", `[sheet: OP="SPEND" Pool="hp" AMOUNT="2"]`, []string{`[sheet: op="spend" pool="hp" amount="2"]`}},
+	{"amount normalised", `[sheet: op="spend" pool="hp" amount="+05"]`, []string{`[sheet: op="spend" pool="hp" amount="5"]`}},
+	{"amount nine digits", `[sheet: op="restore" pool="hp" amount="-999999999"]`, []string{`[sheet: op="restore" pool="hp" amount="-999999999"]`}},
+	{"amount ten digits", `[sheet: op="spend" pool="hp" amount="1000000000"]`, []string{`[sheet: raw="op= spend pool= hp amount= 1000000000"] #malformed`}},
+	{"amount decimal", `[sheet: op="spend" pool="hp" amount="1.5"]`, []string{`[sheet: raw="op= spend pool= hp amount= 1.5"] #malformed`}},
+	{"amount missing", `[sheet: op="spend" pool="hp"]`, []string{`[sheet: raw="op= spend pool= hp"] #malformed`}},
+	{"pool missing", `[sheet: op="spend" amount="1"]`, []string{`[sheet: raw="op= spend amount= 1"] #malformed`}},
+	{"irrelevant attributes dropped", `[sheet: op="spend" pool="hp" amount="1" kind="fire" colour="red"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"last duplicate wins", `[sheet: op="spend" pool="hp" pool="ki" amount="1"]`, []string{`[sheet: op="spend" pool="ki" amount="1"]`}},
+	{"empty who is no who", `[sheet: who="" op="rest" rest="short"]`, []string{`[sheet: op="rest" rest="short"]`}},
+	{"who capped at 100", `[sheet: who="` + strings.Repeat("w", 130) + `" op="rest" rest="short"]`, []string{`[sheet: who="` + strings.Repeat("w", 100) + `" op="rest" rest="short"]`}},
+	{"value that says nothing is absent", `[sheet: op="spend" pool="[" amount="1"]`, []string{`[sheet: raw="op= spend pool= amount= 1"] #malformed`}},
 
 	// ── quoting ──
-	{"single quotes", `[sheet: op='spend' pool='Ki points' amount='1']`, []string{`[sheet: op="spend" pool="Ki points" amount="1"]`}, false},
-	{"bare values", `[sheet: op=spend pool=hp amount=3]`, []string{`[sheet: op="spend" pool="hp" amount="3"]`}, false},
-	{"typographic double", "[sheet: who=\u201cMira Vell\u201d op=\u201cspend\u201d pool=\u201chp\u201d amount=\u201c2\u201d]", []string{`[sheet: who="Mira Vell" op="spend" pool="hp" amount="2"]`}, false},
-	{"typographic single", "[sheet: op=\u2018restore\u2019 pool=\u2018Hit Dice\u2019 amount=\u20181\u2019]", []string{`[sheet: op="restore" pool="Hit Dice" amount="1"]`}, false},
-	{"escaped quote", `[sheet: op="note" field="notes" value="She said \"run\" twice"]`, []string{`[sheet: op="note" field="notes" value="She said run twice"]`}, false},
-	{"escaped backslash", `[sheet: op="note" field="notes" value="a\\b"]`, []string{`[sheet: op="note" field="notes" value="a\b"]`}, false},
-	{"trailing backslash is escaped on write", `[sheet: op="note" field="notes" value='ends\']`, []string{`[sheet: op="note" field="notes" value="ends\\"]`}, false},
-	{"unclosed quote reads as bare", `[sheet: op="use" name="Fire bolt]`, []string{`[sheet: op="use" name="Fire"]`}, false},
-	{"spaces around equals", "[sheet: op = \"spend\"  pool =\n 'hp' amount= 1]", []string{`[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"newlines between attributes", "[sheet:\nop=\"spend\"\npool=\"hp\"\namount=\"1\"\n]", []string{`[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"stray words and commas ignored", `[sheet: spend op="spend", pool="hp", amount="1" please]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"key with no value does not swallow the next", `[sheet: op="spend" who= pool="hp" amount="1"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"no space between attributes", `[sheet: op="spend"pool="hp"amount="1"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"control characters and line breaks sanitised", "[sheet: op=\"note\" field=\"notes\" value=\"one\ttwo\u2028three\x01four\"]", []string{`[sheet: op="note" field="notes" value="one two three four"]`}, false},
-	{"value capped at 120", `[sheet: op="note" field="notes" value="` + strings.Repeat("abcd ", 40) + `"]`, []string{`[sheet: op="note" field="notes" value="` + strings.TrimSpace(strings.Repeat("abcd ", 24)) + `"]`}, false},
+	{"single quotes", `[sheet: op='spend' pool='Ki points' amount='1']`, []string{`[sheet: op="spend" pool="Ki points" amount="1"]`}},
+	{"bare values", `[sheet: op=spend pool=hp amount=3]`, []string{`[sheet: op="spend" pool="hp" amount="3"]`}},
+	{"typographic double", "[sheet: who=\u201cMira Vell\u201d op=\u201cspend\u201d pool=\u201chp\u201d amount=\u201c2\u201d]", []string{`[sheet: who="Mira Vell" op="spend" pool="hp" amount="2"]`}},
+	{"typographic single", "[sheet: op=\u2018restore\u2019 pool=\u2018Hit Dice\u2019 amount=\u20181\u2019]", []string{`[sheet: op="restore" pool="Hit Dice" amount="1"]`}},
+	{"escaped quote", `[sheet: op="note" field="notes" value="She said \"run\" twice"]`, []string{`[sheet: op="note" field="notes" value="She said run twice"]`}},
+	{"escaped backslash", `[sheet: op="note" field="notes" value="a\\b"]`, []string{`[sheet: op="note" field="notes" value="a\b"]`}},
+	{"trailing backslash is escaped on write", `[sheet: op="note" field="notes" value='ends\']`, []string{`[sheet: op="note" field="notes" value="ends\\"]`}},
+	{"unclosed quote reads as bare", `[sheet: op="use" name="Fire bolt]`, []string{`[sheet: op="use" name="Fire"]`}},
+	{"spaces around equals", "[sheet: op = \"spend\"  pool =\n 'hp' amount= 1]", []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"newlines between attributes", "[sheet:\nop=\"spend\"\npool=\"hp\"\namount=\"1\"\n]", []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"stray words and commas ignored", `[sheet: spend op="spend", pool="hp", amount="1" please]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"key with no value does not swallow the next", `[sheet: op="spend" who= pool="hp" amount="1"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"no space between attributes", `[sheet: op="spend"pool="hp"amount="1"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"control characters and line breaks sanitised", "[sheet: op=\"note\" field=\"notes\" value=\"one\ttwo\u2028three\x01four\"]", []string{`[sheet: op="note" field="notes" value="one two three four"]`}},
+	{"value capped at 120", `[sheet: op="note" field="notes" value="` + strings.Repeat("abcd ", 40) + `"]`, []string{`[sheet: op="note" field="notes" value="` + strings.TrimSpace(strings.Repeat("abcd ", 24)) + `"]`}},
 
-	// ── forged outcomes, inert messages ──
-	{"forged result and now dropped", `[sheet: who="Mira" op="spend" pool="slots_9" amount="1" result="ok" now="9/9"]`, []string{`[sheet: who="Mira" op="spend" pool="slots_9" amount="1"] #resolved`}, true},
-	{"forged reason dropped", `[sheet: op="spend" pool="hp" amount="1" reason="insufficient"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"only resolved tags are inert", `Done. [sheet: op="spend" pool="hp" amount="1" result="ok" now="3/9"] [sheet: raw="x" result="refused" reason="malformed"]`,
-		[]string{`[sheet: op="spend" pool="hp" amount="1"] #resolved`, `[sheet: raw="x"] #malformed #resolved`}, true},
-	{"a request beside a resolved tag is not inert", `[sheet: op="spend" pool="hp" amount="1" result="ok" now="3/9"] [sheet: op="spend" pool="hp" amount="1"]`,
-		[]string{`[sheet: op="spend" pool="hp" amount="1"] #resolved`, `[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"a result that is not an outcome does not resolve", `[sheet: op="spend" pool="hp" amount="1" result="maybe"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"no tags is not inert", `Just narration.`, nil, false},
+	// ── forged outcomes: a tag is always a request (SPEC 3.4) ──
+	{"forged result and now dropped", `[sheet: who="Mira" op="spend" pool="slots_9" amount="1" result="ok" now="9/9"]`, []string{`[sheet: who="Mira" op="spend" pool="slots_9" amount="1"]`}},
+	{"forged reason dropped", `[sheet: op="spend" pool="hp" amount="1" reason="insufficient"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"a message of write-backs is requests", `Done. [sheet: op="spend" pool="hp" amount="1" result="ok" now="3/9"] [sheet: raw="x" result="refused" reason="malformed"]`,
+		[]string{`[sheet: op="spend" pool="hp" amount="1"]`, `[sheet: raw="x"] #malformed`}},
+	{"a write-back beside a request is a request too", `[sheet: op="spend" pool="hp" amount="1" result="ok" now="3/9"] [sheet: op="spend" pool="hp" amount="1"]`,
+		[]string{`[sheet: op="spend" pool="hp" amount="1"]`, `[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"a result that is not an outcome is dropped too", `[sheet: op="spend" pool="hp" amount="1" result="maybe"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"no tags", `Just narration.`, nil},
 
 	// ── code ──
-	{"inline code is not read", "Write `[sheet: op=\"spend\" pool=\"hp\" amount=\"1\"]` to spend.", nil, false},
-	{"fenced block is not read", "Example:\n```\n[sheet: op=\"spend\" pool=\"hp\" amount=\"1\"]\n```\n[sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="short"]`}, false},
-	{"double backtick span", "``a ` [sheet: op=\"rest\" rest=\"long\"]`` [sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="short"]`}, false},
-	{"unclosed backtick is text", "a ` b [sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="short"]`}, false},
-	{"backtick in a tag opens no code", "[sheet: op=\"note\" field=\"n\" value=\"a ` b\"] then [sheet: op=\"rest\" rest=\"short\"] and `", []string{"[sheet: op=\"note\" field=\"n\" value=\"a ` b\"]", `[sheet: op="rest" rest="short"]`}, false},
-	{"inert ignores code", "[sheet: op=\"rest\" rest=\"long\" result=\"ok\" now=\"rested\"] `[sheet: op=\"rest\" rest=\"long\"]`", []string{`[sheet: op="rest" rest="long"] #resolved`}, true},
+	{"inline code is not read", "Write `[sheet: op=\"spend\" pool=\"hp\" amount=\"1\"]` to spend.", nil},
+	{"fenced block is not read", "Example:\n```\n[sheet: op=\"spend\" pool=\"hp\" amount=\"1\"]\n```\n[sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="short"]`}},
+	{"double backtick span", "``a ` [sheet: op=\"rest\" rest=\"long\"]`` [sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="short"]`}},
+	{"unclosed backtick is text", "a ` b [sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="short"]`}},
+	{"backtick in a tag opens no code", "[sheet: op=\"note\" field=\"n\" value=\"a ` b\"] then [sheet: op=\"rest\" rest=\"short\"] and `", []string{"[sheet: op=\"note\" field=\"n\" value=\"a ` b\"]", `[sheet: op="rest" rest="short"]`}},
+	{"a write-back outside code is read, the one in code is not", "[sheet: op=\"rest\" rest=\"long\" result=\"ok\" now=\"rested\"] `[sheet: op=\"rest\" rest=\"long\"]`", []string{`[sheet: op="rest" rest="long"]`}},
+
+	// ── Discord quotes ──
+	{"quote line is not read", "> [sheet: op=\"spend\" pool=\"hp\" amount=\"1\" result=\"ok\" now=\"3/9\"]\n[sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="short"]`}},
+	{"quote line after narration", "Last turn:\n> Mira pays [sheet: op=\"spend\" pool=\"hp\" amount=\"1\"] and\nnow [sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="short"]`}},
+	{"spaces before a quote mark", "ok\n   > [sheet: op=\"rest\" rest=\"long\"]", nil},
+	{"quote mark needs a space", ">[sheet: op=\"rest\" rest=\"long\"]\n>> [sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="long"]`, `[sheet: op="rest" rest="short"]`}},
+	{"quote mark mid-line is text", "a > [sheet: op=\"rest\" rest=\"long\"]", []string{`[sheet: op="rest" rest="long"]`}},
+	{"block quote runs to the end", "[sheet: op=\"rest\" rest=\"short\"]\n>>> quoted\n[sheet: op=\"rest\" rest=\"long\"]\n\nstill [inventory: item=\"Rope\"]", []string{`[sheet: op="rest" rest="short"]`}},
+	{"block quote mid-line is text", "a >>> [sheet: op=\"rest\" rest=\"long\"]", []string{`[sheet: op="rest" rest="long"]`}},
+	{"quote mark in code is text", "```\n>>> \n```\n[sheet: op=\"rest\" rest=\"long\"]", []string{`[sheet: op="rest" rest="long"]`}},
+	{"a break in a read tag starts no quote", "[sheet: op=\"note\" field=\"n\" value=\"a\n> b\"] [sheet: op=\"rest\" rest=\"long\"]", []string{`[sheet: op="note" field="n" value="a > b"]`, `[sheet: op="rest" rest="long"]`}},
+	{"a break in a quoted tag counts", "> [sheet: op=\"note\" field=\"n\" value=\"a\n> b\"] [sheet: op=\"rest\" rest=\"long\"]\n[sheet: op=\"rest\" rest=\"short\"]", []string{`[sheet: op="rest" rest="short"]`}},
+	{"quoted checks and rolls are not read", "> [skill_check: skill=\"Stealth\" dc=\"15\" rolls=\"16\" total=\"21\" result=\"success\"]\n> [dice: 2d6 = 9]", nil},
 
 	// ── heads and spans ──
-	{"unclosed head then a tag", strings.Repeat("[sheet: ", 3) + strings.Repeat("x", MaxBody) + ` [sheet: op="rest" rest="short"]`, []string{`[sheet: op="rest" rest="short"]`}, false},
-	{"only unclosed heads", `[sheet: op="spend" [inventory: item=rope`, nil, false},
-	{"head is case-insensitive", `[Sheet: op="rest" rest="short"] [SHEET: op="rest" rest="long"]`, []string{`[sheet: op="rest" rest="short"]`, `[sheet: op="rest" rest="long"]`}, false},
-	{"space before colon is no head", `[sheet : op="rest" rest="short"] [ sheet: op="rest" rest="long"]`, nil, false},
-	{"body of 1500 characters", `[sheet: op="rest" rest="short"` + strings.Repeat(" ", MaxBody-len(` op="rest" rest="short"`)) + `]`, []string{`[sheet: op="rest" rest="short"]`}, false},
-	{"body of 1501 characters", `[sheet: op="rest" rest="short"` + strings.Repeat(" ", MaxBody+1-len(` op="rest" rest="short"`)) + `]`, nil, false},
-	{"1500 non-ASCII characters", `[sheet: op="rest" rest="short" x="` + strings.Repeat("é", MaxBody-len(` op="rest" rest="short" x=""`)) + `"]`, []string{`[sheet: op="rest" rest="short"]`}, false},
-	{"1501 non-ASCII characters", `[sheet: op="rest" rest="short" x="` + strings.Repeat("é", MaxBody+1-len(` op="rest" rest="short" x=""`)) + `"]`, nil, false},
-	{"a head inside a body belongs to it", `[sheet: op="rest" [sheet: op="spend" pool="hp" amount="1"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}, false},
-	{"close bracket in quotes ends the tag", `[sheet: op="note" field="n" value="a]b"] rest`, []string{`[sheet: op="note" field="n" value="a"]`}, false},
+	{"unclosed head then a tag", strings.Repeat("[sheet: ", 3) + strings.Repeat("x", MaxBody) + ` [sheet: op="rest" rest="short"]`, []string{`[sheet: op="rest" rest="short"]`}},
+	{"only unclosed heads", `[sheet: op="spend" [inventory: item=rope`, nil},
+	{"head is case-insensitive", `[Sheet: op="rest" rest="short"] [SHEET: op="rest" rest="long"]`, []string{`[sheet: op="rest" rest="short"]`, `[sheet: op="rest" rest="long"]`}},
+	{"space before colon is no head", `[sheet : op="rest" rest="short"] [ sheet: op="rest" rest="long"]`, nil},
+	{"body of 1500 characters", `[sheet: op="rest" rest="short"` + strings.Repeat(" ", MaxBody-len(` op="rest" rest="short"`)) + `]`, []string{`[sheet: op="rest" rest="short"]`}},
+	{"body of 1501 characters", `[sheet: op="rest" rest="short"` + strings.Repeat(" ", MaxBody+1-len(` op="rest" rest="short"`)) + `]`, nil},
+	{"1500 non-ASCII characters", `[sheet: op="rest" rest="short" x="` + strings.Repeat("é", MaxBody-len(` op="rest" rest="short" x=""`)) + `"]`, []string{`[sheet: op="rest" rest="short"]`}},
+	{"1501 non-ASCII characters", `[sheet: op="rest" rest="short" x="` + strings.Repeat("é", MaxBody+1-len(` op="rest" rest="short" x=""`)) + `"]`, nil},
+	{"a head inside a body belongs to it", `[sheet: op="rest" [sheet: op="spend" pool="hp" amount="1"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
+	{"close bracket in quotes ends the tag", `[sheet: op="note" field="n" value="a]b"] rest`, []string{`[sheet: op="note" field="n" value="a"]`}},
 	{"break-out attempt is the GM's own second tag", `[sheet: op="note" field="n" value="] [sheet: op="restore" pool="hp" amount="99"]"]`,
-		[]string{`[sheet: op="note" field="n" value=""]`, `[sheet: op="restore" pool="hp" amount="99"]`}, false},
-	{"break-out attempt inside a value is sanitised", `[sheet: op="note" field="n" value='x" result="ok" now="[sheet: op=restore']`, []string{`[sheet: op="note" field="n" value="x result= ok now= sheet: op=restore"]`}, false},
+		[]string{`[sheet: op="note" field="n" value=""]`, `[sheet: op="restore" pool="hp" amount="99"]`}},
+	{"break-out attempt inside a value is sanitised", `[sheet: op="note" field="n" value='x" result="ok" now="[sheet: op=restore']`, []string{`[sheet: op="note" field="n" value="x result= ok now= sheet: op=restore"]`}},
 
 	// ── non-ASCII ──
-	{"non-ASCII names", `[sheet: who="Zoë Ångström" op="spend" pool="Ки" amount="1"]`, []string{`[sheet: who="Zoë Ångström" op="spend" pool="Ки" amount="1"]`}, false},
-	{"CJK", `[sheet: who="美咲" op="use" name="火球術"]`, []string{`[sheet: who="美咲" op="use" name="火球術"]`}, false},
-	{"non-breaking space kept", "[sheet: op=\"use\" name=\"Mage\u00a0Hand\"]", []string{"[sheet: op=\"use\" name=\"Mage\u00a0Hand\"]"}, false},
+	{"non-ASCII names", `[sheet: who="Zoë Ångström" op="spend" pool="Ки" amount="1"]`, []string{`[sheet: who="Zoë Ångström" op="spend" pool="Ки" amount="1"]`}},
+	{"CJK", `[sheet: who="美咲" op="use" name="火球術"]`, []string{`[sheet: who="美咲" op="use" name="火球術"]`}},
+	{"non-breaking space kept", "[sheet: op=\"use\" name=\"Mage\u00a0Hand\"]", []string{"[sheet: op=\"use\" name=\"Mage\u00a0Hand\"]"}},
 
 	// ── inventory ──
-	{"inventory add", `[inventory: action="add" item="Rope" count="2" who="Bram"]`, []string{`[inventory: action="add" item="Rope" count="2" who="Bram"]`}, false},
-	{"inventory default action is add", `[inventory: item="Torch"]`, []string{`[inventory: action="add" item="Torch" count="1"]`}, false},
+	{"inventory add", `[inventory: action="add" item="Rope" count="2" who="Bram"]`, []string{`[inventory: action="add" item="Rope" count="2" who="Bram"]`}},
+	{"inventory default action is add", `[inventory: item="Torch"]`, []string{`[inventory: action="add" item="Torch" count="1"]`}},
 	{"inventory several items", `[inventory: action="remove" items="Rope, 'Lantern', Oil flask" who="Bram"]`,
-		[]string{`[inventory: action="remove" item="Rope" count="1" who="Bram"]`, `[inventory: action="remove" item="Lantern" count="1" who="Bram"]`, `[inventory: action="remove" item="Oil flask" count="1" who="Bram"]`}, false},
-	{"inventory bare action word", `[inventory: equip item="Longsword"]`, []string{`[inventory: action="equip" item="Longsword" count="1"]`}, false},
-	{"inventory unquoted item runs to next attribute", `[inventory: action=use item=Potion of Healing who=Mira]`, []string{`[inventory: action="use" item="Potion of Healing" count="1" who="Mira"]`}, false},
-	{"inventory quantity and qty", `[inventory: item="Arrow" quantity="20"] [inventory: item="Bolt" qty=5]`, []string{`[inventory: action="add" item="Arrow" count="20"]`, `[inventory: action="add" item="Bolt" count="5"]`}, false},
-	{"inventory count capped", `[inventory: item="Coin" count="100000"]`, []string{`[inventory: action="add" item="Coin" count="9999"]`}, false},
-	{"inventory count zero", `[inventory: item="Coin" count="0"]`, []string{`[inventory: raw="item=Coin count=0"] #malformed`}, false},
-	{"inventory unknown action", `[inventory: action="steal" item="Purse"]`, []string{`[inventory: raw="action=steal item=Purse"] #malformed`}, false},
-	{"inventory no item", `[inventory: action="add" count="2"]`, []string{`[inventory: raw="action=add count=2"] #malformed`}, false},
-	{"inventory give to", `[inventory: action="give" item="Key" who="Bram" to="Mira"]`, []string{`[inventory: action="give" item="Key" count="1" who="Bram" to="Mira"]`}, false},
-	{"inventory bind and unbind", `[inventory: action="BIND" item="Ring"] [inventory: action=unbind item=Ring]`, []string{`[inventory: action="bind" item="Ring" count="1"]`, `[inventory: action="unbind" item="Ring" count="1"]`}, false},
-	{"inventory state", `[inventory: action="state" item="Lantern" key="lit" state="off" who="Bram"]`, []string{`[inventory: action="state" item="Lantern" key="lit" state="off" who="Bram"]`}, false},
-	{"inventory state needs key", `[inventory: action="state" item="Lantern"]`, []string{`[inventory: raw="action=state item=Lantern"] #malformed`}, false},
-	{"inventory pay", `[inventory: action="pay" amount="4 gp 2 sp" who="Mira"]`, []string{`[inventory: action="pay" amount="4 gp 2 sp" who="Mira"]`}, false},
-	{"inventory receive needs money", `[inventory: action="receive" amount="lots"]`, []string{`[inventory: raw="action=receive amount=lots"] #malformed`}, false},
-	{"inventory forged result", `[inventory: action="add" item="Rope" result="ok" now="99"]`, []string{`[inventory: action="add" item="Rope" count="1"] #resolved`}, true},
-	{"inventory first duplicate wins", `[inventory: item="Rope" item="Chain"]`, []string{`[inventory: action="add" item="Rope" count="1"]`}, false},
-	{"inventory head case-insensitive", `[INVENTORY: item='Rope']`, []string{`[inventory: action="add" item="Rope" count="1"]`}, false},
-	{"inventory and sheet together", `[sheet: op="spend" pool="gold" amount="5"] [inventory: item="Rope"]`, []string{`[sheet: op="spend" pool="gold" amount="5"]`, `[inventory: action="add" item="Rope" count="1"]`}, false},
-	{"inventory quotes deleted on write", `[inventory: item='The "Lucky" Axe']`, []string{`[inventory: action="add" item="The Lucky Axe" count="1"]`}, false},
+		[]string{`[inventory: action="remove" item="Rope" count="1" who="Bram"]`, `[inventory: action="remove" item="Lantern" count="1" who="Bram"]`, `[inventory: action="remove" item="Oil flask" count="1" who="Bram"]`}},
+	{"inventory bare action word", `[inventory: equip item="Longsword"]`, []string{`[inventory: action="equip" item="Longsword" count="1"]`}},
+	{"inventory unquoted item runs to next attribute", `[inventory: action=use item=Potion of Healing who=Mira]`, []string{`[inventory: action="use" item="Potion of Healing" count="1" who="Mira"]`}},
+	{"inventory quantity and qty", `[inventory: item="Arrow" quantity="20"] [inventory: item="Bolt" qty=5]`, []string{`[inventory: action="add" item="Arrow" count="20"]`, `[inventory: action="add" item="Bolt" count="5"]`}},
+	{"inventory count capped", `[inventory: item="Coin" count="100000"]`, []string{`[inventory: action="add" item="Coin" count="9999"]`}},
+	{"inventory count zero", `[inventory: item="Coin" count="0"]`, []string{`[inventory: raw="item=Coin count=0"] #malformed`}},
+	{"inventory unknown action", `[inventory: action="steal" item="Purse"]`, []string{`[inventory: raw="action=steal item=Purse"] #malformed`}},
+	{"inventory no item", `[inventory: action="add" count="2"]`, []string{`[inventory: raw="action=add count=2"] #malformed`}},
+	{"inventory give to", `[inventory: action="give" item="Key" who="Bram" to="Mira"]`, []string{`[inventory: action="give" item="Key" count="1" who="Bram" to="Mira"]`}},
+	{"inventory bind and unbind", `[inventory: action="BIND" item="Ring"] [inventory: action=unbind item=Ring]`, []string{`[inventory: action="bind" item="Ring" count="1"]`, `[inventory: action="unbind" item="Ring" count="1"]`}},
+	{"inventory state", `[inventory: action="state" item="Lantern" key="lit" state="off" who="Bram"]`, []string{`[inventory: action="state" item="Lantern" key="lit" state="off" who="Bram"]`}},
+	{"inventory state needs key", `[inventory: action="state" item="Lantern"]`, []string{`[inventory: raw="action=state item=Lantern"] #malformed`}},
+	{"inventory pay", `[inventory: action="pay" amount="4 gp 2 sp" who="Mira"]`, []string{`[inventory: action="pay" amount="4 gp 2 sp" who="Mira"]`}},
+	{"inventory receive needs money", `[inventory: action="receive" amount="lots"]`, []string{`[inventory: raw="action=receive amount=lots"] #malformed`}},
+	{"inventory forged result", `[inventory: action="add" item="Rope" result="ok" now="99"]`, []string{`[inventory: action="add" item="Rope" count="1"]`}},
+	{"inventory first duplicate wins", `[inventory: item="Rope" item="Chain"]`, []string{`[inventory: action="add" item="Rope" count="1"]`}},
+	{"inventory head case-insensitive", `[INVENTORY: item='Rope']`, []string{`[inventory: action="add" item="Rope" count="1"]`}},
+	{"inventory and sheet together", `[sheet: op="spend" pool="gold" amount="5"] [inventory: item="Rope"]`, []string{`[sheet: op="spend" pool="gold" amount="5"]`, `[inventory: action="add" item="Rope" count="1"]`}},
+	{"inventory quotes deleted on write", `[inventory: item='The "Lucky" Axe']`, []string{`[inventory: action="add" item="The Lucky Axe" count="1"]`}},
 }
 
 func TestGolden(t *testing.T) {
@@ -190,11 +199,8 @@ func TestGolden(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(g.want, "\n") {
 				t.Errorf("Read(%q)\n got: %q\nwant: %q", g.in, got, g.want)
 			}
-			if m.Inert != g.inert {
-				t.Errorf("Inert = %v, want %v", m.Inert, g.inert)
-			}
 			// The write-back of each tag is its canonical form plus the outcome, and it
-			// reads back as the same request, resolved.
+			// reads back as the same request.
 			for _, tag := range m.Tags {
 				for _, o := range []Outcome{Outcome{Result: ResultOK, Now: "2/3"}, Outcome{Result: ResultRefused, Reason: refusal.BadAmount, Bounds: "0..5"}} {
 					wb := tag.WriteBack(o)
@@ -202,7 +208,7 @@ func TestGolden(t *testing.T) {
 						t.Errorf("write-back %q does not extend canonical %q", wb, tag.Canonical())
 					}
 					back := Read(wb)
-					if len(back.Tags) != 1 || back.Tags[0].Canonical() != tag.Canonical() || !back.Inert {
+					if len(back.Tags) != 1 || back.Tags[0].Canonical() != tag.Canonical() {
 						t.Errorf("write-back %q reads back as %+v", wb, back)
 					}
 				}
@@ -317,8 +323,8 @@ func TestReplace(t *testing.T) {
 	if out != want {
 		t.Errorf("Replace:\n got %q\nwant %q", out, want)
 	}
-	if !Read(out).Inert {
-		t.Errorf("written-back text is not inert")
+	if back := Read(out); len(back.Tags) != len(m.Tags) || back.Tags[0].Canonical() != m.Tags[0].Canonical() {
+		t.Errorf("written-back text reads as %+v", back.Tags)
 	}
 	if _, err := Replace(text, m.Tags, repl[:2]); err == nil {
 		t.Errorf("Replace accepted too few replacements")
@@ -344,7 +350,7 @@ func TestReplaceKeepsUnclosedHeadsUnclosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := Read(out)
-	if len(back.Tags) != 1 || back.Tags[0].Start != m.Tags[0].Start || !back.Inert {
+	if len(back.Tags) != 1 || back.Tags[0].Start != m.Tags[0].Start {
 		t.Errorf("written-back text reads as %+v", back.Tags)
 	}
 }

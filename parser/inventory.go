@@ -41,7 +41,7 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 		action = w
 	}
 
-	t := Tag{Kind: Inventory, Op: action, Raw: strings.TrimSpace(body), Resolved: resolvedBy(attrs)}
+	t := Tag{Kind: Inventory, Op: action, Raw: strings.TrimSpace(body)}
 	if who, ok := l.get("who"); ok {
 		t.Who = cleanName(who)
 	}

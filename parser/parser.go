@@ -69,18 +69,18 @@ type Tag struct {
 	// Raw is the trimmed body as written (or, for a tag the engine wrote back as malformed,
 	// the raw= it carries), for the write-back of a body nothing could be read from.
 	Raw string
-	// Resolved says the input already carried result="ok" or result="refused": the tag was
-	// written by an engine (or quoted from one). It is still read as a request.
-	Resolved bool
 }
 
 // Message is what Read found in one message.
+//
+// Every tag in it is a request, also one that carries a result, reason or now — a model
+// imitating last turn's write-back means what it asks, and a forged ok must never count
+// (SPEC 3.4). What is not to be applied is told apart by where it stands, never by what
+// it says: the bot's own posts are not read at all, and a GM quotes an outcome in a quote
+// line or in code, which Read skips.
 type Message struct {
-	// Tags are the tags outside code, in the order they appear.
+	// Tags are the tags outside code and quotes, in the order they appear.
 	Tags []Tag
-	// Inert says every tag already carries a result: the message is the bot's own post or
-	// a GM quoting one, and nothing in it is to be applied (SPEC 3.4).
-	Inert bool
 }
 
 // Get returns the value of a canonical attribute (who and op included).
@@ -135,14 +135,16 @@ func (t Tag) WithCount(n int) Tag {
 // Read finds and reads every tag in text.
 //
 // Text with no tag head costs one scan for '[' (about what strings.Contains costs); tags
-// inside inline code or fenced blocks are not read; the 41st and later sheet commands are
-// marked too-many. Read never fails: whatever a body says, it comes back as a Tag.
+// inside inline code, fenced blocks or Discord quotes are not read; the 41st and later
+// sheet commands are marked too-many. Read never fails: whatever a body says, it comes
+// back as a Tag.
 func Read(text string) Message {
 	spans := findSpans(text)
 	if len(spans) == 0 {
 		return Message{}
 	}
-	spans = dropCode(spans, codeRegions(text, spans))
+	code := codeRegions(text, spans)
+	spans = dropQuoted(text, dropCode(spans, code), code)
 	if len(spans) == 0 {
 		return Message{}
 	}
@@ -172,13 +174,6 @@ func Read(text string) Message {
 				}
 			}
 			m.Tags = append(m.Tags, t)
-		}
-	}
-	m.Inert = len(m.Tags) > 0
-	for _, t := range m.Tags {
-		if !t.Resolved {
-			m.Inert = false
-			break
 		}
 	}
 	return m
@@ -299,23 +294,11 @@ func readInt(s string) (int, bool) {
 	return n, true
 }
 
-// resolvedBy reports whether attrs carry an engine's result (ok or refused).
-func resolvedBy(attrs []rawAttr) bool {
-	for _, a := range attrs {
-		if a.key == "result" && a.has {
-			if r := strings.ToLower(a.value); r == "ok" || r == "refused" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // malformed builds the request for a body that does not say a command. A body that is our
 // own malformed write-back (a raw= and no op) keeps the raw it carries, so reading a
 // write-back gives back the same request.
 func malformed(kind Kind, body string, attrs []rawAttr, detail string) Tag {
-	t := Tag{Kind: kind, Malformed: true, Reason: refusal.Malformed, Detail: detail, Raw: strings.TrimSpace(body), Resolved: resolvedBy(attrs)}
+	t := Tag{Kind: kind, Malformed: true, Reason: refusal.Malformed, Detail: detail, Raw: strings.TrimSpace(body)}
 	var raw *rawAttr
 	for i := range attrs {
 		switch attrs[i].key {

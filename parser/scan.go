@@ -171,3 +171,71 @@ func dropCode(spans []span, regions [][2]int) []span {
 	}
 	return out
 }
+
+// dropQuoted removes the spans whose head lies in a Discord quote: on a quote line (a line
+// that starts, after any spaces, with "> ") or anywhere after a line that starts with
+// ">>> ". That is how a GM quotes an outcome without asking for it again (SPEC 3.4).
+//
+// A line starts after a newline that is neither in code (Discord shows a '>' there as
+// text) nor inside a tag that is read: such a tag is rewritten on one line, so a break in
+// its body must not quote, or stop quoting, what follows it. A tag that is not read is
+// kept as written, so the breaks in its body do count. Spans and regions are in text
+// order, and the scan only moves forward: linear in the text.
+func dropQuoted(text string, spans []span, code [][2]int) []span {
+	if len(spans) == 0 || strings.IndexByte(text, '>') < 0 {
+		return spans
+	}
+	quoted := quoteAt(text, 0) // the quote the line being scanned starts
+	if quoted == quoteRest {
+		return nil
+	}
+	out := spans[:0]
+	pos, ci := 0, 0
+	for _, s := range spans {
+		for {
+			j := strings.IndexByte(text[pos:s.start], '\n')
+			if j < 0 {
+				break
+			}
+			nl := pos + j
+			pos = nl + 1
+			for ci < len(code) && code[ci][1] <= nl {
+				ci++
+			}
+			if ci < len(code) && code[ci][0] <= nl {
+				continue // a break in code starts no line
+			}
+			if quoted = quoteAt(text, pos); quoted == quoteRest {
+				return out
+			}
+		}
+		if quoted == quoteLine {
+			continue // pos stays before s: the breaks in its body count
+		}
+		out = append(out, s)
+		pos = s.end
+	}
+	return out
+}
+
+// The quotes a line can start.
+const (
+	quoteNone = iota
+	quoteLine // "> ": this line
+	quoteRest // ">>> ": this line and every one after it
+)
+
+// quoteAt reports the quote a line starting at text[p] begins, as Discord reads one: any
+// spaces, then "> " or ">>> ".
+func quoteAt(text string, p int) int {
+	for p < len(text) && text[p] == ' ' {
+		p++
+	}
+	switch rest := text[p:]; {
+	case strings.HasPrefix(rest, ">>> "):
+		return quoteRest
+	case strings.HasPrefix(rest, "> "):
+		return quoteLine
+	}
+	return quoteNone
+}

@@ -93,7 +93,7 @@ func CapRunes(s string, n int) string {
 func readSheet(body string, attrs []rawAttr) Tag {
 	l := lookup{attrs: attrs}
 	bad := func(detail string) Tag { return malformed(Sheet, body, attrs, detail) }
-	t := Tag{Kind: Sheet, Raw: strings.TrimSpace(body), Resolved: resolvedBy(attrs)}
+	t := Tag{Kind: Sheet, Raw: strings.TrimSpace(body)}
 	if who, ok := l.get("who"); ok {
 		t.Who = strings.TrimSpace(CapRunes(who, maxWho))
 	}

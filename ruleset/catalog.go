@@ -2,7 +2,6 @@ package ruleset
 
 import (
 	"sheetkeeper/ruleset/rules"
-	"strings"
 
 	"sheetkeeper/strictjson"
 )
@@ -195,54 +194,11 @@ func (c *checker) catalogFilters(path string, fs []CatalogFilter) {
 	}
 }
 
-// checkEntries checks a catalog's entries, wherever they ship, and annotates every
-// problem inside an entry with `catalog/entry`. Problems found before (the decode's) are
-// annotated too when they sit under this path.
+// checkEntries checks a catalog's entries, wherever they ship. Their problems are named
+// `catalog/entry` by rules.LabelIDs once every check has run.
 func (c *checker) checkEntries(cat *Catalog, entries []Entry, path string, ctx *entryContext) {
 	c.Unique(path, "entry", len(entries), func(i int) string { return entries[i].ID })
-	before := c.Problems
-	c.Problems = nil
 	for i := range entries {
 		c.checkEntry(cat, &entries[i], strictjson.Join(path, i), ctx)
-	}
-	annotateEntries(c.Problems, cat.ID, entries, path)
-	annotateEntries(before, cat.ID, entries, path)
-	c.Problems = append(before, c.Problems...)
-}
-
-// annotateEntries inserts `catalog/entry` after each entry's path in the problems under
-// path (`catalogs[0].entries[3] (knacks/last-ember).rows[1]…`).
-func annotateEntries(ps strictjson.Problems, catalogID string, entries []Entry, path string) {
-	prefix := path + "["
-	for i := range ps {
-		rest, ok := strings.CutPrefix(ps[i].Path, prefix)
-		if !ok {
-			continue
-		}
-		end := strings.IndexByte(rest, ']')
-		if end < 0 || strings.HasPrefix(rest[end+1:], " (") {
-			continue
-		}
-		n := 0
-		for _, d := range rest[:end] {
-			if d < '0' || d > '9' {
-				n = -1
-				break
-			}
-			n = n*10 + int(d-'0')
-		}
-		if n < 0 || n >= len(entries) || entries[n].ID == "" {
-			continue
-		}
-		ps[i].Path = prefix + rest[:end+1] + " (" + catalogID + "/" + entries[n].ID + ")" + rest[end+1:]
-	}
-}
-
-// AnnotateEntryProblems marks the problems inside inline catalog entries with their
-// `catalog/entry`, for problems found while decoding (before the checks run).
-func AnnotateEntryProblems(rs *Ruleset, ps strictjson.Problems) {
-	for i := range rs.Catalogs {
-		cat := &rs.Catalogs[i]
-		annotateEntries(ps, cat.ID, cat.Entries, strictjson.Join(strictjson.Join("catalogs", i), "entries"))
 	}
 }

@@ -35,9 +35,9 @@ func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, stri
 	}
 	var f catalogFile
 	ps := strictjson.Decode(data, &f, "", decodeOptions)
-	annotateEntries(ps, catalogID, f.Entries, "entries")
 	if !ps.Complete() {
 		ps.Sort()
+		rules.LabelIDs(ps, &f, catalogID)
 		return nil, ps, nil
 	}
 	if f.SchemaVersion != 1 {
@@ -61,6 +61,7 @@ func checkCatalogFile(rs *Ruleset, catalogID string, data []byte) ([]Entry, stri
 	ps = append(ps, c.Problems...)
 	ps.Sort()
 	if len(ps) > 0 {
+		rules.LabelIDs(ps, &f, catalogID)
 		return nil, ps, nil
 	}
 	return f.Entries, nil, c.Features

@@ -25,6 +25,10 @@ type Entry struct {
 	Item      *Item          `json:"item,omitempty"`
 }
 
+// ScopedID marks an entry's id as unique only within its catalog: a problem inside it is
+// labelled `catalog/entry` (rules.LabelIDs).
+func (Entry) ScopedID() {}
+
 // Row is one row an entry writes into a sheet list when it is picked. Values are keyed by
 // the list's column ids and hold what the row starts as; Scaled names up to four number
 // columns the sheet editor keeps following the character (a use count that grows with a

@@ -55,7 +55,7 @@ func TestItemsRulesReportExactProblems(t *testing.T) {
 		{"mechanics on an item", func(d doc) { obj(d, "catalogs", 2, "entries", 0)["mechanics"] = doc{"kind": "heal"} },
 			tonic + `.mechanics: an item says what it does in its item block, so it carries no mechanics`},
 		{"item catalog feeds nothing", func(d doc) { obj(d, "catalogs", 2)["feeds"] = []any{"gear"} },
-			`catalogs[2].feeds: a catalog of items writes no rows, so it feeds no list`},
+			`catalogs[2] (kit).feeds: a catalog of items writes no rows, so it feeds no list`},
 		{"service has a cost", func(d doc) {
 			it := obj(d, "catalogs", 2, "entries", 0, "item")
 			it["service"] = true
@@ -65,15 +65,15 @@ func TestItemsRulesReportExactProblems(t *testing.T) {
 			obj(d, "catalogs", 2, "entries", 0, "item")["charges"] = doc{"max": 3}
 		}, tonic + `.item.charges: an item's charges are spent by its use, so its use spends some`},
 		{"smallest coin worth 1", func(d doc) { obj(d, "items", "currencies", 0, "units", 0)["value"] = 2 },
-			`items.currencies[0].units: the smallest unit of "scrip" is worth 1`},
+			`items.currencies[0] (scrip).units: the smallest unit of "scrip" is worth 1`},
 		{"carry stat is a number", func(d doc) { obj(d, "items", "carry")["stat"] = "make" },
 			`items.carry.stat: item stat "make" is not a number`},
 		{"loot names an item", func(d doc) { obj(d, "items", "lootTables", 0, "entries", 0)["item"] = "kit/no-such" },
-			`items.lootTables[0].entries[0].item: no item "no-such" in catalog "kit"`},
+			`items.lootTables[0] (pockets).entries[0].item: no item "no-such" in catalog "kit"`},
 		{"loot line one of", func(d doc) { obj(d, "items", "lootTables", 0, "entries", 0)["coins"] = "bit" },
-			`items.lootTables[0].entries[0]: a loot line names an item, a filter or coins, one of them`},
+			`items.lootTables[0] (pockets).entries[0]: a loot line names an item, a filter or coins, one of them`},
 		{"stat longtext", func(d doc) { obj(d, "items", "stats", 0)["type"] = "longtext" },
-			`items.stats[0].type: an item stat is number, text, boolean, enum or dice`},
+			`items.stats[0] (weight).type: an item stat is number, text, boolean, enum or dice`},
 		{"binding reads no live value", func(d doc) { obj(d, "items")["binding"] = doc{"label": "Bound", "max": doc{"livePool": "grit"}} },
 			`items.binding.max.livePool: this value is worked out without the live state, so it cannot read a live pool`},
 	}

@@ -64,7 +64,6 @@ const MaxSingleFileBytes = 512 * 1024
 func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 	rs := &Ruleset{}
 	ps := strictjson.Decode(data, rs, "", decodeOptions)
-	AnnotateEntryProblems(rs, ps)
 	if ps.Complete() {
 		c := &checker{rs: rs}
 		c.check()
@@ -73,6 +72,7 @@ func Parse(data []byte) (*Ruleset, strictjson.Problems) {
 		rs.features = c.Features
 	}
 	ps.Sort()
+	rules.LabelIDs(ps, rs, "")
 	return rs, ps
 }
 

@@ -142,7 +142,7 @@ func (b *Bot) Session() *discordgo.Session { return b.sess }
 // bulk overwrite, in the guild when Options.Guild is set, else globally).
 func (b *Bot) Open(ctx context.Context) error {
 	if err := b.sess.Open(); err != nil {
-		return fmt.Errorf("discord: connecting: %w", err)
+		return fmt.Errorf("discord: connecting: %w", endpoint.Named(err))
 	}
 	select {
 	case <-b.ready:
@@ -155,7 +155,7 @@ func (b *Bot) Open(ctx context.Context) error {
 	b.mu.Unlock()
 	if _, err := b.sess.ApplicationCommandBulkOverwrite(app, b.opts.Guild, b.cmds.commands, discordgo.WithContext(ctx)); err != nil {
 		b.closeSession()
-		return fmt.Errorf("discord: registering slash commands: %w", err)
+		return fmt.Errorf("discord: registering slash commands: %w", endpoint.Named(err))
 	}
 	scope := "globally"
 	if b.opts.Guild != "" {
@@ -384,7 +384,7 @@ func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 		case bot.Delete:
 			for _, id := range a.Posted {
 				if err := b.sess.ChannelMessageDelete(a.ChannelID, id, discordgo.WithContext(ctx)); err != nil {
-					b.log.Warn("discord: deleting a post", "channel", a.ChannelID, "message", id, "err", err)
+					b.log.Warn("discord: deleting a post", "channel", a.ChannelID, "message", id, "err", endpoint.Named(err))
 				}
 			}
 		default:
@@ -408,7 +408,7 @@ func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []messag
 		}
 		sent, err := b.sess.ChannelMessageSendComplex(channelID, send, discordgo.WithContext(ctx))
 		if err != nil {
-			b.log.Error("discord: posting", "channel", channelID, "part", i+1, "of", len(msgs), "err", err)
+			b.log.Error("discord: posting", "channel", channelID, "part", i+1, "of", len(msgs), "err", endpoint.Named(err))
 			continue
 		}
 		ids = append(ids, sent.ID)
@@ -442,12 +442,12 @@ func (b *Bot) edit(ctx context.Context, a bot.Action) []string {
 		}
 		edit := &discordgo.MessageEdit{ID: ids[i], Channel: a.ChannelID, Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: noMentions()}
 		if _, err := b.sess.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
-			b.log.Warn("discord: editing a post", "channel", a.ChannelID, "message", ids[i], "err", err)
+			b.log.Warn("discord: editing a post", "channel", a.ChannelID, "message", ids[i], "err", endpoint.Named(err))
 		}
 	}
 	for i := len(msgs); i < len(ids); i++ {
 		if err := b.sess.ChannelMessageDelete(a.ChannelID, ids[i], discordgo.WithContext(ctx)); err != nil {
-			b.log.Warn("discord: deleting the rest of a post", "channel", a.ChannelID, "message", ids[i], "err", err)
+			b.log.Warn("discord: deleting the rest of a post", "channel", a.ChannelID, "message", ids[i], "err", endpoint.Named(err))
 		}
 	}
 	return now

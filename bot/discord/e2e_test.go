@@ -267,6 +267,28 @@ func TestGMMessageIsAppliedAndAnswered(t *testing.T) {
 	}
 }
 
+// TestOwnPostsAreNeverRead: the bot never reads its own posts (SPEC 3.4). Its write-back
+// is a request like any tag (what it says of the outcome is dropped), so the one thing
+// that keeps it from applying twice is that the adapter ignores the bot's own messages —
+// even with the bot listed as a GM, its echoed post applies nothing.
+func TestOwnPostsAreNeverRead(t *testing.T) {
+	h := newHarness(t)
+	h.demo()
+	r, _ := h.command(h.gm, "campaign", fakediscord.SubCommandGroup("gm", fakediscord.SubCommand("add", fakediscord.UserOption("user", h.fake.BotUser()))))
+	if !strings.Contains(r.Message.Content, "is now a GM") {
+		t.Fatalf("/campaign gm add: %q", r.Message.Content)
+	}
+	id := h.say(h.gm, `[sheet: who="Mira" op="damage" pool="breath" amount="3"]`)
+	post := h.postContaining(id, `result="ok" now="7/10"`)
+	// The echo of that post came before this message: had it been read, breath would
+	// stand at 3/10 now.
+	id = h.say(h.gm, `[sheet: who="Mira" op="damage" pool="breath" amount="1"]`)
+	h.postContaining(id, `now="6/10"`)
+	if got := h.postsFor(post.ID); len(got) != 0 {
+		t.Errorf("the bot answered its own post: %q", got[0].Content)
+	}
+}
+
 func TestEditRegeneratesOrContinuesAndDeleteUndoes(t *testing.T) {
 	h := newHarness(t)
 	h.demo()

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -112,4 +113,25 @@ func TestRunFailsClearlyWhenDiscordRefuses(t *testing.T) {
 		t.Fatalf("database still held: %v", err)
 	}
 	store.Close()
+}
+
+// TestRunNamesTheURLItDialled: with the API pointed elsewhere, a failure to connect names
+// the URL the bot really dialled, not discord.com, whose URL discordgo builds every
+// request with before the transport rewrites it.
+func TestRunNamesTheURLItDialled(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := "http://" + l.Addr().String()
+	l.Close() // nothing listens there now: the dial is refused
+	cfg := &config.Config{DB: filepath.Join(t.TempDir(), "sheetkeeper.db"), DiscordToken: "t", DiscordAPI: api + "/proxy", LogLevel: "error"}
+	var stderr syncBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	code := runBot(ctx, cfg, &stderr)
+	out := stderr.String()
+	if code != 1 || !strings.Contains(out, `"`+api+`/proxy/api/v9/gateway"`) || strings.Contains(out, "discord.com") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
 }

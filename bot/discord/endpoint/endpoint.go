@@ -6,7 +6,9 @@
 // rewrites its scheme and host (Transport), and every gateway connection through a
 // websocket dialer that dials the override's host (Dialer). discordgo finds the gateway
 // with GET /api/v9/gateway, which then goes to the override too, so the override decides
-// where the gateway is; the dialer only makes sure nothing leaks to discord.com.
+// where the gateway is; the dialer only makes sure nothing leaks to discord.com. A failed
+// request's error names the URL really dialled (Named), not the discord.com one
+// discordgo built it with.
 //
 // The package is tiny and depends on nothing of sheetkeeper's, so the production adapter
 // (bot/discord) and the test fake (internal/fakediscord) share this one implementation
@@ -16,6 +18,7 @@ package endpoint
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -77,7 +80,42 @@ func (t *rewriter) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	out.URL = &u
 	out.Host = ""
-	return t.next.RoundTrip(out)
+	resp, err := t.next.RoundTrip(out)
+	if err != nil {
+		return nil, &sentError{url: u.Redacted(), err: err}
+	}
+	return resp, nil
+}
+
+// sentError is a failed request's error, naming the URL the request was really sent to:
+// the http.Client that reports the failure names the one it was handed (Named).
+type sentError struct {
+	url string
+	err error
+}
+
+func (e *sentError) Error() string { return "sent to " + e.url + ": " + e.err.Error() }
+func (e *sentError) Unwrap() error { return e.err }
+
+// Timeout is the wrapped error's: url.Error asks its Err directly, not through Unwrap.
+func (e *sentError) Timeout() bool {
+	var t interface{ Timeout() bool }
+	return errors.As(e.err, &t) && t.Timeout()
+}
+
+// Named returns err with a failed request's URL set to the one Transport sent it to.
+// http.Client wraps every failure in a *url.Error naming the URL it was handed, and
+// discordgo builds every request on discord.com, so without this an error from a proxy
+// or the fake Discord names a host the bot never dialled. It edits the *url.Error in err,
+// which http.Client made for this one failure; any other error comes back as it is. Call
+// it before wrapping err: fmt.Errorf keeps the text the error had when it wrapped it.
+func Named(err error) error {
+	var ue *url.Error
+	var sent *sentError
+	if errors.As(err, &ue) && errors.As(ue.Err, &sent) {
+		ue.URL, ue.Err = sent.url, sent.err
+	}
+	return err
 }
 
 // Dialer returns a websocket dialer that connects to baseURL's host whatever host the

@@ -2,11 +2,16 @@ package endpoint
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTransportRewritesSchemeHostAndPrefix(t *testing.T) {
@@ -60,5 +65,45 @@ func TestDialerDialsTheBase(t *testing.T) {
 	}
 	if Dialer("https://proxy.example").TLSClientConfig.ServerName != "proxy.example" {
 		t.Error("TLS is checked against the base's host")
+	}
+}
+
+// A failed request names the URL it was sent to once Named, not the one it was built
+// with; the cause, and whether it timed out, stay readable.
+func TestNamedErrorsNameTheURLDialled(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + l.Addr().String() + "/proxy"
+	l.Close()
+	c := &http.Client{Transport: Transport(base, nil)}
+	_, err = c.Get("https://discord.com/api/v9/gateway?v=9")
+	if err == nil {
+		t.Fatal("a closed port answered")
+	}
+	if !strings.Contains(err.Error(), base+"/api/v9/gateway?v=9") {
+		t.Errorf("unnamed error hides the URL dialled: %v", err)
+	}
+	wrapped := fmt.Errorf("connecting: %w", Named(err))
+	got := wrapped.Error()
+	if want := `connecting: Get "` + base + `/api/v9/gateway?v=9": dial tcp`; !strings.HasPrefix(got, want) || strings.Contains(got, "discord.com") {
+		t.Errorf("Named: %s, want it to start %s", got, want)
+	}
+	var op *net.OpError
+	if !errors.As(wrapped, &op) {
+		t.Errorf("the cause is lost: %#v", err)
+	}
+	if plain := errors.New("plain"); Named(plain) != plain {
+		t.Error("Named changed an error that is no request's")
+	}
+	// A timeout is still one (url.Error asks its Err directly).
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer slow.Close()
+	c = &http.Client{Transport: Transport(slow.URL, nil), Timeout: 50 * time.Millisecond}
+	_, err = c.Get("https://discord.com/api/v9/gateway")
+	var ue *url.Error
+	if !errors.As(err, &ue) || !ue.Timeout() {
+		t.Errorf("timeout lost: %v", err)
 	}
 }
