@@ -59,17 +59,11 @@ func (t Tag) writeRollTag(o Outcome) string {
 			w.attr(a.Key, a.Value, MaxValue)
 		}
 	}
-	if o.Result == ResultOK {
+	switch o.Result {
+	case ResultOK:
 		w.attr("result", "ok", MaxValue)
-	}
-	if o.Result == ResultRefused {
-		w.attr("result", "refused", MaxValue)
-		if o.Reason != "" {
-			w.attr("reason", string(o.Reason), MaxValue)
-		}
-		if o.Bounds != "" {
-			w.attr("bounds", o.Bounds, MaxValue)
-		}
+	case ResultRefused:
+		w.refusal(o)
 	}
 	w.b.WriteByte(']')
 	return w.b.String()

@@ -104,16 +104,21 @@ func (t Tag) WriteBack(o Outcome) string {
 			w.attr("targets", strconv.Itoa(o.Targets), MaxValue)
 		}
 	case ResultRefused:
-		w.attr("result", "refused", MaxValue)
-		if o.Reason != "" {
-			w.attr("reason", string(o.Reason), MaxValue)
-		}
-		if o.Bounds != "" {
-			w.attr("bounds", o.Bounds, MaxValue)
-		}
+		w.refusal(o)
 	}
 	w.b.WriteByte(']')
 	return w.b.String()
+}
+
+// refusal writes a refused outcome's attributes: result, then its reason and bounds.
+func (w *tagWriter) refusal(o Outcome) {
+	w.attr("result", "refused", MaxValue)
+	if o.Reason != "" {
+		w.attr("reason", string(o.Reason), MaxValue)
+	}
+	if o.Bounds != "" {
+		w.attr("bounds", o.Bounds, MaxValue)
+	}
 }
 
 // Written is value as WriteBack writes it in t: sanitised, and capped at limit (MaxValue,
