@@ -3,10 +3,10 @@ package rules
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 	"unicode/utf16"
 
+	"sheetkeeper/parser"
 	"sheetkeeper/strictjson"
 )
 
@@ -245,12 +245,24 @@ func (r *Report) StepTable(path string, t StepTable, max int) {
 // MaxDiceText is the longest dice text a ruleset holds.
 const MaxDiceText = 40
 
-// dicePattern is a count, a die of at least two sides and one optional adjustment.
-var dicePattern = regexp.MustCompile(`^[1-9]\d{0,2}d(?:[2-9]|[1-9]\d{1,3})(?:[+-]\d{1,4})?$`)
-
-// Dice checks dice text: 2d6, 1d8+3; at least one die of at least two sides.
+// Dice checks dice text: 2d6, 1d8+3 — read by the one dice grammar (parser.ParseDice,
+// so what a ruleset may write is what the engine can throw) and held to a ruleset's
+// shape: one term of dice of at least two sides, then at most one constant, written
+// canonically.
 func (r *Report) Dice(path, s string) {
-	if TextLen(s) > MaxDiceText || !dicePattern.MatchString(s) {
+	if TextLen(s) > MaxDiceText || !rulesetDice(s) {
 		r.Add(path, "%q is not dice like 2d6 or 1d8+3", Clip(s))
 	}
+}
+
+func rulesetDice(s string) bool {
+	d, err := parser.ParseDice(s)
+	if err != nil || d.String() != s || len(d.Terms) > 2 {
+		return false
+	}
+	first := d.Terms[0]
+	if first.Neg || first.Sides < 2 || first.Keep > 0 {
+		return false
+	}
+	return len(d.Terms) == 1 || d.Terms[1].Sides == 0
 }
