@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -110,6 +111,7 @@ func TestRows(t *testing.T) {
 		{"item as now, 200 items", "not built yet", "", 0},
 		{"autocomplete p99, 319 spells (core)", "148 µs", "yes", 0},
 		{"5,000 replies/s offered, 64 channels", "p50 7.09 ms, p99 16.2 ms", "NO", 0},
+		{"autocomplete p99, 319 spells (Discord adapter)", "107 µs", "yes", 0},
 		{"replies flat out, 64 channels", "3,522/s, p99 94.8 ms", "NO", 0},
 		{"idle RSS, 5e package loaded", "15.3 MB", "", 0},
 	} {
@@ -203,4 +205,17 @@ func rowsNamed(what string) []row {
 		}
 	}
 	return nil
+}
+
+func TestFormats(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{dur(87.18), "87.2 ns"}, {dur(999), "999 ns"}, {dur(1000), "1.00 µs"}, {dur(5409e6), "5.41 s"},
+		{dur(math.NaN()), "?"}, {count(1788), "1,788"}, {count(15000000), "15,000,000"}, {count(12), "12"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+	}
 }

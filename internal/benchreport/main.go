@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -67,12 +68,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
 		os.Exit(1)
 	}
+	load := loadAverage()
 	res, failed := measure(root, runs, *quick, os.Stderr)
 	measureRSS(res, failed, os.Stderr)
 	lines := evaluate(rows, res, failed)
 	if *asJSON {
 		err = renderJSON(os.Stdout, lines)
 	} else {
+		mode := "full benchtimes"
+		if *quick {
+			mode = "-quick: a smoke test, not figures"
+		}
+		fmt.Printf("%s %s/%s, %d CPUs%s, %s\n\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), load, mode)
 		err = render(os.Stdout, lines)
 	}
 	if err != nil {
@@ -194,4 +201,18 @@ func packageNames(root string) map[string]string {
 		}
 	}
 	return names
+}
+
+// loadAverage is ", load average N" from /proc/loadavg's one-minute figure, or "" where
+// there is none: beside the figures, it says how busy the machine was when they began.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return ""
+	}
+	return ", load average " + f[0] + " at the start"
 }

@@ -156,7 +156,7 @@ func evaluate(rs []row, res results, failed map[string]bool) []line {
 	return out
 }
 
-// dur formats nanoseconds with three significant figures in ns, µs or ms.
+// dur formats nanoseconds with three significant figures in ns, µs, ms or s.
 func dur(ns float64) string {
 	switch {
 	case math.IsNaN(ns):
@@ -165,8 +165,10 @@ func dur(ns float64) string {
 		return sig3(ns) + " ns"
 	case ns < 1e6:
 		return sig3(ns/1e3) + " µs"
-	default:
+	case ns < 1e9:
 		return sig3(ns/1e6) + " ms"
+	default:
+		return sig3(ns/1e9) + " s"
 	}
 }
 
