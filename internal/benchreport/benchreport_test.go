@@ -54,7 +54,7 @@ func TestParseRecorded(t *testing.T) {
 
 // TestParseNoise: logs, names printed alone, odd pairs, values that are not numbers and
 // FAIL lines are skipped; the -P suffix goes, whether or not it is there; the pkg line
-// keys what follows.
+// keys what follows; of a benchmark reported twice the faster line stays.
 func TestParseNoise(t *testing.T) {
 	res := parseFile(t, "noise.txt")
 	want := results{
@@ -217,5 +217,21 @@ func TestFormats(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// TestCollectRounds: rounds merge keeping each benchmark's fastest, and a package found
+// by name is keyed by the name wherever it lives.
+func TestCollectRounds(t *testing.T) {
+	all := results{}
+	for _, ns := range []string{"300", "100", "200"} {
+		out := "pkg: sheetkeeper/sheet/inventory\nBenchmarkItemAsNow200-2 \t 10 \t " + ns + " ns/op \t 7 allocs/op\n"
+		if err := collect(all, []byte(out), "sheet/inventory", "inventory"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := results{kItem: {N: 10, Values: map[string]float64{"ns/op": 100, "allocs/op": 7}}}
+	if !reflect.DeepEqual(all, want) {
+		t.Errorf("%+v", all)
 	}
 }
