@@ -117,9 +117,9 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(gomod), nil
 }
 
-// measure does every run, logging each to log, and returns the
-// results and the packages whose run failed. A package that find does not find is
-// skipped: its rows say "not built yet".
+// measure does every run, logging each to log, and returns the results and the packages
+// whose run failed. A package that find does not find is skipped: its rows say "not
+// built yet".
 func measure(root string, rs []run, quick bool, log io.Writer) (results, map[string]bool) {
 	all := results{}
 	failed := map[string]bool{}
@@ -196,13 +196,12 @@ func collect(all results, out []byte, pkg, as string) error {
 // packageNames maps each package name in the module to its path inside the module (the
 // first, if two share a name).
 func packageNames(root string) map[string]string {
-	cmd := exec.Command("go", "list", "-f", "{{.Name}} {{.ImportPath}}", "./...")
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.Name}} {{.ImportPath}}", "./...")
 	cmd.Dir = root
-	out, err := cmd.Output()
+	// A package that does not build still gets its line (and go list exits 1), so the
+	// output is read either way: a broken inventory package is found, and its run fails.
+	out, _ := cmd.Output()
 	names := map[string]string{}
-	if err != nil {
-		return names
-	}
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		name, path, ok := strings.Cut(l, " ")
 		if _, seen := names[name]; ok && !seen {
