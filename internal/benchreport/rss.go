@@ -19,16 +19,16 @@ import (
 )
 
 // The idle RSS is measured in a child process: this same binary started again with
-// -rss-child, so the figure is a process holding nothing but the bot and the 5e package,
-// not this report's buffers or a test binary's. The child opens a bbolt store in a temp
-// folder, starts the core, and runs /demo with the built-in dnd5e-srd: the campaign's
-// first use loads the package the way a live bot does (content, manifest and hashes,
-// ruleset.LoadFS, the core's cache of loaded rulesets), and a /catalog search in each of
-// its three catalogs reads and checks their files and builds their search index, so
-// the whole package is in memory. Then it collects garbage and
-// gives the freed pages back to the OS (debug.FreeOSMemory: what Go's scavenger does to
-// an idle bot within minutes), and prints
-// VmRSS from /proc/self/status in the benchmark line format the parser reads.
+// -rss-child, so the figure is a process holding the bot and the 5e package, not this
+// report's buffers or a test binary's. The child opens a bbolt store in a temp folder,
+// starts the core, and runs /demo with the built-in dnd5e-srd: the campaign's first use
+// loads the package the way a live bot does (content, manifest and hashes,
+// ruleset.LoadFS, the core's cache of loaded rulesets). A /catalog search in each of its
+// three catalogs then reads and checks their files and builds their search index, so
+// the whole package is in memory. Then it collects garbage and gives the freed pages
+// back to the OS (debug.FreeOSMemory; the runtime's background scavenger does the same
+// to an idle process, only slower), and prints VmRSS from /proc/self/status in the
+// benchmark line format the parser reads.
 
 // rssChild is the child's whole work; it writes its result line to w.
 func rssChild(w io.Writer) error {
