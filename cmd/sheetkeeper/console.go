@@ -46,14 +46,10 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sheetkeeper console: unexpected %q; a script is given with --script FILE\n", rest[0])
 		return 2
 	}
-	var dice check.Source
-	if *seed != "" {
-		n, err := strconv.ParseUint(*seed, 10, 64)
-		if err != nil {
-			fmt.Fprintf(stderr, "sheetkeeper console: --seed %q: a seed is a whole number from 0 to %d\n", *seed, uint64(math.MaxUint64))
-			return 2
-		}
-		dice = check.Seeded(n)
+	dice, err := consoleDice(*seed)
+	if err != nil {
+		fmt.Fprintf(stderr, "sheetkeeper console: %v\n", err)
+		return 2
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
@@ -82,7 +78,6 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sheetkeeper console: %v\n", err)
 		return 1
 	}
-	ctx := context.Background()
 	// Signals are caught before the socket exists, so no signal can find a socket and no
 	// handler (one that arrives meanwhile waits in the channel).
 	sigs := make(chan os.Signal, 1)
@@ -94,20 +89,8 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stopControl = func() {}
 	}
 	release := cleanUpOnSignal(sigs, stopControl, store)
-	con, core, err := console.Start(ctx, store, console.Options{Dir: dir, Dice: dice}, log)
-	if err == nil {
-		if *script == "" && !*asJSON {
-			// What the database holds first, so a second run goes on from the first.
-			if h, herr := core.Holdings(ctx, ""); herr != nil {
-				log.Warn("the database's contents cannot be summarised", "err", herr)
-			} else {
-				fmt.Fprint(stdout, console.Banner(h))
-			}
-			fmt.Fprint(stdout, consoleGuide)
-		}
-		err = con.Run(ctx, in, stdout, console.RunOptions{JSON: *asJSON, Prompt: prompt})
-		core.Close()
-	}
+	err = runConsole(store, console.Options{Dir: dir, Dice: dice}, in, stdout, log,
+		console.RunOptions{JSON: *asJSON, Prompt: prompt}, *script == "" && !*asJSON)
 	release()
 	stopControl()
 	if cerr := store.Close(); err == nil && cerr != nil {
@@ -118,6 +101,39 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// consoleDice is the dice --seed asks for: reproducible from a whole number, or (no seed)
+// nil, which the core seeds from crypto/rand.
+func consoleDice(seed string) (check.Source, error) {
+	if seed == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseUint(seed, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("--seed %q: a seed is a whole number from 0 to %d", seed, uint64(math.MaxUint64))
+	}
+	return check.Seeded(n), nil
+}
+
+// runConsole plays one console session on store; a person at it (banner) first hears what
+// the database holds, so a second run goes on from the first, and how to start.
+func runConsole(store storage.Store, opts console.Options, in io.Reader, out io.Writer, log *slog.Logger, run console.RunOptions, banner bool) error {
+	ctx := context.Background()
+	con, core, err := console.Start(ctx, store, opts, log)
+	if err != nil {
+		return err
+	}
+	defer core.Close()
+	if banner {
+		if h, err := core.Holdings(ctx, ""); err != nil {
+			log.Warn("the database's contents cannot be summarised", "err", err)
+		} else {
+			fmt.Fprint(out, console.Banner(h))
+		}
+		fmt.Fprint(out, consoleGuide)
+	}
+	return con.Run(ctx, in, out, run)
 }
 
 // cleanUpOnSignal makes SIGINT and SIGTERM end the console cleanly, which ending its
