@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/record"
 )
 
 // cardCache memoises decoding card records: raw JSON → decoded record. sheet's tolerant
@@ -69,25 +70,13 @@ func (c *cardCache) add(k string, raw []byte, rec *storage.CardRecord) {
 // record in the Put, keeps the copy out of the run lock, where commands wait for each
 // other.
 func (c *cardCache) remember(w writtenCard) {
-	if encodesTo(w.rec, w.raw) {
+	if record.CardEncodesTo(w.rec, w.raw) {
 		if d := roundTrip(w.rec); d != nil {
 			c.add(w.key, w.raw, d)
 			return
 		}
 	}
 	c.decode(w.key, w.raw)
-}
-
-// encodesTo reports whether r encodes to exactly raw.
-func encodesTo(r *storage.CardRecord, raw []byte) bool {
-	buf := encBufs.Get().(*[]byte)
-	out, err := appendCardRecord((*buf)[:0], r)
-	same := err == nil && bytes.Equal(out, raw)
-	if cap(out) <= 64<<10 {
-		*buf = out[:0]
-		encBufs.Put(buf)
-	}
-	return same
 }
 
 // roundTrip returns a copy of r equal in every value, type and nil to what decoding

@@ -11,6 +11,7 @@ import (
 
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/record"
 )
 
 // drawText draws strings that stress escaping: HTML characters, quotes, control bytes,
@@ -88,7 +89,7 @@ func TestEncodeMatches(t *testing.T) {
 		if rapid.IntRange(0, 9).Draw(t, "nil card") == 0 {
 			c.Card = nil
 		}
-		got, err := encode(c, appendCardRecord)
+		got, err := record.Encode(c, record.AppendCard)
 		check(t, "card record", got, err, c)
 
 		r := &storage.Reply{ChannelID: drawText(t, "channel"), Seq: rapid.Int64().Draw(t, "seq"), MessageID: drawText(t, "message"),
@@ -106,7 +107,7 @@ func TestEncodeMatches(t *testing.T) {
 					Before: drawValue(t, "before"), After: drawValue(t, "after")})
 			}
 		}
-		got, err = encode(r, appendReply)
+		got, err = record.Encode(r, record.AppendReply)
 		check(t, "reply", got, err, r)
 	})
 }
@@ -135,10 +136,10 @@ func BenchmarkEncode(b *testing.B) {
 	b.Run("writers", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := encode(c, appendCardRecord); err != nil {
+			if _, err := record.Encode(c, record.AppendCard); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := encode(r, appendReply); err != nil {
+			if _, err := record.Encode(r, record.AppendReply); err != nil {
 				b.Fatal(err)
 			}
 		}

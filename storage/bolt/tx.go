@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/record"
 )
 
 // tx is storage.Tx over a kv: a bbolt read transaction for View, an Update's view of
@@ -178,7 +179,7 @@ func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
 }
 
 func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
-	data, err := encode(c, appendCardRecord)
+	data, err := record.Encode(c, record.AppendCard)
 	if err != nil {
 		return fail(storage.Invalid, "storage: encode %s record: %w", bucket, err)
 	}
@@ -590,7 +591,7 @@ func (t *tx) planReply(r *storage.Reply) (replyPlan, error) {
 			return p, err
 		}
 	}
-	if p.data, err = encode(r, appendReply); err != nil {
+	if p.data, err = record.Encode(r, record.AppendReply); err != nil {
 		return p, fail(storage.Invalid, "storage: encode reply record: %w", err)
 	}
 	return p, nil
