@@ -18,6 +18,7 @@ import (
 
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/record"
 	"sheetkeeper/storage/storagetest"
 )
 
@@ -440,7 +441,7 @@ func TestRoundTripIsDecoding(t *testing.T) {
 		if _, off := r.UpdatedAt.Zone(); off != 0 {
 			continue // time.Now in a zone with an offset: decoded (checked below)
 		}
-		got := roundTrip(r)
+		got := record.RoundTrip(r)
 		if got == nil {
 			t.Fatalf("record %d: no round trip", i)
 		}
@@ -457,7 +458,7 @@ func TestRoundTripIsDecoding(t *testing.T) {
 		{OwnerID: "bad\xff", Card: benchCard("Bo").Card},
 		{OwnerID: "u", Card: &sheet.Card{Name: "Ash", Build: sheet.Build{Fields: map[string]any{"n": 3}}}},
 	} {
-		if roundTrip(r) != nil {
+		if record.RoundTrip(r) != nil {
 			t.Errorf("record %d would not read back as itself, yet is kept", i)
 		}
 	}

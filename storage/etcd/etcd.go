@@ -37,6 +37,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/record"
 )
 
 // Options say where the cluster is and what it takes.
@@ -92,6 +93,7 @@ type store struct {
 	timeout time.Duration
 	limits  struct{ ops, bytes int }
 	closed  atomic.Bool
+	cards   record.CardMemo
 }
 
 // Open connects to the cluster, checks (or, on an empty prefix, writes) the schema
@@ -239,7 +241,7 @@ func (s *store) run(ctx context.Context, write bool, fn func(storage.Tx) error) 
 func (s *store) attempt(ctx context.Context, write bool, fn func(storage.Tx) error) error {
 	t := &tx{s: s, ctx: ctx, write: write}
 	if write {
-		t.reads, t.writes = map[string]int64{}, map[string]pending{}
+		t.reads, t.writes, t.wroteCards = map[string]int64{}, map[string]pending{}, map[string]writtenCard{}
 	}
 	err := fn(t)
 	t.done = true
@@ -261,6 +263,11 @@ func (s *store) attempt(ctx context.Context, write bool, fn func(storage.Tx) err
 		return err
 	case !resp.Succeeded:
 		return errLost
+	}
+	for k, c := range t.wroteCards {
+		if w := t.writes[k]; !w.del {
+			s.cards.Remember(k, c.raw, c.rec)
+		}
 	}
 	return nil
 }

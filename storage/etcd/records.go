@@ -197,7 +197,34 @@ func (t *tx) putOn(s shelf, holder string, c *storage.CardRecord) error {
 	if err != nil {
 		return fail(storage.Invalid, "storage: encode card record: %w", err)
 	}
-	return t.putRaw(k, data)
+	if err := t.putRaw(k, data); err != nil {
+		return err
+	}
+	t.wroteCards[k] = writtenCard{data, c}
+	return nil
+}
+
+// writtenCard is a card record an Update wrote, for the store's card memo once it has
+// committed: the bytes, and the caller's record (which may have changed since: see
+// record.CardMemo.Remember).
+type writtenCard struct {
+	raw []byte
+	rec *storage.CardRecord
+}
+
+// decodeCard decodes the card record raw at key through the store's memo.
+func (t *tx) decodeCard(key string, raw []byte) (*storage.CardRecord, error) {
+	if rec := t.s.cards.Lookup(key, raw); rec != nil {
+		return rec, nil
+	}
+	rec := new(storage.CardRecord)
+	if err := t.decode(key, raw, rec); err != nil {
+		return nil, err
+	}
+	if rec.Card != nil { // raw is the response's own: nothing else keeps or changes it
+		t.s.cards.Add(key, raw, record.CloneCard(rec))
+	}
+	return rec, nil
 }
 
 func (t *tx) getFrom(s shelf, holder, name string) (*storage.CardRecord, error) {
@@ -205,8 +232,15 @@ func (t *tx) getFrom(s shelf, holder, name string) (*storage.CardRecord, error) 
 	if err != nil {
 		return nil, err
 	}
-	c := new(storage.CardRecord)
-	if err := t.getJSON(k, c); err != nil {
+	raw, found, err := t.get(k)
+	if err == nil && !found {
+		err = errNotFound
+	}
+	var c *storage.CardRecord
+	if err == nil {
+		c, err = t.decodeCard(k, raw)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.what(holder, name), err)
 	}
 	return c, nil
@@ -217,7 +251,19 @@ func (t *tx) allOn(s shelf, holder string) ([]*storage.CardRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeAll[storage.CardRecord](t, p, scanOpts{deletable: true})
+	got, err := t.scan(p, rangeEnd(p), scanOpts{deletable: true})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*storage.CardRecord, 0, len(got))
+	for _, e := range got {
+		c, err := t.decodeCard(e.key, e.val)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 func (t *tx) deleteFrom(s shelf, holder, name string) error {

@@ -77,11 +77,13 @@ func (t *tx) PutReply(r *storage.Reply) error {
 	if err != nil {
 		return err
 	}
-	old := new(storage.Reply)
-	if err := t.getJSON(rk, old); err != nil && storage.KindOf(err) != storage.NotFound {
+	h, hk, err := t.head(r.ChannelID)
+	if err != nil {
 		return err
-	} else if err != nil {
-		old = nil
+	}
+	old, err := t.stored(r, rk, hk)
+	if err != nil {
+		return err
 	}
 	var oldKey, mk string
 	if old != nil && old.MessageID != "" && old.MessageID != r.MessageID {
@@ -93,10 +95,6 @@ func (t *tx) PutReply(r *storage.Reply) error {
 		if mk, err = t.takeMessage(r); err != nil {
 			return err
 		}
-	}
-	h, hk, err := t.head(r.ChannelID)
-	if err != nil {
-		return err
 	}
 	data, err := record.Encode(r, record.AppendReply)
 	if err != nil {
@@ -112,6 +110,26 @@ func (t *tx) PutReply(r *storage.Reply) error {
 		t.set(hk, []byte(be64(uint64(r.Seq))))
 	}
 	return t.putRaw(rk, data)
+}
+
+// stored is the reply stored at rk, or nil. A reply numbered past the channel's seq
+// counter at the snapshot (the seq NextReplySeq just handed out) cannot be stored, as
+// every stored reply raised the counter to its seq: it is not asked for, and the
+// counter's compare stands for it (a reply stored there since moved the counter).
+func (t *tx) stored(r *storage.Reply, rk, hk string) (*storage.Reply, error) {
+	if v, ok := t.cache[hk]; ok {
+		if _, mine := t.writes[rk]; !mine && (v == nil || r.Seq > int64(binary.BigEndian.Uint64(v))) {
+			return nil, nil
+		}
+	}
+	old := new(storage.Reply)
+	if err := t.getJSON(rk, old); err != nil {
+		if storage.KindOf(err) == storage.NotFound {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return old, nil
 }
 
 // takeMessage returns the message index key r takes, or a Conflict when another reply

@@ -26,10 +26,12 @@ type tx struct {
 	write bool // an Update: writes allowed, reads remembered
 	done  bool // fn has returned: the Tx must not be used any more
 
-	rev    int64            // the snapshot's revision; 0 before the first read
-	reads  map[string]int64 // key → its mod revision at rev (0: missing)
-	ranges []span           // ranges read, for the commit's compares
-	writes map[string]pending
+	rev        int64             // the snapshot's revision; 0 before the first read
+	reads      map[string]int64  // key → its mod revision at rev (0: missing)
+	cache      map[string][]byte // values read at rev (nil: missing), so a key is asked once
+	ranges     []span            // ranges read, for the commit's compares
+	writes     map[string]pending
+	wroteCards map[string]writtenCard // the card records among writes
 
 	// again is set when a read failed in a way a new attempt cures (the snapshot's
 	// revision was compacted away): whatever fn returns, the attempt is run again.
@@ -74,6 +76,9 @@ func (t *tx) get(key string) (val []byte, found bool, err error) {
 	if w, ok := t.writes[key]; ok {
 		return w.val, !w.del, nil
 	}
+	if v, ok := t.cache[key]; ok {
+		return v, v != nil, nil
+	}
 	resp, err := t.s.get(t.ctx, key, t.opts()...)
 	if err != nil {
 		t.again = t.again || retryable(err)
@@ -87,7 +92,22 @@ func (t *tx) get(key string) (val []byte, found bool, err error) {
 	if _, seen := t.reads[key]; t.write && !seen {
 		t.reads[key] = mod
 	}
+	t.remember(key, val, found)
 	return val, found, nil
+}
+
+// remember keeps a value read at the snapshot's revision (found false: none).
+func (t *tx) remember(key string, val []byte, found bool) {
+	if t.cache == nil {
+		t.cache = map[string][]byte{}
+	}
+	if found && val == nil {
+		val = []byte{}
+	}
+	if !found {
+		val = nil
+	}
+	t.cache[key] = val
 }
 
 func (t *tx) pin(rev int64) {
@@ -137,6 +157,9 @@ func (t *tx) scan(start, end string, o scanOpts) ([]kv, error) {
 			if _, seen := t.reads[k]; !seen {
 				t.reads[k] = e.ModRevision
 			}
+		}
+		if !o.keysOnly { // a key listed is covered by the range's compare (and its own)
+			t.remember(k, e.Value, true)
 		}
 		if _, ok := t.writes[k]; !ok {
 			out = append(out, kv{k, e.Value})
