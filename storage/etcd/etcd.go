@@ -243,8 +243,10 @@ func (s *store) attempt(ctx context.Context, write bool, fn func(storage.Tx) err
 	if write {
 		t.reads, t.writes, t.wroteCards = map[string]int64{}, map[string]pending{}, map[string]writtenCard{}
 	}
-	err := fn(t)
-	t.done = true
+	err := func() error {
+		defer func() { t.done = true }() // a panic too ends the Tx
+		return fn(t)
+	}()
 	if t.again {
 		return errLost
 	}
