@@ -128,7 +128,7 @@ func Open(opts Options) (storage.Store, error) {
 	s.cli = cli
 	if err := s.checkSchema(); err != nil {
 		cli.Close()
-		return nil, fmt.Errorf("open etcd store at %s: %w", s.where, err)
+		return nil, fmt.Errorf("open etcd store: %w", err)
 	}
 	return s, nil
 }
@@ -149,10 +149,10 @@ func (s *store) checkSchema() error {
 	}
 	kvs := resp.Responses[0].GetResponseRange().Kvs
 	if len(kvs) != 1 || len(kvs[0].Value) != 8 {
-		return fail(storage.Foreign, "storage: %q does not hold a sheetkeeper schema version: the prefix is not a sheetkeeper store", k)
+		return fail(storage.Foreign, "storage: %q at etcd %s does not hold a sheetkeeper schema version: the prefix is not a sheetkeeper store", k, s.where)
 	}
 	if v := binary.BigEndian.Uint64(kvs[0].Value); v > schemaVersion {
-		return fail(storage.Newer, "storage: schema %d is newer than this sheetkeeper's %d: upgrade sheetkeeper", v, schemaVersion)
+		return fail(storage.Newer, "storage: prefix %q at etcd %s was written by a newer sheetkeeper (schema version %d; this one knows up to %d): upgrade sheetkeeper", s.keys.prefix, s.where, v, schemaVersion)
 	}
 	return nil
 }

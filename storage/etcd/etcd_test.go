@@ -55,7 +55,8 @@ func TestTxnLimits(t *testing.T) {
 	}
 }
 
-// TestOffline: a cluster that does not answer is an Offline error within the timeout.
+// TestOffline: a cluster that does not answer is an Offline error within the timeout,
+// at Open and when it goes away under an open store.
 func TestOffline(t *testing.T) {
 	start := time.Now()
 	_, err := etcd.Open(etcd.Options{Endpoints: []string{"127.0.0.1:1"}, Timeout: 300 * time.Millisecond})
@@ -64,6 +65,27 @@ func TestOffline(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("Open took %s to fail", d)
+	}
+
+	e, err := startServer(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := etcd.Open(etcd.Options{Endpoints: []string{e.Clients[0].Addr().String()}, Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	e.Close()
+	start = time.Now()
+	err = s.Update(context.Background(), func(tx storage.Tx) error {
+		return tx.PutGameCard("ch", storagetest.Card("u", "Mira", 1))
+	})
+	if storage.KindOf(err) != storage.Offline {
+		t.Fatalf("Update after the cluster went away: %v (kind %s), want Offline", err, storage.KindOf(err))
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Update took %s to fail", d)
 	}
 }
 

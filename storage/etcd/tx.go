@@ -102,10 +102,7 @@ func (t *tx) remember(key string, val []byte, found bool) {
 		t.cache = map[string][]byte{}
 	}
 	if found && val == nil {
-		val = []byte{}
-	}
-	if !found {
-		val = nil
+		val = []byte{} // an empty value is a value: nil stands for none
 	}
 	t.cache[key] = val
 }
