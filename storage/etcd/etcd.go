@@ -6,7 +6,8 @@
 // revision of the function's first read, and writes are buffered in the transaction.
 // It then commits with one etcd Txn whose If compares the mod revision of every key the
 // function read (0 for a key it found missing) and, for every range it listed, that no
-// key in it was written after the snapshot; Then holds the writes. When another process
+// key in it was written after the snapshot (a delete, which a range compare cannot see,
+// rewrites the guard key at the head of its range: keys.guard); Then holds the writes. When another process
 // (or another Update of this one) changed any of it first, nothing is written and the
 // function runs again, after a jittered backoff, on a fresh snapshot — which is why
 // storage.Store asks that fn be safe to run again. So two processes never both spend

@@ -55,6 +55,39 @@ func TestTxnLimits(t *testing.T) {
 	}
 }
 
+// TestListingFits: an Update that lists more records than a transaction takes
+// operations (a channel of 300 cards) and writes one still commits: a listing costs the
+// commit one compare for its range and one for its family's guard, not one per record.
+func TestListingFits(t *testing.T) {
+	s := open(t)
+	ctx := context.Background()
+	for batch := range 3 {
+		if err := s.Update(ctx, func(tx storage.Tx) error {
+			for i := range 100 {
+				if err := tx.PutGameCard("ch", storagetest.Card("u", fmt.Sprint("card", batch*100+i), 1)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Update(ctx, func(tx storage.Tx) error {
+		cards, err := tx.GameCards("ch")
+		if err != nil {
+			return err
+		}
+		if len(cards) != 300 {
+			t.Fatalf("%d cards listed", len(cards))
+		}
+		cards[0].Card.Build.Fields["gold"] = 0.0
+		return tx.PutGameCard("ch", cards[0])
+	}); err != nil {
+		t.Fatalf("listing 300 cards and writing one: %v", err)
+	}
+}
+
 // TestOffline: a cluster that does not answer is an Offline error within the timeout,
 // at Open and when it goes away under an open store.
 func TestOffline(t *testing.T) {

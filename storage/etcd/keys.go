@@ -24,7 +24,9 @@ import (
 //	ch/ channelID 0x00 'm' messageID     → BE(seq) of the reply the message was applied as
 //	ch/ channelID 0x00 'r' BE(seq)       → Reply
 //	ch/ channelID 0x00 't' messageID     → Tombstone
-//	ta/ BE(At ns ^ 1<<63) channelID 0x00 messageID → "" : tombstones oldest first, swept
+//	ta/ BE(At ns ^ 1<<63) channelID 0x00 messageID → the tombstone's key: oldest first, swept
+//	c/, s/, l/ ownerID 0x00, ch/ channelID 0x00 'g', ta/ → "": a family's guard, rewritten
+//	                                       by every delete in the family (keys.guard)
 //
 // Everything of one channel (its cards, replies, message index, seq counter and
 // tombstones) sits in one range, so one channel's command reads and writes neighbours.
@@ -140,6 +142,13 @@ func (k keys) reply(ch string, seq int64) (string, error) {
 }
 
 func (k keys) tombAges() string { return k.prefix + "ta/" }
+
+// guard is the key every delete of a record in family (the prefix of records listed
+// by range, which may be deleted: campaigns, schedules, a holder's cards, tombstone
+// ages) rewrites: the prefix itself, the first key of the family's range, which no
+// record has (every record's key is longer), so a transaction that listed the family
+// sees the delete through its range compare (see scanOpts).
+func (k keys) guard(family string) string { return family }
 
 func be64(v uint64) string { return string(binary.BigEndian.AppendUint64(nil, v)) }
 

@@ -129,7 +129,7 @@ func deleteIn(t *tx, tb table, id string) error {
 	if err != nil {
 		return err
 	}
-	if err := t.del(k); err != nil {
+	if err := t.del(k, tb.prefix(t.s.keys)); err != nil {
 		return fmt.Errorf("%s: %w", tb.what(id), err)
 	}
 	return nil
@@ -271,7 +271,8 @@ func (t *tx) deleteFrom(s shelf, holder, name string) error {
 	if err != nil {
 		return err
 	}
-	if err := t.del(k); err != nil {
+	family, _ := s.prefix(t.s.keys, holder) // cardKey checked holder
+	if err := t.del(k, family); err != nil {
 		return fmt.Errorf("%s: %w", s.what(holder, name), err)
 	}
 	return nil

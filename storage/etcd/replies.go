@@ -299,7 +299,10 @@ func (t *tx) sweepTombstones(before time.Time) error {
 	}
 	for _, e := range got {
 		t.unset(e.key)
-		t.unset(string(e.val))
+		t.unset(string(e.val)) // the tombstone: its keys are never listed
+	}
+	if len(got) > 0 {
+		t.bump(start)
 	}
 	return nil
 }

@@ -19,7 +19,8 @@ import (
 // reads in the same function see. For an Update it remembers what it read, so the
 // commit can ask etcd to apply the writes only if none of it has changed since (see
 // commit): the mod revision of every key read (0 for a key found missing) and, for every
-// range read, that no key in the range was written after the snapshot.
+// range read, that no key in the range was written after the snapshot (a delete in a
+// range rewrites a key in it: see scanOpts).
 type tx struct {
 	s     *store
 	ctx   context.Context
@@ -118,8 +119,13 @@ type scanOpts struct {
 	limit    int  // at most this many (0: all)
 	desc     bool // newest (greatest key) first
 	keysOnly bool // values are not wanted
-	// deletable: a key of this range may be deleted by another command, so each key
-	// read is compared on its own as well (a range compare sees only keys that exist).
+	// deletable: a key of this range may be deleted by another command, which a range
+	// compare cannot see (it sees only keys that exist). Such a range is a family's
+	// (start is the family's prefix), and every delete in the family rewrites the
+	// family's guard, the key that is the prefix itself (keys.guard): it is in the
+	// range, first, so the range's compare sees a delete too, and the listing costs one
+	// compare however many records it holds. scan leaves the guard out of what it
+	// returns.
 	deletable bool
 }
 
@@ -138,7 +144,9 @@ func (t *tx) scan(start, end string, o scanOpts) ([]kv, error) {
 		ops = append(ops, clientv3.WithKeysOnly())
 	}
 	limited := o.limit > 0 && len(mine) == 0
-	if limited {
+	if limited && o.deletable {
+		ops = append(ops, clientv3.WithLimit(int64(o.limit)+1)) // the guard comes first
+	} else if limited {
 		ops = append(ops, clientv3.WithLimit(int64(o.limit)))
 	}
 	resp, err := t.s.get(t.ctx, start, t.opts(ops...)...)
@@ -150,12 +158,10 @@ func (t *tx) scan(start, end string, o scanOpts) ([]kv, error) {
 	out := make([]kv, 0, len(resp.Kvs)+len(mine))
 	for _, e := range resp.Kvs {
 		k := string(e.Key)
-		if t.write && o.deletable {
-			if _, seen := t.reads[k]; !seen {
-				t.reads[k] = e.ModRevision
-			}
+		if o.deletable && k == start {
+			continue // the family's guard
 		}
-		if !o.keysOnly { // a key listed is covered by the range's compare (and its own)
+		if !o.keysOnly { // a key listed is covered by the range's compare
 			t.remember(k, e.Value, true)
 		}
 		if _, ok := t.writes[k]; !ok {
@@ -166,7 +172,7 @@ func (t *tx) scan(start, end string, o scanOpts) ([]kv, error) {
 		t.ranges = append(t.ranges, covered(start, end, o.desc, limited && resp.More, out))
 	}
 	for _, k := range mine {
-		if w := t.writes[k]; !w.del {
+		if w := t.writes[k]; !w.del && !(o.deletable && k == start) {
 			out = append(out, kv{k, w.val})
 		}
 	}
@@ -219,8 +225,12 @@ func (t *tx) putRaw(key string, val []byte) error {
 func (t *tx) set(key string, val []byte) { t.writes[key] = pending{val: val} }
 func (t *tx) unset(key string)           { t.writes[key] = pending{del: true} }
 
-// del deletes key; a NotFound error when there is none.
-func (t *tx) del(key string) error {
+// bump writes the guard of family, a prefix whose keys may be deleted (scanOpts): a
+// delete in it fails the commit of every transaction that listed it since.
+func (t *tx) bump(family string) { t.set(t.s.keys.guard(family), []byte{}) }
+
+// del deletes key of family; a NotFound error when there is none.
+func (t *tx) del(key, family string) error {
 	if !t.write {
 		return errReadOnly
 	}
@@ -232,6 +242,7 @@ func (t *tx) del(key string) error {
 		return errNotFound
 	}
 	t.unset(key)
+	t.bump(family)
 	return nil
 }
 
