@@ -42,7 +42,7 @@ func inGuild(guild string) string {
 	return " of guild " + guild
 }
 
-// Rulesets are never deleted, so their listings need no compare per key.
+// Rulesets are never deleted, so their ranges have no guard (see scanOpts).
 var rulesetScan = scanOpts{keysOnly: true}
 
 func (t *tx) RulesetVersions(guild, id string) ([]int, error) {

@@ -10,8 +10,8 @@ import (
 
 // Replies, keyed by channel and seq (keys.go): a reply is one Get, a channel's replies
 // after a seq one range read, its newest one a descending read of one key. Replies are
-// never deleted (a deleted message's reply changes status), so their ranges need no
-// compare per key, only the range's own.
+// never deleted (a deleted message's reply changes status), so their range has no
+// guard (see scanOpts).
 
 // seqAt decodes a counter or message index value: a BE(seq).
 func seqAt(key string, v []byte) (int64, error) {

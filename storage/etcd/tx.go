@@ -18,7 +18,7 @@ import (
 // so the function sees one consistent snapshot) and buffers its writes, which later
 // reads in the same function see. For an Update it remembers what it read, so the
 // commit can ask etcd to apply the writes only if none of it has changed since (see
-// commit): the mod revision of every key read (0 for a key found missing) and, for every
+// txn): the mod revision of every key read (0 for a key found missing) and, for every
 // range read, that no key in the range was written after the snapshot (a delete in a
 // range rewrites a key in it: see scanOpts).
 type tx struct {
@@ -168,8 +168,8 @@ func (t *tx) scan(start, end string, o scanOpts) ([]kv, error) {
 			out = append(out, kv{k, e.Value})
 		}
 	}
-	if t.write {
-		t.ranges = append(t.ranges, covered(start, end, o.desc, limited && resp.More, out))
+	if r := covered(start, end, o.desc, limited && resp.More, out); t.write && !slices.Contains(t.ranges, r) {
+		t.ranges = append(t.ranges, r)
 	}
 	for _, k := range mine {
 		if w := t.writes[k]; !w.del && !(o.deletable && k == start) {
@@ -323,7 +323,7 @@ func (t *tx) txn() ([]clientv3.Cmp, []clientv3.Op, error) {
 	}
 	lim := t.s.limits
 	if n := max(len(cmps), len(ops)); n > lim.ops {
-		return nil, nil, fail(storage.Invalid, "storage: the transaction reads %d records and writes %d: more than the %d operations an etcd transaction takes (--max-txn-ops)", len(cmps), len(ops), lim.ops)
+		return nil, nil, fail(storage.Invalid, "storage: the transaction checks %d reads and makes %d writes: more than the %d operations an etcd transaction takes (--max-txn-ops)", len(cmps), len(ops), lim.ops)
 	}
 	if size > lim.bytes {
 		return nil, nil, fail(storage.Invalid, "storage: the transaction is %s: more than the %s an etcd request takes (--max-request-bytes)", bytesText(size), bytesText(lim.bytes))
