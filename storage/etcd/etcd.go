@@ -102,6 +102,9 @@ type store struct {
 // an Offline error; a prefix written by a newer sheetkeeper is Newer, one holding
 // something else Foreign.
 func Open(opts Options) (storage.Store, error) {
+	if len(opts.Endpoints) == 0 {
+		return nil, fail(storage.Invalid, "open etcd store: no endpoints given")
+	}
 	s := &store{keys: keys{opts.Prefix}, where: strings.Join(opts.Endpoints, ","), timeout: opts.Timeout}
 	if s.keys.prefix == "" {
 		s.keys.prefix = DefaultPrefix
