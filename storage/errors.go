@@ -20,6 +20,7 @@ const (
 	Newer         // the database was written by a newer sheetkeeper
 	Closed        // the store, or a transaction, was used after it ended
 	ReadOnly      // a write in a read-only transaction (View)
+	Offline       // the database server did not answer in time (etcd unreachable)
 )
 
 var kindWords = [...]string{
@@ -33,6 +34,7 @@ var kindWords = [...]string{
 	Newer:    "was written by a newer sheetkeeper",
 	Closed:   "database closed",
 	ReadOnly: "write in a read-only transaction",
+	Offline:  "database server unreachable",
 }
 
 func (k Kind) String() string {

@@ -20,6 +20,7 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/record"
 )
 
 // Options tune Open.
@@ -306,7 +307,7 @@ type store struct {
 	batches chan *batch   // to the committer; holds one
 	stopped chan struct{} // closed when the committer has finished
 
-	cards cardCache
+	cards record.CardMemo
 
 	// beforeCommit, when a test sets it, runs before each batch is written; its error
 	// fails the batch as a failed commit would.

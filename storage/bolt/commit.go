@@ -110,11 +110,11 @@ func (s *store) Update(ctx context.Context, fn func(storage.Tx) error) error {
 	locked = false
 
 	// While the batch commits, keep what fn wrote in the memo, so the next command to
-	// read these cards finds them decoded (see cardCache): the last bytes of each.
+	// read these cards finds them decoded (see record.CardMemo): the last bytes of each.
 	written := t.written
 	for i, w := range slices.Backward(written) {
 		if !slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }) {
-			s.cards.remember(w)
+			s.cards.Remember(w.key, w.raw, w.rec)
 		}
 	}
 	return <-done

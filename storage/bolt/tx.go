@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/record"
 )
 
 // tx is storage.Tx over a kv: a bbolt read transaction for View, an Update's view of
@@ -19,8 +20,8 @@ type tx struct {
 	kv   kv
 	done bool // fn has returned: the Tx must not be used any more
 
-	cards   *cardCache    // nil: no memo
-	written []writtenCard // cards this function wrote, for the memo once it has returned
+	cards   *record.CardMemo // nil: no memo
+	written []writtenCard    // cards this function wrote, for the memo once it has returned
 
 	// mark is where on a channel's reply chain the last Reply lookup stopped, so the
 	// next lookup of an earlier seq walks on from there (see replyID).
@@ -36,7 +37,7 @@ type writtenCard struct {
 	key string
 	raw []byte
 	// rec is the record written, the caller's: it may have changed since (see
-	// cardCache.remember).
+	// record.CardMemo.Remember).
 	rec *storage.CardRecord
 }
 
@@ -159,11 +160,14 @@ func (t *tx) getCard(bucket, key []byte) (*storage.CardRecord, error) {
 	return t.decodeCard(bucket, key, data)
 }
 
+// cacheKey is a record's key in the card memo.
+func cacheKey(bucket, key []byte) string { return string(bucket) + "\x00" + string(key) }
+
 func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
 	var ck string
 	if t.cards != nil {
 		ck = cacheKey(bucket, key)
-		if rec := t.cards.lookup(ck, data); rec != nil {
+		if rec := t.cards.Lookup(ck, data); rec != nil {
 			return rec, nil
 		}
 	}
@@ -172,13 +176,13 @@ func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
 		return nil, fail(storage.Damaged, "storage: %s record %q: %w", bucket, key, err)
 	}
 	if t.cards != nil && rec.Card != nil {
-		t.cards.add(ck, bytes.Clone(data), cloneCard(rec))
+		t.cards.Add(ck, bytes.Clone(data), record.CloneCard(rec))
 	}
 	return rec, nil
 }
 
 func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
-	data, err := encode(c, appendCardRecord)
+	data, err := record.Encode(c, record.AppendCard)
 	if err != nil {
 		return fail(storage.Invalid, "storage: encode %s record: %w", bucket, err)
 	}
@@ -590,7 +594,7 @@ func (t *tx) planReply(r *storage.Reply) (replyPlan, error) {
 			return p, err
 		}
 	}
-	if p.data, err = encode(r, appendReply); err != nil {
+	if p.data, err = record.Encode(r, record.AppendReply); err != nil {
 		return p, fail(storage.Invalid, "storage: encode reply record: %w", err)
 	}
 	return p, nil

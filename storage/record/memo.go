@@ -1,4 +1,4 @@
-package bolt
+package record
 
 import (
 	"bytes"
@@ -9,15 +9,18 @@ import (
 	"sheetkeeper/storage"
 )
 
-// cardCache memoises decoding card records: raw JSON → decoded record. sheet's tolerant
-// card decoding is the costliest step of a command under the run lock, where commands
-// run one at a time (commit.go); with the memo, a card read back after a command wrote it
+// CardMemo memoises decoding card records: raw JSON → decoded record, for a backend
+// (its zero value is ready). sheet's tolerant card decoding is the costliest step of a
+// command: in the bolt backend it runs under the run lock, where commands run one at a
+// time (storage/bolt/commit.go), and in etcd's it is a fifth of a reply's CPU; with the
+// memo, a card read back after a command wrote it
 // costs a byte comparison and a deep copy. An entry is used only when the stored bytes
 // are exactly the bytes it was decoded from, so it can never be stale: it is a pure
 // function's memo, true whatever was committed or rolled back since. A command's freshly
 // written cards go into it from their caller's goroutine after it has let go of the run
-// lock, in parallel with the next commands (see remember).
-type cardCache struct {
+// lock (or, in etcd, after the commit), in parallel with the next commands (see
+// Remember). Keys are the backend's own: one string per stored record.
+type CardMemo struct {
 	mu sync.Mutex
 	m  map[string]cachedCard
 }
@@ -30,21 +33,19 @@ type cachedCard struct {
 // maxCachedCards bounds the memo (a 2 KB card takes about 8 KB with its decoded form).
 const maxCachedCards = 4096
 
-func cacheKey(bucket, key []byte) string { return string(bucket) + "\x00" + string(key) }
-
-// lookup returns a copy of the record decoded from raw, if the memo has it.
-func (c *cardCache) lookup(k string, raw []byte) *storage.CardRecord {
+// Lookup returns a copy of the record decoded from raw, if the memo has it.
+func (c *CardMemo) Lookup(k string, raw []byte) *storage.CardRecord {
 	c.mu.Lock()
 	e, ok := c.m[k]
 	c.mu.Unlock()
 	if !ok || !bytes.Equal(e.raw, raw) {
 		return nil
 	}
-	return cloneCard(e.rec)
+	return CloneCard(e.rec)
 }
 
-// add keeps rec as the decoding of raw; both must be the cache's own.
-func (c *cardCache) add(k string, raw []byte, rec *storage.CardRecord) {
+// Add keeps rec as the decoding of raw; both must be the cache's own.
+func (c *CardMemo) Add(k string, raw []byte, rec *storage.CardRecord) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -62,38 +63,27 @@ func (c *cardCache) add(k string, raw []byte, rec *storage.CardRecord) {
 	c.m[k] = cachedCard{raw: raw, rec: rec}
 }
 
-// remember keeps what a command wrote, once its function has returned: a copy of the
-// record it wrote when that record still encodes to exactly the bytes written and reads
+// Remember keeps what a command wrote at key, raw (the bytes stored, the memo's own
+// from now on) encoding rec (the caller's record, which may have changed since), once
+// its function has returned: a copy of the record it wrote when that record still encodes to exactly the bytes written and reads
 // back from them as itself (roundTrip), else the decoding of the bytes. Checking here,
 // on the caller's goroutine once it has let go of the run lock, rather than copying the
 // record in the Put, keeps the copy out of the run lock, where commands wait for each
 // other.
-func (c *cardCache) remember(w writtenCard) {
-	if encodesTo(w.rec, w.raw) {
-		if d := roundTrip(w.rec); d != nil {
-			c.add(w.key, w.raw, d)
+func (c *CardMemo) Remember(key string, raw []byte, rec *storage.CardRecord) {
+	if CardEncodesTo(rec, raw) {
+		if d := RoundTrip(rec); d != nil {
+			c.Add(key, raw, d)
 			return
 		}
 	}
-	c.decode(w.key, w.raw)
+	c.decode(key, raw)
 }
 
-// encodesTo reports whether r encodes to exactly raw.
-func encodesTo(r *storage.CardRecord, raw []byte) bool {
-	buf := encBufs.Get().(*[]byte)
-	out, err := appendCardRecord((*buf)[:0], r)
-	same := err == nil && bytes.Equal(out, raw)
-	if cap(out) <= 64<<10 {
-		*buf = out[:0]
-		encBufs.Put(buf)
-	}
-	return same
-}
-
-// roundTrip returns a copy of r equal in every value, type and nil to what decoding
+// RoundTrip returns a copy of r equal in every value, type and nil to what decoding
 // r's JSON gives, or nil when that cannot be known without decoding. Decoding a ~1 KB
 // card costs ~100 µs; this check and copy a few µs.
-func roundTrip(r *storage.CardRecord) *storage.CardRecord {
+func RoundTrip(r *storage.CardRecord) *storage.CardRecord {
 	if r.Card == nil || !r.Card.RoundTrips() || !utf8.ValidString(r.OwnerID) || !utf8.ValidString(r.From) {
 		return nil
 	}
@@ -102,21 +92,21 @@ func roundTrip(r *storage.CardRecord) *storage.CardRecord {
 	if _, offset := r.UpdatedAt.Zone(); offset != 0 || r.UpdatedAt.Year() < 0 || r.UpdatedAt.Year() > 9999 {
 		return nil
 	}
-	d := cloneCard(r)
+	d := CloneCard(r)
 	d.UpdatedAt = r.UpdatedAt.UTC()
 	return d
 }
 
 // decode decodes raw (the cache's own copy) and remembers it.
-func (c *cardCache) decode(k string, raw []byte) {
+func (c *CardMemo) decode(k string, raw []byte) {
 	rec := new(storage.CardRecord)
 	if json.Unmarshal(raw, rec) == nil && rec.Card != nil {
-		c.add(k, raw, rec)
+		c.Add(k, raw, rec)
 	}
 }
 
-// cloneCard is a deep copy of a card record.
-func cloneCard(r *storage.CardRecord) *storage.CardRecord {
+// CloneCard is a deep copy of a card record.
+func CloneCard(r *storage.CardRecord) *storage.CardRecord {
 	d := *r
 	if r.Card != nil {
 		d.Card = r.Card.Clone()

@@ -1,6 +1,10 @@
-package bolt
+// Package record holds the byte encoding of the records every command writes, shared
+// by the storage backends so a card or reply is the same bytes in bbolt and in etcd
+// (and a copy between them needs no re-encoding).
+package record
 
 import (
+	"bytes"
 	"strconv"
 	"sync"
 
@@ -10,8 +14,9 @@ import (
 
 // Encoding the records every command writes.
 //
-// A command writes a card record and a reply record, and it writes them under the run
-// lock, where the commands run one after another (commit.go): the time they take is
+// A command writes a card record and a reply record, and in the bolt backend it writes
+// them under the run lock, where the commands run one after another
+// (storage/bolt/commit.go): the time they take is
 // every other command's wait. encoding/json walks these structs by reflection
 // and checks the card's hand-written build encoding a second time, so the two writers
 // below produce the same bytes directly (TestEncodeMatches: byte for byte what
@@ -20,12 +25,13 @@ import (
 // through json.Marshal.
 
 // encBufs holds scratch buffers: a record is encoded into one, then copied out at its
-// exact size, because the pending writes and bbolt (until the commit) and the card memo
-// (for long after) keep the bytes.
+// exact size, because the pending writes and the database (until the commit) and a
+// backend's card memo (for long after) keep the bytes.
 var encBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-// encode returns the bytes appendTo writes, in a slice of their own.
-func encode[T any](v T, appendTo func([]byte, T) ([]byte, error)) ([]byte, error) {
+// Encode returns the bytes appendTo (AppendCard, AppendReply) writes, in a slice of
+// their own.
+func Encode[T any](v T, appendTo func([]byte, T) ([]byte, error)) ([]byte, error) {
 	buf := encBufs.Get().(*[]byte)
 	out, err := appendTo((*buf)[:0], v)
 	var data []byte
@@ -40,8 +46,8 @@ func encode[T any](v T, appendTo func([]byte, T) ([]byte, error)) ([]byte, error
 	return data, err
 }
 
-// appendCardRecord appends json.Marshal(r) to dst.
-func appendCardRecord(dst []byte, r *storage.CardRecord) ([]byte, error) {
+// AppendCard appends json.Marshal(r) to dst.
+func AppendCard(dst []byte, r *storage.CardRecord) ([]byte, error) {
 	if r.Card == nil {
 		return jsonappend.Value(dst, r)
 	}
@@ -59,8 +65,8 @@ func appendCardRecord(dst []byte, r *storage.CardRecord) ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// appendReply appends json.Marshal(r) to dst.
-func appendReply(dst []byte, r *storage.Reply) ([]byte, error) {
+// AppendReply appends json.Marshal(r) to dst.
+func AppendReply(dst []byte, r *storage.Reply) ([]byte, error) {
 	out := jsonappend.String(append(dst, `{"channelId":`...), r.ChannelID)
 	out = strconv.AppendInt(append(out, `,"seq":`...), r.Seq, 10)
 	out = jsonappend.String(append(out, `,"messageId":`...), r.MessageID)
@@ -139,4 +145,17 @@ func appendRolls(out []byte, rolls []storage.Roll) []byte {
 		out = append(out, '}')
 	}
 	return append(out, ']')
+}
+
+// CardEncodesTo reports whether r encodes to exactly raw (a card memo's check that the
+// record it keeps is the one stored).
+func CardEncodesTo(r *storage.CardRecord, raw []byte) bool {
+	buf := encBufs.Get().(*[]byte)
+	out, err := AppendCard((*buf)[:0], r)
+	same := err == nil && bytes.Equal(out, raw)
+	if cap(out) <= 64<<10 {
+		*buf = out[:0]
+		encBufs.Put(buf)
+	}
+	return same
 }

@@ -1,7 +1,8 @@
-package bolt
+package record
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -11,7 +12,23 @@ import (
 
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/storagetest"
 )
+
+// benchCard is a card whose JSON is about 2 KB, like a built character.
+func benchCard(name string) *storage.CardRecord {
+	c := storagetest.Card("u1", name, 1e6)
+	for i := range 40 {
+		c.Card.Build.Fields[fmt.Sprintf("field-%02d", i)] = float64(i * 7)
+	}
+	c.Card.Build.Abilities = map[string]float64{"str": 10, "dex": 14, "con": 12, "int": 8, "wis": 13, "cha": 15}
+	c.Card.Live.Pools = map[string]sheet.PoolValue{"hp": {Value: 31}, "slots-1": {Value: 2}, "slots-2": {Value: 1}}
+	c.Card.Live.Conditions = []string{"blessed"}
+	c.Card.Build.Lists = map[string][]sheet.Row{"spells": {
+		{"name": "Fire Bolt", "level": 0.0}, {"name": "Shield", "level": 1.0}, {"name": "Misty Step", "level": 2.0},
+		{"name": "Magic Missile", "level": 1.0}, {"name": "Counterspell", "level": 3.0}}}
+	return c
+}
 
 // drawText draws strings that stress escaping: HTML characters, quotes, control bytes,
 // U+2028, invalid UTF-8, and random ones.
@@ -88,7 +105,7 @@ func TestEncodeMatches(t *testing.T) {
 		if rapid.IntRange(0, 9).Draw(t, "nil card") == 0 {
 			c.Card = nil
 		}
-		got, err := encode(c, appendCardRecord)
+		got, err := Encode(c, AppendCard)
 		check(t, "card record", got, err, c)
 
 		r := &storage.Reply{ChannelID: drawText(t, "channel"), Seq: rapid.Int64().Draw(t, "seq"), MessageID: drawText(t, "message"),
@@ -113,7 +130,7 @@ func TestEncodeMatches(t *testing.T) {
 					Before: drawValue(t, "before"), After: drawValue(t, "after")})
 			}
 		}
-		got, err = encode(r, appendReply)
+		got, err = Encode(r, AppendReply)
 		check(t, "reply", got, err, r)
 	})
 }
@@ -142,10 +159,10 @@ func BenchmarkEncode(b *testing.B) {
 	b.Run("writers", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := encode(c, appendCardRecord); err != nil {
+			if _, err := Encode(c, AppendCard); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := encode(r, appendReply); err != nil {
+			if _, err := Encode(r, AppendReply); err != nil {
 				b.Fatal(err)
 			}
 		}
