@@ -94,7 +94,7 @@ func notDeleted(tx storage.Tx, channelID, messageID string, now time.Time) error
 // game cards, and the reply recorded with what they changed — also when nothing. It
 // returns the post answering it, when it has tags to apply.
 func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg parser.Message, now time.Time) ([]Action, error) {
-	applies := len(msg.Tags) > 0 && !msg.Inert
+	applies := appliesTags(msg)
 	var done []applied
 	var t *table
 	def := ""
@@ -130,6 +130,10 @@ func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg pa
 	content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
 	return []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Components: undoRow(seq), Outcomes: outs, ReplySeq: seq}}, nil
 }
+
+// appliesTags reports whether msg has tags a GM's message would apply: not none, nor
+// only quoted results (SPEC 3.4). A player's message that has them is told (tell.go).
+func appliesTags(msg parser.Message) bool { return len(msg.Tags) > 0 && !msg.Inert }
 
 // fromGM reports whether m's author is a GM of the campaign of m's channel, and returns
 // the campaign as read (nil when the channel has none); a failure to read is logged

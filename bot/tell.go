@@ -39,7 +39,7 @@ const (
 // tell answers message m whose author is not a GM of camp, its channel's campaign (nil:
 // the channel has none), when it has tags to apply.
 func (c *Core) tell(ctx context.Context, m Message, camp *storage.Campaign) []Action {
-	if msg := parser.Read(m.Content); len(msg.Tags) == 0 || msg.Inert {
+	if !appliesTags(parser.Read(m.Content)) {
 		return nil
 	}
 	if camp == nil {

@@ -55,7 +55,8 @@ type Tx interface {
 	RulesetVersions(guild, id string) ([]int, error)
 	RulesetIDs(guild string) ([]string, error)
 
-	// Campaigns, one per channel (or thread).
+	// Campaigns, one per channel (or thread). PutCampaign also forgets the channel's hint
+	// mark (MarkHinted).
 	PutCampaign(c *Campaign) error
 	Campaign(channelID string) (*Campaign, error)
 	DeleteCampaign(channelID string) error
