@@ -448,9 +448,11 @@ func (c *Console) eventOf(id string) int {
 	if n, ok := c.posts[id]; ok {
 		return n
 	}
-	var n int
-	if _, err := fmt.Sscanf(strings.TrimPrefix(id, c.session+"-"), "%d", &n); err == nil && c.messageID(n) == id {
-		return n
+	// A line's message id is messageID(n).
+	if rest, ok := strings.CutPrefix(id, c.session+"-"); ok {
+		if n, err := strconv.Atoi(rest); err == nil && c.events[n] != nil && c.messageID(n) == id {
+			return n
+		}
 	}
 	return 0
 }
