@@ -2,6 +2,9 @@ package bot
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -193,4 +196,58 @@ func TestRedoReplaysFaces(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestUndoPlayerCheckSpend: a player's /check answer carries Undo like a GM's reply;
+// only a GM may press it (the player is refused and nothing changes); Undo gives back
+// the Resolve the check's spend took, and Redo pays it again with the faces it threw.
+func TestUndoPlayerCheckSpend(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus, "gravewatch.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &storage.RulesetRecord{ID: "local/gravewatch", Version: 1, File: data}
+	l, err := loadRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMsgTableOn(t, rec, l)
+	m.card(ana.ID, "Wren", nil)
+	full := m.pool("Wren", "resolve")
+	m.core.dice = check.NewReplay([]int{2, 3, 3, 9, 8}, noMoreDice{t})
+	ans := m.core.OnCommand(context.Background(), Command{Name: "check", User: ana, ChannelID: m.ch,
+		Options: []Option{{Name: "skill", Value: "Ward"}, {Name: "dc", Value: "3"}, {Name: "spend", Value: "resolve:2"}}})
+	seq := m.lastReply().Seq
+	if ans.Ephemeral || !strings.Contains(ans.Content, `spend="resolve:2"`) || !reflect.DeepEqual(ans.Components, undoRow(seq)) {
+		t.Fatalf("/check with a spend: %+v", ans)
+	}
+	first, spent := ans.Content, m.pool("Wren", "resolve")
+	if spent != "2/4" || full != "4/4" {
+		t.Fatalf("Resolve %s after the spend, %s before: want 2/4 of 4/4", spent, full)
+	}
+	press := func(u User, kind componentKind) Response {
+		t.Helper()
+		return m.core.OnComponent(context.Background(), Component{
+			CustomID: kind.encode(strconv.FormatInt(seq, 10)), User: u, ChannelID: m.ch})
+	}
+	if r := press(ana, undoID); !r.Ephemeral || !strings.Contains(r.Content, "Only the GM") {
+		t.Fatalf("the player's own Undo: %+v", r)
+	}
+	if got := m.pool("Wren", "resolve"); got != spent {
+		t.Fatalf("a refused Undo changed Resolve: %s", got)
+	}
+	if r := press(gmUser, undoID); !r.Update || !strings.HasPrefix(r.Content, "↩ Undone by gm") || !reflect.DeepEqual(r.Components, redoRow(seq)) {
+		t.Fatalf("undo: %+v", r)
+	}
+	if got := m.pool("Wren", "resolve"); got != full {
+		t.Fatalf("Resolve after Undo: %s, want %s", got, full)
+	}
+	m.core.dice = noMoreDice{t} // Redo throws nothing: it replays the faces
+	r := press(gmUser, redoID)
+	if _, again, ok := strings.Cut(r.Content, ":\n"); !ok || again != first {
+		t.Errorf("redo:\n got %s\nwant ↪ Redone by …:\n%s", r.Content, first)
+	}
+	if got := m.pool("Wren", "resolve"); got != spent {
+		t.Fatalf("Resolve after Redo: %s, want %s", got, spent)
+	}
 }

@@ -36,6 +36,7 @@ func checkCommands(r *router) {
 			{Name: "mode", Description: "Roll twice and keep the better or the worse", Type: "string",
 				Choices: []Choice{{Name: "advantage", Value: "advantage"}, {Name: "disadvantage", Value: "disadvantage"}}},
 			{Name: "name", Description: "Which of your characters (when you have more than one here)", Type: "string"},
+			{Name: "spend", Description: "Points to spend for successes, as pool:points (resolve:2), where the ruleset allows it", Type: "string"},
 		},
 	}, (*Core).cmdCheck).
 		complete("skill", (*Core).checkSkillChoices).
@@ -92,6 +93,10 @@ func (c *Core) cmdCheck(ctx context.Context, cmd Command) (Response, error) {
 				return refusal.New(refusal.Malformed, "mode is advantage or disadvantage, not %q", mode)
 			}
 			tag.Attrs = append(tag.Attrs, parser.Attr{Key: "mode", Value: mode})
+		}
+		// A spend is paid with the check, in this transaction, and given back by Undo.
+		if spend := strings.TrimSpace(cmd.Get("spend")); spend != "" {
+			tag.Attrs = append(tag.Attrs, parser.Attr{Key: "spend", Value: spend})
 		}
 		resp, err = c.playTag(tx, t, cmd, tag, rec.Card.Name+" cannot roll "+name)
 		return err

@@ -31,18 +31,24 @@ func skip(format string, args ...any) error { return &skipped{why: fmt.Sprintf(f
 // channel is a reply (SPEC 6), recorded even when it applies nothing — narration with no
 // tag, or only quoted results (SPEC 3.4) — so "the latest reply" means what the GM sees,
 // and a later edit that adds tags to it continues it. A message with tags to apply is
-// answered with one post. Anything else (no campaign, not a GM, a message already
-// applied — also as an edit that came first — or deleted before it arrived) does
-// nothing.
+// answered with one post. Tags nobody applies are told, not ignored (tell.go): a
+// player's get a reaction and, once, a note that only GMs' tags apply; those in a
+// channel with no campaign, one hint per channel to make one. Anything else (a message
+// already applied — also as an edit that came first — or deleted before it arrived)
+// does nothing.
 func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 	// Most messages in a game channel are the players': a read turns them away without
 	// taking a turn at the write lock.
-	if !c.fromGM(ctx, m) {
+	camp, gm, err := c.fromGM(ctx, m)
+	if err != nil {
 		return nil
+	}
+	if !gm {
+		return c.tell(ctx, m, camp)
 	}
 	msg := parser.Read(m.Content)
 	var post []Action
-	err := c.store.Update(ctx, func(tx storage.Tx) error {
+	err = c.store.Update(ctx, func(tx storage.Tx) error {
 		post = nil
 		camp, err := gmCampaign(tx, m.ChannelID, m.Author)
 		if err != nil {
@@ -85,7 +91,7 @@ func notDeleted(tx storage.Tx, channelID, messageID string, now time.Time) error
 // game cards, and the reply recorded with what they changed — also when nothing. It
 // returns the post answering it, when it has tags to apply.
 func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg parser.Message, now time.Time) ([]Action, error) {
-	applies := len(msg.Tags) > 0
+	applies := appliesTags(msg)
 	var done []applied
 	var t *table
 	def := ""
@@ -122,23 +128,36 @@ func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg pa
 	return []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Components: undoRow(seq), Outcomes: outs, ReplySeq: seq}}, nil
 }
 
-// fromGM reports whether m's author is a GM of the campaign of m's channel. Update
-// checks again inside its transaction: this read only spares non-GM messages a write.
-func (c *Core) fromGM(ctx context.Context, m Message) bool {
+// appliesTags reports whether msg has tags a GM's message would apply (quoted ones are
+// not read: parser). A player's message that has them is told (tell.go).
+func appliesTags(msg parser.Message) bool { return len(msg.Tags) > 0 }
+
+// fromGM reports whether m's author is a GM of the campaign of m's channel, and returns
+// the campaign as read (nil when the channel has none); a failure to read is logged
+// and returned. Update checks again inside its transaction: this read only spares
+// non-GM messages a write.
+func (c *Core) fromGM(ctx context.Context, m Message) (*storage.Campaign, bool, error) {
+	var camp *storage.Campaign
 	err := c.store.View(ctx, func(tx storage.Tx) error {
-		_, err := gmCampaign(tx, m.ChannelID, m.Author)
+		var err error
+		camp, err = tx.Campaign(m.ChannelID)
+		if storage.KindOf(err) == storage.NotFound {
+			camp, err = nil, nil
+		}
 		return err
 	})
-	if err != nil {
-		var s *skipped
-		if !errors.As(err, &s) {
-			c.log.Error("message: reading the campaign", "channel", m.ChannelID, "message", m.ID, "err", err)
-		} else {
-			c.log.Debug("message ignored", "channel", m.ChannelID, "message", m.ID, "why", s.why)
-		}
-		return false
+	switch {
+	case err != nil:
+		c.log.Error("message: reading the campaign", "channel", m.ChannelID, "message", m.ID, "err", err)
+		return nil, false, err
+	case camp == nil:
+		c.log.Debug("message ignored", "channel", m.ChannelID, "message", m.ID, "why", "no campaign in this channel")
+	case !isGM(camp, m.Author):
+		c.log.Debug("message ignored", "channel", m.ChannelID, "message", m.ID, "why", "author "+m.Author.ID+" is not a GM of this campaign")
+	default:
+		return camp, true, nil
 	}
-	return true
+	return camp, false, nil
 }
 
 // RecordPost remembers posted, the ids of every message of the bot's post answering

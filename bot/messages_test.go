@@ -366,14 +366,17 @@ func TestDuplicateCreateAppliedOnce(t *testing.T) {
 	}
 }
 
+// TestNonGMAndQuotedApplyNothing: a player's tags, an unlisted bot's, a GM's quote of
+// results and tags in a channel with no campaign change nothing; the first two and the
+// last are told so (tell.go, TestTellDontIgnore), the quote is not.
 func TestNonGMAndQuotedApplyNothing(t *testing.T) {
 	m := lowVell(t)
 	tag := `[sheet: who="Mira" op="spend" pool="breath" amount="2"]`
-	if _, acts := m.say(ana, tag); acts != nil {
-		t.Errorf("player's tag answered: %+v", acts)
+	if _, acts := m.say(ana, tag); len(acts) != 2 || acts[0].Kind != React || acts[1].Content != onlyGMsNote {
+		t.Errorf("player's tag: %+v, want a reaction and the note", acts)
 	}
-	if _, acts := m.say(User{ID: "other-bot", Bot: true}, tag); acts != nil {
-		t.Errorf("unlisted bot's tag answered: %+v", acts)
+	if _, acts := m.say(User{ID: "other-bot", Bot: true}, tag); len(acts) != 2 || acts[0].Kind != React || acts[1].Content != onlyGMsNote {
+		t.Errorf("unlisted bot's tag: %+v, want a reaction and the note", acts)
 	}
 	// The GM quoting an outcome, on a quote line, in a block quote or in code (SPEC 3.4).
 	quote := "As written:\n> [sheet: who=\"Mira\" op=\"spend\" pool=\"breath\" amount=\"2\" result=\"ok\" now=\"6/8\"]\n" +
@@ -382,8 +385,8 @@ func TestNonGMAndQuotedApplyNothing(t *testing.T) {
 		t.Errorf("quoting message answered: %+v", acts)
 	}
 	// A channel with no campaign.
-	if _, acts := m.send(Message{ChannelID: "elsewhere", Author: gmUser, Content: tag}); acts != nil {
-		t.Errorf("message in a channel without campaign answered: %+v", acts)
+	if _, acts := m.send(Message{ChannelID: "elsewhere", Author: gmUser, Content: tag}); len(acts) != 1 || acts[0].Content != noCampaignHint {
+		t.Errorf("message in a channel without campaign: %+v, want the hint", acts)
 	}
 	wantPool(t, m, "Mira", "breath", "8/8")
 	// Only the GM's quote is a reply, and it changed nothing.

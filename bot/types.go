@@ -170,12 +170,16 @@ type SelectOption struct {
 }
 
 // Action is something the bot does in a channel on its own, in answer to a message
-// event (not to a command): post the outcome of a reply, edit it, delete it.
+// event (not to a command): post the outcome of a reply, edit it, delete it, or react to
+// a message whose tags were not applied.
 type Action struct {
-	Kind      string // post, edit, delete
+	Kind      string // post, edit, delete, react
 	ChannelID string
-	// MessageID is, for a post, the message it answers (a reply reference), if any.
+	// MessageID is, for a post, the message it answers (a reply reference), if any; for a
+	// react, the message reacted to.
 	MessageID string
+	// Emoji is a react's reaction, a Unicode emoji.
+	Emoji string
 	// Posted are the messages of the bot's own post to edit or delete: all of them, as
 	// the front end reported them with Core.RecordPost (a post longer than one message
 	// spans several).
@@ -213,6 +217,7 @@ const (
 	Post   = "post"
 	Edit   = "edit"
 	Delete = "delete"
+	React  = "react"
 )
 
 // CommandSpec describes a command for registration (Discord) and parsing (console).

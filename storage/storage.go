@@ -55,7 +55,8 @@ type Tx interface {
 	RulesetVersions(guild, id string) ([]int, error)
 	RulesetIDs(guild string) ([]string, error)
 
-	// Campaigns, one per channel (or thread).
+	// Campaigns, one per channel (or thread). PutCampaign also forgets the channel's hint
+	// mark (MarkHinted).
 	PutCampaign(c *Campaign) error
 	Campaign(channelID string) (*Campaign, error)
 	DeleteCampaign(channelID string) error
@@ -94,6 +95,12 @@ type Tx interface {
 	// Tombstone is the tombstone of messageID in channelID, expired or not (the store has
 	// no clock: see Tombstone.Expired), or a NotFound error.
 	Tombstone(channelID, messageID string) (*Tombstone, error)
+
+	// MarkHinted records that channelID, a channel with no campaign, was told once how to
+	// bind it (bot's hint to run /campaign create), and reports whether this was the first
+	// time. The mark is one small record per channel and PutCampaign forgets it: only
+	// channels without a campaign keep one, so the marks stay as few as such channels.
+	MarkHinted(channelID string) (first bool, err error)
 
 	// Schedules (SPEC 9).
 	PutSchedule(s *Schedule) error
@@ -150,7 +157,15 @@ type Campaign struct {
 	CreatedAt time.Time `json:"createdAt"`
 	// TimeZone is an IANA zone for schedules shown in this campaign ("" is UTC).
 	TimeZone string `json:"timeZone,omitempty"`
+	// Told are the ids of players told once that only GMs' tags apply here (bot's note
+	// on a player's tagged message), so each is told once per campaign; at most MaxTold
+	// (a campaign written before it has none).
+	Told []string `json:"told,omitempty"`
 }
+
+// MaxTold bounds Campaign.Told: a campaign with more players than this stops noting the
+// newcomers (their tags are still marked), so a campaign record stays small.
+const MaxTold = 500
 
 // GM is one entry of a campaign's GM list.
 type GM struct {

@@ -419,6 +419,11 @@ func (c *Console) actions(ctx context.Context, ev *Event, acts []bot.Action) {
 					ev.Error = "recording the bot's post: " + err.Error()
 				}
 			}
+		case bot.React:
+			p = Post{Kind: KindReaction, Of: c.eventOf(a.MessageID), Content: a.Emoji, Channel: p.Channel}
+			if p.Of == 0 {
+				p.Message = a.MessageID
+			}
 		case bot.Edit, bot.Delete:
 			// The console posts each post as one message, so Posted holds one id.
 			if len(a.Posted) > 0 {
@@ -435,6 +440,21 @@ func (c *Console) actions(ctx context.Context, ev *Event, acts []bot.Action) {
 			ev.Tags = append(ev.Tags, tagsOf(a.Outcomes)...)
 		}
 	}
+}
+
+// eventOf is the event that posted the message id in this session (a line's message,
+// or a bot post), 0 when none did.
+func (c *Console) eventOf(id string) int {
+	if n, ok := c.posts[id]; ok {
+		return n
+	}
+	// A line's message id is messageID(n).
+	if rest, ok := strings.CutPrefix(id, c.session+"-"); ok {
+		if n, err := strconv.Atoi(rest); err == nil && c.events[n] != nil && c.messageID(n) == id {
+			return n
+		}
+	}
+	return 0
 }
 
 // clickable keeps the bot's post id (of event n), as action a leaves it, for !click on

@@ -40,11 +40,12 @@ type Tag struct {
 // Post is one thing the bot did in answer to an event.
 type Post struct {
 	// Kind is post, edit or delete (the bot's own post in the channel, for a message
-	// event); response (a command's or a click's answer); update (a click's answer that
+	// event); reaction (the bot's reaction, Content, on a message whose tags it did not
+	// apply); response (a command's or a click's answer); update (a click's answer that
 	// replaced the message it was on); choices (autocomplete); help.
 	Kind string `json:"kind"`
-	// Of is the event whose message an edit, delete or update changes; Message is the
-	// changed message's id when it was posted before this session.
+	// Of is the event whose message an edit, delete, update or reaction changes; Message
+	// is the changed message's id when it was posted before this session.
 	Of      int    `json:"of,omitempty"`
 	Message string `json:"message,omitempty"`
 	// Channel is set when the post went to another channel than the event's.
@@ -84,6 +85,7 @@ const (
 	KindResponse = "response"
 	KindUpdate   = "update"
 	KindChoices  = "choices"
+	KindReaction = "reaction"
 )
 
 func embeds(in []bot.Embed) []Embed {

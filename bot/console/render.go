@@ -119,6 +119,9 @@ func writePost(b *bytes.Buffer, p Post) {
 	case "delete":
 		fmt.Fprintf(b, "  bot deletes its post%s%s\n", of, where)
 		return
+	case KindReaction:
+		fmt.Fprintf(b, "  bot reacts %s to the message%s%s\n", p.Content, of, where)
+		return
 	case "edit":
 		fmt.Fprintf(b, "  bot edits its post%s%s:\n", of, where)
 	case KindUpdate:

@@ -387,6 +387,10 @@ func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 					b.log.Warn("discord: deleting a post", "channel", a.ChannelID, "message", id, "err", endpoint.Named(err))
 				}
 			}
+		case bot.React:
+			if err := b.sess.MessageReactionAdd(a.ChannelID, a.MessageID, a.Emoji, discordgo.WithContext(ctx)); err != nil {
+				b.log.Warn("discord: reacting to a message", "channel", a.ChannelID, "message", a.MessageID, "err", err)
+			}
 		default:
 			b.log.Error("discord: unknown action", "kind", a.Kind)
 		}

@@ -263,6 +263,8 @@ func (s *Server) routeAPILocked(req *Request) response {
 			return s.deleteMessageLocked(seg[1], seg[3])
 		}
 		return methodNotAllowed()
+	case route(seg, "channels", "*", "messages", "*", "reactions", "*", "@me"):
+		return s.reactionLocked(m, seg) // reactions.go
 	case route(seg, "applications", "*", "commands"):
 		return s.commandsLocked(m, seg[1], "", req.JSON)
 	case route(seg, "applications", "*", "guilds", "*", "commands"):

@@ -107,7 +107,7 @@ func open(path string, opts Options) (*store, error) {
 // ---- schema ----
 
 // SchemaVersion is the schema this sheetkeeper writes: len(migrations).
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // migrations[n] takes a database from schema version n to n+1, inside the one
 // transaction that opens it, so a migration happens whole or not at all.
@@ -124,6 +124,7 @@ var migrations = [SchemaVersion]func(*bolt.Tx) error{
 	2: migrateReplyChain,
 	3: migrateTombstones,
 	4: migrateRulesetTenancy, // migrate_tenancy.go
+	5: migrateHints,          // hints.go
 }
 
 // migrateReplyLog moves schema 1's replies (one range per channel) into the reply log,

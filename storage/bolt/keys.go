@@ -34,6 +34,7 @@ import (
 //	                                             (schema 2: the seq alone)
 //	schedules  id                              → Schedule
 //	tombstones, tombage                        → see tombstone.go (schema 4)
+//	hints                                      → see hints.go (schema 6)
 var (
 	bucketMeta       = []byte("meta")
 	bucketRulesets   = []byte("rulesets")
@@ -48,7 +49,7 @@ var (
 
 	allBuckets = [][]byte{bucketMeta, bucketRulesets, bucketCampaigns, bucketLibrary, bucketGame,
 		bucketReplyLog, bucketReplyChain, bucketMessages, bucketSeqs, bucketSchedules,
-		bucketTombstones, bucketTombAge}
+		bucketTombstones, bucketTombAge, bucketHints}
 
 	// bucketRepliesV1 held schema 1's replies (channelID 0x00 BE(seq) → Reply);
 	// migration 1 moves them to replylog and replyindex.

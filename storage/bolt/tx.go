@@ -311,7 +311,14 @@ func deleteIn(t *tx, tb table, id string) error {
 	return nil
 }
 
-func (t *tx) PutCampaign(c *storage.Campaign) error { return putIn(t, campaignTable, c.ChannelID, c) }
+// PutCampaign stores c and forgets its channel's hint mark (hints.go): a channel with a
+// campaign needs no hint.
+func (t *tx) PutCampaign(c *storage.Campaign) error {
+	if err := putIn(t, campaignTable, c.ChannelID, c); err != nil {
+		return err
+	}
+	return t.forgetHint(c.ChannelID)
+}
 func (t *tx) Campaign(channelID string) (*storage.Campaign, error) {
 	return getFrom[storage.Campaign](t, campaignTable, channelID)
 }

@@ -40,6 +40,7 @@ const (
 	kindMsg   = 'm'
 	kindReply = 'r'
 	kindTomb  = 't'
+	kindHint  = 'i' // the channel's hint mark (Tx.MarkHinted), one key
 )
 
 // keys makes the keys of one store, all under its prefix.

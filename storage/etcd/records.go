@@ -139,7 +139,35 @@ func allIn[T any](t *tx, tb table) ([]*T, error) {
 	return decodeAll[T](t, tb.prefix(t.s.keys), scanOpts{deletable: true})
 }
 
-func (t *tx) PutCampaign(c *storage.Campaign) error { return putIn(t, campaignTable, c.ChannelID, c) }
+// PutCampaign stores c and forgets its channel's hint mark (a delete of a key that may
+// not exist needs no read).
+func (t *tx) PutCampaign(c *storage.Campaign) error {
+	if err := putIn(t, campaignTable, c.ChannelID, c); err != nil {
+		return err
+	}
+	key, err := t.s.keys.inChannel(c.ChannelID, kindHint)
+	if err != nil {
+		return err
+	}
+	t.unset(key)
+	return nil
+}
+
+func (t *tx) MarkHinted(channelID string) (bool, error) {
+	key, err := t.s.keys.inChannel(channelID, kindHint)
+	if err != nil {
+		return false, err
+	}
+	if !t.write {
+		return false, errReadOnly
+	}
+	_, found, err := t.get(key)
+	if err != nil || found {
+		return false, err
+	}
+	t.set(key, []byte{})
+	return true, nil
+}
 func (t *tx) Campaign(channelID string) (*storage.Campaign, error) {
 	return getFrom[storage.Campaign](t, campaignTable, channelID)
 }

@@ -36,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"ReplyMessageIndex", testReplyMessageIndex},
 		{"ReplyRolls", testReplyRolls},
 		{"Tombstones", testTombstones},
+		{"Hints", testHints},
 		{"Schedules", testSchedules},
 		{"ErrorRollsBack", testErrorRollsBack},
 		{"WritesVisibleInTx", testWritesVisibleInTx},
