@@ -216,10 +216,18 @@ func (t *table) useEntry(card *sheet.Card, name string) (*check.Entry, []sheet.C
 func (t *table) reapply(r *storage.Reply, text, def string) []applied {
 	t.replay = r.Rolls
 	done := t.apply(parser.Read(text).Tags, def)
+	// Faces the new text did not use are kept after its own, so a check edited out and
+	// back in, or changed and changed back, throws what it threw: two edits cannot fish
+	// for a better roll. Bounded: at most keptRolls in all.
+	rolls := append(rollsOf(done), t.replay...)
 	t.replay = nil
-	r.Changes, r.Rolls = changesOf(done), rollsOf(done)
+	r.Changes, r.Rolls = changesOf(done), rolls[:min(len(rolls), keptRolls)]
 	return done
 }
+
+// keptRolls bounds the faces a reply keeps: its own tags' (at most parser.MaxCommands)
+// and as many of earlier texts'.
+const keptRolls = 2 * parser.MaxCommands
 
 // kept returns the stored faces of the first not yet replayed roll of the tag whose
 // canonical text is canon, and uses them up: the nth such tag of a message gets the nth

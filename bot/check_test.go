@@ -82,15 +82,23 @@ func TestRegenerateKeepsFaces(t *testing.T) {
 	if got := acts[0].Content; !strings.Contains(got, `rolls="12|1"`) {
 		t.Fatalf("a changed check keeps the old faces: %s", got)
 	}
-	if r := m.lastReply(); len(r.Rolls) != 1 || r.Rolls[0].Tag != changed || !slices.Equal(r.Rolls[0].Faces, []int{12, 1}) {
+	// The changed check's faces first; the old check's kept after them, unused.
+	if r := m.lastReply(); len(r.Rolls) != 2 || r.Rolls[0].Tag != changed || !slices.Equal(r.Rolls[0].Faces, []int{12, 1}) ||
+		r.Rolls[1].Tag != sneak || !slices.Equal(r.Rolls[1].Faces, []int{2, 3}) {
 		t.Fatalf("stored rolls after the change: %+v", r.Rolls)
 	}
+	// Changing it back cannot fish either: the check throws what it threw.
+	m.core.dice = noMoreDice{t}
+	acts = m.edit(id, gmUser, "Wren creeps along. "+sneak)
+	if got := acts[0].Content; !strings.Contains(got, `rolls="2|3"`) || !strings.Contains(got, `result="failure"`) {
+		t.Fatalf("changed back, the check rolled anew: %s", got)
+	}
 	m.core.dice = check.NewReplay([]int{7}, noMoreDice{t})
-	acts = m.edit(id, gmUser, "Wren creeps along. "+changed+" [dice: d12]")
-	if got := acts[0].Content; !strings.Contains(got, `rolls="12|1"`) || !strings.Contains(got, "[dice: 1d12 = 7]") {
+	acts = m.edit(id, gmUser, "Wren creeps along. "+sneak+" [dice: d12]")
+	if got := acts[0].Content; !strings.Contains(got, `rolls="2|3"`) || !strings.Contains(got, "[dice: 1d12 = 7]") {
 		t.Fatalf("continue: %s", got)
 	}
-	if r := m.lastReply(); len(r.Rolls) != 2 {
+	if r := m.lastReply(); len(r.Rolls) != 3 || r.Rolls[len(r.Rolls)-1].Tag != "[dice: 1d12]" {
 		t.Fatalf("continue stores %+v", r.Rolls)
 	}
 }

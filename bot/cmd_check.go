@@ -82,9 +82,11 @@ func (c *Core) cmdCheck(ctx context.Context, cmd Command) (Response, error) {
 		}
 		tag := parser.Tag{Kind: parser.SkillCheck, Op: subject, Who: rec.Card.Name, Attrs: []parser.Attr{{Key: subject, Value: name}}}
 		if dc := strings.TrimSpace(cmd.Get("dc")); dc != "" {
+			// A tag's numbers are at most 9 digits (parser); a longer dc would be dropped
+			// there and the check rolled unjudged, so it is refused here.
 			n, err := strconv.Atoi(dc)
-			if err != nil {
-				return refusal.New(refusal.Malformed, "dc is a whole number, not %q", dc)
+			if err != nil || n < -999_999_999 || n > 999_999_999 {
+				return refusal.New(refusal.Malformed, "dc is a whole number of at most 9 digits, not %q", dc)
 			}
 			tag.Attrs = append(tag.Attrs, parser.Attr{Key: "dc", Value: strconv.Itoa(n)})
 		}

@@ -338,9 +338,8 @@ func clipLines(text string, keep int) string {
 }
 
 func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, error) {
-	// Refused before the upload is read, and again where it is written (a GM removed
-	// meanwhile cannot slip through).
-	if err := c.store.View(ctx, func(tx storage.Tx) error { return mayInstall(tx, cmd) }); err != nil {
+	// Refused before the upload is read: the permission comes with the command.
+	if err := mayInstall(cmd); err != nil {
 		return Response{}, err
 	}
 	rec, l, err := readUpload(cmd.File("file"))
@@ -351,9 +350,6 @@ func (c *Core) cmdRulesetImport(ctx context.Context, cmd Command) (Response, err
 	warnings, allWarnings, cut := catalogProblems(l)
 	var resp Response
 	err = c.store.Update(ctx, func(tx storage.Tx) error {
-		if err := mayInstall(tx, cmd); err != nil {
-			return err
-		}
 		old, err := tx.Ruleset(rec.Guild, rec.ID, rec.Version)
 		switch {
 		case err == nil && old.Digest == rec.Digest:

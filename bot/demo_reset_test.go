@@ -109,6 +109,11 @@ func TestDemoAgainAndReset(t *testing.T) {
 	if err != nil || got.Content != "That campaign has ended already: nothing changed." {
 		t.Errorf("the old button: %+v %v", got, err)
 	}
+	// The old post's Redo cannot reach the new campaign's cards either.
+	r, err := m.core.redoClick(ctx, Component{CustomID: redoID.encode("1"), User: gmUser, ChannelID: m.ch}, []string{"1"})
+	if refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("Redo of the ended campaign's post: %+v %v, want %s", r, err, refusal.NotAllowed)
+	}
 	if cards := m.gameCount(); cards != 2 || len(m.gameRecord("Mira").Card.Live.Pools) != 0 {
 		t.Errorf("the new campaign: %d cards, Mira %+v", cards, m.gameRecord("Mira").Card.Live)
 	}

@@ -155,14 +155,16 @@ func continueReply(t *table, r *storage.Reply, text, def string) (shown []applie
 	return append(shown, done...), true
 }
 
-// latestLive reports whether r is the newest live reply of its channel.
+// latestLive reports whether r is the newest live reply of its channel that changed
+// anything: a later reply that changed nothing (a quiet scheduled rest, narration
+// without tags) builds on nothing, so it never holds an earlier one back.
 func latestLive(tx storage.Tx, r *storage.Reply) (bool, error) {
 	later, err := tx.Replies(r.ChannelID, r.Seq, 0)
 	if err != nil {
 		return false, err
 	}
 	for _, l := range later {
-		if l.Status == storage.ReplyLive {
+		if l.Status == storage.ReplyLive && len(l.Changes) > 0 {
 			return false, nil
 		}
 	}

@@ -17,30 +17,22 @@ import (
 // names. The console has no guild: it is one local namespace ("").
 //
 // Installing is not for everyone in a server: it needs Discord's Manage Server
-// permission there, or being a GM of one of the server's campaigns (mayInstall).
+// permission there (mayInstall).
 
 // mayInstall refuses, as not-allowed, an invoker who may not install rulesets where
 // cmd was given: one without the Manage Server permission (User.CanManageGuild, which
-// the console's user always has) who is not a GM of any campaign of cmd's guild. From a
-// direct message (no guild) only a user who may manage it installs — on Discord, nobody:
-// a DM's guild would be the console's namespace.
-func mayInstall(tx storage.Tx, cmd Command) error {
+// the console's user always has). Being a GM is not enough: anyone may /campaign create
+// and so become one, and an install is the whole server's (it claims local/<id> and
+// posts version notices in every older campaign's channel). From a direct message (no
+// guild) nobody installs: a DM's namespace would be the console's.
+func mayInstall(cmd Command) error {
 	if cmd.User.CanManageGuild {
 		return nil
 	}
 	if cmd.GuildID == "" {
 		return refusal.New(refusal.NotAllowed, "rulesets are installed in a server, not in a direct message")
 	}
-	camps, err := tx.Campaigns()
-	if err != nil {
-		return err
-	}
-	for _, camp := range camps {
-		if camp.GuildID == cmd.GuildID && isGM(camp, cmd.User) {
-			return nil
-		}
-	}
-	return refusal.New(refusal.NotAllowed, "installing a ruleset in this server needs the Manage Server permission, or being a GM of one of its campaigns")
+	return refusal.New(refusal.NotAllowed, "installing a ruleset in this server needs the Manage Server permission")
 }
 
 // installedRuleset is the record of id at version as guild sees it.

@@ -172,6 +172,11 @@ func (c *Core) pressedReply(tx storage.Tx, comp Component, seq int64, verb strin
 	if storage.KindOf(err) == storage.NotFound {
 		return nil, nil, refusal.New(refusal.UnknownValue, "This post's reply is no longer recorded: there is nothing to %s.", verb)
 	}
+	if err == nil && r.CreatedAt.Before(camp.CreatedAt) {
+		// The channel's campaign ended after this post (/demo reset): its buttons must
+		// never reach the cards of the campaign played here now.
+		return nil, nil, refusal.New(refusal.NotAllowed, "This post belongs to a campaign that has ended here: there is nothing to %s.", verb)
+	}
 	return camp, r, err
 }
 

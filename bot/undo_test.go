@@ -96,6 +96,17 @@ func TestUndoRefusals(t *testing.T) {
 	}
 	m.wantPool("Bram", "breath", "8/9")
 	m.wantPool("Mira", "breath", "9/10")
+	// A later reply that changed nothing (narration, a quiet rest) holds nothing back.
+	if acts := m.core.OnMessage(ctx, Message{ChannelID: "table", ID: "narration", Author: gmUser, Content: "The fog lifts."}); len(acts) != 0 {
+		t.Fatalf("narration answered: %+v", acts)
+	}
+	if n := len(m.replies()); n != 4 {
+		t.Fatalf("%d replies, want the narration recorded as the 4th", n)
+	}
+	if err := click(gmUser, undoID, "3"); err != nil {
+		t.Errorf("undo past a reply that changed nothing: %v", err)
+	}
+	m.wantPool("Bram", "breath", "9/9")
 }
 
 // TestUndoIsTheDeletePath: Undo reverts as a delete of the GM's message does — the
