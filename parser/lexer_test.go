@@ -80,7 +80,7 @@ func lexerCorpus(t *testing.T) []string {
 	var bodies []string
 	for _, in := range inputs {
 		bodies = append(bodies, in)
-		for _, s := range findSpans(in) {
+		for _, s := range findSpans(in, nil) {
 			bodies = append(bodies, in[s.bodyStart:s.end-1])
 		}
 	}

@@ -139,7 +139,8 @@ func (t Tag) WithCount(n int) Tag {
 // sheet commands are marked too-many. Read never fails: whatever a body says, it comes
 // back as a Tag.
 func Read(text string) Message {
-	spans := findSpans(text)
+	var spanBuf [16]span
+	spans := findSpans(text, spanBuf[:0])
 	if len(spans) == 0 {
 		return Message{}
 	}
@@ -148,7 +149,15 @@ func Read(text string) Message {
 	if len(spans) == 0 {
 		return Message{}
 	}
-	m := Message{Tags: make([]Tag, 0, len(spans))}
+	// One tag a span, and room for a second item in each inventory tag: enough for most
+	// replies, so the slice is not grown while it fills.
+	room := len(spans)
+	for _, s := range spans {
+		if s.kind == Inventory {
+			room++
+		}
+	}
+	m := Message{Tags: make([]Tag, 0, room)}
 	commands := 0
 	// One token and one attribute buffer serve every body: nothing read from a body
 	// keeps either (a Tag holds strings of the text, never the buffers).
