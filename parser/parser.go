@@ -139,6 +139,9 @@ func (t Tag) WithCount(n int) Tag {
 // sheet commands are marked too-many. Read never fails: whatever a body says, it comes
 // back as a Tag.
 func Read(text string) Message {
+	if strings.IndexByte(text, '[') < 0 {
+		return Message{} // before the buffers below are even cleared
+	}
 	var spanBuf [16]span
 	spans := findSpans(text, spanBuf[:0])
 	if len(spans) == 0 {
