@@ -148,3 +148,13 @@ func BenchmarkWriteBack(b *testing.B) {
 		tag.WriteBack(Outcome{Result: ResultOK, Now: "3rd-level slots 1/3"})
 	}
 }
+
+// TestReadNarrationAllocs holds the 10-tag reply to its allocation budget (issue 19: at
+// most 60). Allocations, unlike time, do not move with the machine's load, so this is the
+// part of BenchmarkReadNarration10Tags's budget a test can keep.
+func TestReadNarrationAllocs(t *testing.T) {
+	text := narration(true)
+	if n := testing.AllocsPerRun(100, func() { Read(text) }); n > 60 {
+		t.Fatalf("Read of the 10-tag narration makes %v allocations, the budget is 60", n)
+	}
+}

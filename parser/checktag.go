@@ -2,6 +2,8 @@ package parser
 
 import (
 	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // The tags the engine rolls for (SPEC 3.6): a check against the campaign's resolution,
@@ -76,10 +78,8 @@ func bareMode(body string) (string, bool) {
 	if !strings.Contains(strings.ToLower(body), "advantage") {
 		return "", false
 	}
-	toks, err := parseBody(body)
-	if err != nil {
-		return "", false
-	}
+	var buf [32]lexer.Token
+	toks := lexBody(body, buf[:0])
 	found := ""
 	for i, pos := 0, 0; i <= len(toks); i++ {
 		end := len(body)

@@ -1,9 +1,6 @@
 package parser
 
-import (
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
-)
+import "github.com/alecthomas/participle/v2/lexer"
 
 // body is the grammar of a tag body: attributes, in the order written.
 //
@@ -16,13 +13,15 @@ import (
 // decided afterwards, per op, so a body that does not say one becomes a malformed request
 // rather than an error.
 //
-// The grammar is flat and captures nothing, on purpose: participle allocates per node it
-// matches and per value it captures (reflection, deferred field sets), and this is the
-// hot path of every GM reply. A struct per attribute made it allocate about twice as
-// much per tag; a capture of the keys, an Eq token of its own and a Keys field cost
-// another third, which the 10-tag reply's 100 µs budget could not spare. The attributes
-// are read from the tokens the grammar matched (Tokens), which carry each value's quoting
-// and offset.
+// The grammar is flat and captures nothing: participle allocates per node it matches
+// and per value it captures, and a struct per attribute, a capture of the keys or an Eq
+// token of its own each made it allocate more per tag. Even so, running it costs two or
+// three allocations per token (every matched token is boxed into a fresh
+// []reflect.Value, every repetition branches a parse context), about 55 a tag, which the
+// 10-tag reply's budget of 60 allocations in all cannot carry. So the hot path does not
+// run it: lexBody reads the tokens the grammar would match, and TestGrammarMatchesLexBody
+// holds the two to the same tokens over the golden and fuzz corpora, with the parser
+// built once for the tests.
 type body struct {
 	// Tokens are every token the body matched, in order; an attribute is a Key and the
 	// value token if there is one, whose type says how it was quoted.
@@ -31,17 +30,18 @@ type body struct {
 	Attributes struct{} `parser:"( Key ( Double | Single | Bare )? )*"`
 }
 
-// bodyParser is built once: a participle parser is safe for concurrent use, and building
-// one costs far more than using it.
-var bodyParser = participle.MustBuild[body](participle.Lexer(attrLexer{attrSymbols}))
-
-// parseBody reads the attributes of one body. The grammar accepts every token sequence
-// the lexer can produce, so an error here is an internal fault; it is still returned, and
-// the caller turns it into a malformed request rather than losing the tag.
-func parseBody(s string) ([]lexer.Token, error) {
-	b, err := bodyParser.ParseString("", s)
-	if err != nil {
-		return nil, err
+// lexBody appends the tokens of one body to buf: exactly the tokens the body grammar
+// matches, because the grammar accepts every token sequence the lexer can produce (a
+// value token is only ever emitted right after a Key). Its attributes are read from them
+// (readAttrs), which carry each value's quoting and offset. buf may live on the caller's
+// stack: a body of up to its capacity in tokens costs no allocation.
+func lexBody(s string, buf []lexer.Token) []lexer.Token {
+	l := bodyLexer{s: s}
+	for {
+		t := l.next()
+		if t.Type == lexer.EOF {
+			return buf
+		}
+		buf = append(buf, t)
 	}
-	return b.Tokens, nil
 }

@@ -3,6 +3,7 @@ package parser
 import (
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // MaxCount is the most one inventory tag may move of an item (Marinara's cap); a larger
@@ -52,7 +53,7 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 		if !ok || !strings.ContainsAny(amount, "0123456789") {
 			return bad(action + " needs an amount of money, e.g. amount=\"4 gp 2 sp\"")
 		}
-		t.Attrs = append(t.Attrs, Attr{"amount", strings.Join(strings.Fields(amount), " ")})
+		t.Attrs = append(t.Attrs, Attr{"amount", collapseSpace(amount)})
 		if hasTo {
 			t.Attrs = append(t.Attrs, Attr{"to", cleanName(to)})
 		}
@@ -63,17 +64,24 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 	if len(items) == 0 {
 		return bad("the tag names no item")
 	}
-	extra, e := readItemAttrs(l, action)
+	var extraBuf [3]Attr
+	extra, e := readItemAttrs(l, action, extraBuf[:0])
 	if e != "" {
 		return bad(e)
 	}
 	if hasTo {
 		extra = append(extra, Attr{"to", cleanName(to)})
 	}
+	// Every item's attributes share one array; each tag's slice is capped at its own end,
+	// so an append to one never writes over the next.
+	n := 1 + len(extra)
+	all := make([]Attr, 0, len(items)*n)
 	tags := make([]Tag, len(items))
 	for i, item := range items {
+		all = append(all, Attr{"item", item})
+		all = append(all, extra...)
 		tags[i] = t
-		tags[i].Attrs = append([]Attr{{"item", item}}, extra...)
+		tags[i].Attrs = all[i*n : (i+1)*n : (i+1)*n]
 	}
 	return tags
 }
@@ -95,9 +103,9 @@ func runBareValues(body string, attrs []rawAttr) {
 }
 
 // readItemAttrs reads what an item action says besides the item: for state, the key of
-// the item's state and on or off; for any other, the count, capped at MaxCount. It returns
-// why the tag is malformed, or "".
-func readItemAttrs(l lookup, action string) ([]Attr, string) {
+// the item's state and on or off; for any other, the count, capped at MaxCount. It
+// appends them to dst, and returns why the tag is malformed, or "".
+func readItemAttrs(l lookup, action string, dst []Attr) ([]Attr, string) {
 	if action == "state" {
 		key, ok := l.get("key")
 		if !ok {
@@ -107,7 +115,7 @@ func readItemAttrs(l lookup, action string) ([]Attr, string) {
 		if !ok {
 			return nil, "state must be on or off"
 		}
-		return []Attr{{"key", cleanName(key)}, {"state", on}}, ""
+		return append(dst, Attr{"key", cleanName(key)}, Attr{"state", on}), ""
 	}
 	count := 1
 	for _, k := range [...]string{"count", "quantity", "qty"} {
@@ -120,7 +128,7 @@ func readItemAttrs(l lookup, action string) ([]Attr, string) {
 			break
 		}
 	}
-	return []Attr{{"count", strconv.Itoa(count)}}, ""
+	return append(dst, Attr{"count", strconv.Itoa(count)}), ""
 }
 
 // readItems reads items= (or item=): names split at commas, each unquoted and cleaned;
@@ -133,7 +141,7 @@ func readItems(l lookup) []string {
 	if a == nil {
 		return nil
 	}
-	var items []string
+	items := make([]string, 0, strings.Count(a.value, ",")+1)
 	for part := range strings.SplitSeq(a.value, ",") {
 		name := cleanName(unquoteMatched(strings.TrimSpace(part)))
 		if meaningful(name) {
@@ -181,5 +189,23 @@ func unquoteMatched(s string) string {
 
 // cleanName collapses whitespace and caps a name at maxName characters.
 func cleanName(s string) string {
-	return strings.TrimSpace(CapRunes(strings.Join(strings.Fields(s), " "), maxName))
+	return strings.TrimSpace(CapRunes(collapseSpace(s), maxName))
+}
+
+// collapseSpace is strings.Join(strings.Fields(s), " "), without the allocations when s
+// is already so: no space at either end and every other run of space a single ' ' —
+// as nearly every name a GM writes is.
+func collapseSpace(s string) string {
+	prevSpace := true // so that a space at the start is not kept
+	for _, r := range s {
+		isSpace := unicode.IsSpace(r)
+		if isSpace && (r != ' ' || prevSpace) {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		prevSpace = isSpace
+	}
+	if prevSpace && s != "" {
+		return strings.Join(strings.Fields(s), " ") // a space at the end
+	}
+	return s
 }

@@ -8,10 +8,10 @@
 // model wrote, so a forged outcome cannot survive a round trip.
 //
 // Reading is in two steps. Tag spans are found first with a bounded, linear scan (a head,
-// at most MaxBody characters without ']', then ']'); each body is then parsed on its own by
-// a participle grammar, so one bad tag never hides the others. A body that does not say a
-// command is kept as a malformed request (refused with reason malformed), never an error
-// that stops the message.
+// at most MaxBody characters without ']', then ']'); each body is then read on its own by
+// the body grammar (grammar.go), so one bad tag never hides the others. A body that does
+// not say a command is kept as a malformed request (refused with reason malformed), never
+// an error that stops the message.
 package parser
 
 import (
@@ -139,7 +139,11 @@ func (t Tag) WithCount(n int) Tag {
 // sheet commands are marked too-many. Read never fails: whatever a body says, it comes
 // back as a Tag.
 func Read(text string) Message {
-	spans := findSpans(text)
+	if strings.IndexByte(text, '[') < 0 {
+		return Message{} // before the buffers below are even cleared
+	}
+	var spanBuf [16]span
+	spans := findSpans(text, spanBuf[:0])
 	if len(spans) == 0 {
 		return Message{}
 	}
@@ -148,15 +152,27 @@ func Read(text string) Message {
 	if len(spans) == 0 {
 		return Message{}
 	}
-	m := Message{Tags: make([]Tag, 0, len(spans))}
+	// One tag a span, and room for a second item in each inventory tag: enough for most
+	// replies, so the slice is not grown while it fills.
+	room := len(spans)
+	for _, s := range spans {
+		if s.kind == Inventory {
+			room++
+		}
+	}
+	m := Message{Tags: make([]Tag, 0, room)}
 	commands := 0
+	// One token and one attribute buffer serve every body: nothing read from a body
+	// keeps either (a Tag holds strings of the text, never the buffers).
+	var tokBuf [32]lexer.Token
+	var attrBuf [16]rawAttr
+	toks, attrs := tokBuf[:0], attrBuf[:0]
 	for _, s := range spans {
 		body := text[s.bodyStart : s.end-1]
-		attrs, err := readAttrs(body)
+		toks = lexBody(body, toks[:0])
+		attrs = readAttrs(toks, attrs[:0])
 		var tags []Tag
 		switch {
-		case err != nil:
-			tags = []Tag{malformed(s.kind, body, attrs, "the body could not be parsed")}
 		case s.kind == Sheet:
 			tags = []Tag{readSheet(body, attrs)}
 		case s.kind == SkillCheck || s.kind == DiceRoll:
@@ -192,13 +208,8 @@ type rawAttr struct {
 
 func isValue(t lexer.TokenType) bool { return t == tokDouble || t == tokSingle || t == tokBare }
 
-// readAttrs reads the attributes of one body from the tokens its grammar matched.
-func readAttrs(body string) ([]rawAttr, error) {
-	toks, err := parseBody(body)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]rawAttr, 0, len(toks)/3)
+// readAttrs appends to out the attributes of one body, read from its tokens (lexBody).
+func readAttrs(toks []lexer.Token, out []rawAttr) []rawAttr {
 	for i := 0; i < len(toks); i++ {
 		if toks[i].Type != tokKey {
 			continue
@@ -221,7 +232,7 @@ func readAttrs(body string) ([]rawAttr, error) {
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out
 }
 
 // unquoteDouble strips the quotes of a double-quoted value. In ASCII quotes \" stands for

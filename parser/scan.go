@@ -53,8 +53,10 @@ func (c *runeCursor) at(text string, pos int) int {
 // ten thousand unclosed heads costs the same as one read of the reply. When a head has no
 // ']' in reach the scan carries on just after the head, so a later tag is still found; a
 // head inside another tag's body is part of that body, as in Marinara.
-func findSpans(text string) []span {
-	var spans []span
+//
+// The spans are appended to buf, which may live on the caller's stack.
+func findSpans(text string, buf []span) []span {
+	spans := buf
 	nextClose := -1 // offset of the first ']' at or after the last look; len(text) for none
 	var bodyRunes, closeRunes runeCursor
 	for i := 0; i < len(text); {

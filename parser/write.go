@@ -281,7 +281,7 @@ func Replace(text string, tags []Tag, replacements []string) (string, error) {
 // firstUnclosedHead returns the offset of the first tag head that starts no tag and lies in
 // no tag's body, or -1.
 func firstUnclosedHead(text string) int {
-	spans := findSpans(text)
+	spans := findSpans(text, nil)
 	s := 0
 	for i := 0; i < len(text); {
 		j := strings.IndexByte(text[i:], '[')
