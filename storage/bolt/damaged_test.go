@@ -401,3 +401,44 @@ func TestCheckWhileHeld(t *testing.T) {
 		t.Fatalf("Check of a held database: %v", err)
 	}
 }
+
+// TestOverwrittenMetasAtLargerPageSize: a file bbolt wrote with 16 KiB pages (its page
+// size on Apple Silicon) whose both meta pages are overwritten is a damaged database,
+// not another program's file: its pages past the metas still name themselves.
+func TestOverwrittenMetasAtLargerPageSize(t *testing.T) {
+	const ps = 16384
+	path := filepath.Join(t.TempDir(), "sheetkeeper.db")
+	db, err := bolt.Open(path, 0o600, &bolt.Options{PageSize: ps, Timeout: time.Second})
+	must(t, err)
+	must(t, db.Update(func(btx *bolt.Tx) error {
+		b, err := btx.CreateBucket(bucketMeta)
+		if err != nil {
+			return err
+		}
+		for i := range 200 {
+			if err := b.Put(fmt.Appendf(nil, "k%04d", i), bytes.Repeat([]byte("v"), 100)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	must(t, db.Close())
+	b, err := os.ReadFile(path)
+	must(t, err)
+	if got := le.Uint32(b[pageHeaderSize+8:]); got != ps {
+		t.Fatalf("page size %d, want %d", got, ps)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 2 * ps {
+		b[i] = byte(rng.Uint32())
+	}
+	must(t, os.WriteFile(path, b, 0o600))
+	s, err := Open(path, Options{Timeout: time.Second})
+	if err == nil {
+		s.Close()
+		t.Fatal("opened")
+	}
+	if k := storage.KindOf(err); k != storage.Damaged {
+		t.Fatalf("kind %v, want Damaged: %v", k, err)
+	}
+}
