@@ -57,7 +57,7 @@ func Salvage(path, dest string, opts Options) (*Report, error) {
 			best = newest
 			return err
 		}
-		newestProblems, newest = newest.rep.Problems, nil // its records go before the older tree's are read
+		newestProblems = newest.rep.Problems // and nothing holds the newest's records from here
 		best = &salvaged{rep: &Report{Path: path}, older: true}
 		return survey(f, size, best.rep, true, best.bucket, best.record)
 	})
