@@ -62,7 +62,9 @@ func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // `backup --db DB PATH` (flag stops at the first argument that is not a flag). Every
 // flag backup has takes a value (--db, --log-level, --config), so one written without
 // "=" takes the next argument with it; -h and --help take none; after "--" nothing is
-// a flag.
+// a flag. A value flag that ends the arguments (`backup out.db --db`) is left last, with
+// nothing after it, so flag answers "flag needs an argument" rather than take a "--" or
+// the path as its value.
 func flagsFirst(args []string) []string {
 	var flags, others []string
 	for i := 0; i < len(args); i++ {
@@ -72,8 +74,10 @@ func flagsFirst(args []string) []string {
 			return append(append(flags, a), append(others, args[i+1:]...)...)
 		case len(a) < 2 || a[0] != '-':
 			others = append(others, a)
-		case a == "-h" || a == "-help" || a == "--help" || strings.Contains(a, "=") || i+1 == len(args):
+		case a == "-h" || a == "-help" || a == "--help" || strings.Contains(a, "="):
 			flags = append(flags, a)
+		case i+1 == len(args):
+			return append(flags, a)
 		default:
 			flags = append(flags, a, args[i+1])
 			i++

@@ -98,6 +98,14 @@ func TestBackupCommandRefuses(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "usage") {
 		t.Fatalf("no PATH: exit %d, %q", code, errOut)
 	}
+	// A value flag with nothing after it is flag's error, not "--" taken as its value.
+	code, _, errOut = runCLI(t, "", "backup", filepath.Join(dir, "b.db"), "--db")
+	if code != 2 || !strings.Contains(errOut, "flag needs an argument") {
+		t.Fatalf("--db with no value: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "--")); !os.IsNotExist(err) {
+		t.Fatal("backup took \"--\" for the database")
+	}
 
 	db := filepath.Join(dir, "live.db")
 	s, err := bolt.Open(db, bolt.Options{})

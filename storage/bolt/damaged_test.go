@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -292,12 +294,18 @@ func TestSalvage(t *testing.T) {
 	}
 }
 
-// checkSalvaged: every record in got is before's or last's, some are lost, and the
-// report's counts are got's.
+// checkSalvaged: the copy is one tree's readable records: every record in got is
+// byte for byte the tree's the report says it took (the older meta page's: before;
+// else the newest: last), some of that tree's are lost, and the report's counts are
+// got's.
 func checkSalvaged(t *testing.T, rep *Report, got, before, last map[string]map[string]string) {
 	t.Helper()
+	from, tree := last, "the newest tree"
+	if slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "salvaged from it") }) {
+		from, tree = before, "the older tree"
+	}
 	lost := 0
-	for bucket, m := range last {
+	for bucket, m := range from {
 		for k := range m {
 			if _, ok := got[bucket][k]; !ok {
 				lost++
@@ -306,8 +314,8 @@ func checkSalvaged(t *testing.T, rep *Report, got, before, last map[string]map[s
 	}
 	for bucket, m := range got {
 		for k, v := range m {
-			if b, ok := before[bucket][k]; (!ok || b != v) && last[bucket][k] != v {
-				t.Fatalf("bucket %s key %q: not a record the database held", bucket, k)
+			if w, ok := from[bucket][k]; !ok || w != v {
+				t.Fatalf("bucket %s key %q: not %s's record", bucket, k, tree)
 			}
 		}
 	}
@@ -321,6 +329,89 @@ func checkSalvaged(t *testing.T, rep *Report, got, before, last map[string]map[s
 	if lost == 0 || copied == 0 {
 		t.Fatalf("lost %d, copied %d: %+v", lost, copied, rep)
 	}
+}
+
+// TestSalvageHealthyKeepsDeletes: a healthy file whose last transaction deleted half a
+// bucket is copied as its newest transaction left it, though the older meta page's
+// tree holds more records: deleted records do not come back.
+func TestSalvageHealthyKeepsDeletes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "other.db")
+	name := []byte("widgets")
+	rawWrite(t, path, func(btx *bolt.Tx) error {
+		b, err := btx.CreateBucket(name)
+		for i := 0; err == nil && i < 100; i++ {
+			err = b.Put(fmt.Appendf(nil, "w%03d", i), []byte("x"))
+		}
+		return err
+	})
+	rawWrite(t, path, func(btx *bolt.Tx) error {
+		b, err := btx.Bucket(name), error(nil)
+		for i := 0; err == nil && i < 100; i += 2 {
+			err = b.Delete(fmt.Appendf(nil, "w%03d", i))
+		}
+		return err
+	})
+	want := records(t, path)
+	dest := filepath.Join(t.TempDir(), "salvaged.db")
+	rep, err := Salvage(path, dest, Options{})
+	if err != nil || rep.Damaged() {
+		t.Fatalf("Salvage: %v, %+v", err, rep)
+	}
+	if got := records(t, dest); len(got["widgets"]) != 50 || !maps.Equal(got["widgets"], want["widgets"]) {
+		t.Fatalf("copied %d records, want the newest tree's 50", len(got["widgets"]))
+	}
+}
+
+// TestSchemaBuckets: schemaBuckets(v) is the buckets the migrations make up to schema
+// v, for every v it answers.
+func TestSchemaBuckets(t *testing.T) {
+	for v := uint64(3); v <= SchemaVersion; v++ {
+		path := filepath.Join(t.TempDir(), "sheetkeeper.db")
+		var made []string
+		rawWrite(t, path, func(btx *bolt.Tx) error {
+			for _, m := range migrations[:v] {
+				if err := m(btx); err != nil {
+					return err
+				}
+			}
+			return btx.ForEach(func(name []byte, _ *bolt.Bucket) error { made = append(made, string(name)); return nil })
+		})
+		var want []string
+		for _, name := range schemaBuckets(v) {
+			want = append(want, string(name))
+		}
+		slices.Sort(want)
+		if !slices.Equal(made, want) {
+			t.Errorf("schema %d: schemaBuckets says %q, the migrations make %q", v, want, made)
+		}
+	}
+}
+
+// TestSalvageOlderSchema: a schema 4 file that lost a bucket whole is salvaged into a
+// copy with that bucket made again, and the copy opens (migrating to SchemaVersion).
+func TestSalvageOlderSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sheetkeeper.db")
+	rawWrite(t, path, func(btx *bolt.Tx) error {
+		for _, m := range migrations[:4] {
+			if err := m(btx); err != nil {
+				return err
+			}
+		}
+		if err := btx.Bucket(bucketMeta).Put(keySchema, be64(4)); err != nil {
+			return err
+		}
+		return btx.DeleteBucket(bucketLibrary)
+	})
+	dest := filepath.Join(t.TempDir(), "salvaged.db")
+	rep, err := Salvage(path, dest, Options{})
+	if err != nil || rep.Schema != 4 {
+		t.Fatalf("Salvage: %v, %+v", err, rep)
+	}
+	s, err := Open(dest, Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatalf("the salvaged copy does not open: %v", err)
+	}
+	must(t, s.Close())
 }
 
 // TestRandomDamage: a few hundred copies of the fixture, each with a random run of
@@ -399,5 +490,46 @@ func TestCheckWhileHeld(t *testing.T) {
 	defer s.Close()
 	if _, err := Check(path, Options{Timeout: 100 * time.Millisecond}); storage.KindOf(err) != storage.Locked {
 		t.Fatalf("Check of a held database: %v", err)
+	}
+}
+
+// TestOverwrittenMetasAtLargerPageSize: a file bbolt wrote with 16 KiB pages (its page
+// size on Apple Silicon) whose both meta pages are overwritten is a damaged database,
+// not another program's file: its pages past the metas still name themselves.
+func TestOverwrittenMetasAtLargerPageSize(t *testing.T) {
+	const ps = 16384
+	path := filepath.Join(t.TempDir(), "sheetkeeper.db")
+	db, err := bolt.Open(path, 0o600, &bolt.Options{PageSize: ps, Timeout: time.Second})
+	must(t, err)
+	must(t, db.Update(func(btx *bolt.Tx) error {
+		b, err := btx.CreateBucket(bucketMeta)
+		if err != nil {
+			return err
+		}
+		for i := range 200 {
+			if err := b.Put(fmt.Appendf(nil, "k%04d", i), bytes.Repeat([]byte("v"), 100)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	must(t, db.Close())
+	b, err := os.ReadFile(path)
+	must(t, err)
+	if got := le.Uint32(b[pageHeaderSize+8:]); got != ps {
+		t.Fatalf("page size %d, want %d", got, ps)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 2 * ps {
+		b[i] = byte(rng.Uint32())
+	}
+	must(t, os.WriteFile(path, b, 0o600))
+	s, err := Open(path, Options{Timeout: time.Second})
+	if err == nil {
+		s.Close()
+		t.Fatal("opened")
+	}
+	if k := storage.KindOf(err); k != storage.Damaged {
+		t.Fatalf("kind %v, want Damaged: %v", k, err)
 	}
 }

@@ -84,29 +84,41 @@ type pageFile struct {
 // page reads page id and its overflow pages: it must lie within the high water mark and
 // the file, past the meta pages, and name itself in its header.
 func (f *pageFile) page(id uint64) ([]byte, error) {
+	span, err := f.span(id)
+	if err != nil {
+		return nil, err
+	}
+	return f.read(id, span)
+}
+
+// span reads only page id's header and returns how many pages it spans (1 and its
+// overflow), checked against the high water mark and the file; so a caller can refuse a
+// page it has seen before reading what may be megabytes of overflow.
+func (f *pageFile) span(id uint64) (uint64, error) {
 	if id < 2 || id >= f.hwm {
-		return nil, fmt.Errorf("page %d is out of bounds (the database has %d pages)", id, f.hwm)
+		return 0, fmt.Errorf("page %d is out of bounds (the database has %d pages)", id, f.hwm)
 	}
 	if id >= uint64(f.size/f.pageSize) {
-		return nil, fmt.Errorf("page %d lies past the end of the file (%d bytes: truncated?)", id, f.size)
+		return 0, fmt.Errorf("page %d lies past the end of the file (%d bytes: truncated?)", id, f.size)
 	}
-	off := int64(id) * f.pageSize
-	b := make([]byte, f.pageSize)
-	if _, err := f.r.ReadAt(b, off); err != nil {
-		return nil, fmt.Errorf("page %d: %w", id, err)
+	var h [pageHeaderSize]byte
+	if _, err := f.r.ReadAt(h[:], int64(id)*f.pageSize); err != nil {
+		return 0, fmt.Errorf("page %d: %w", id, err)
 	}
-	if got := le.Uint64(b[0:]); got != id {
-		return nil, fmt.Errorf("page %d is overwritten (its header names page %d)", id, got)
+	if got := le.Uint64(h[0:]); got != id {
+		return 0, fmt.Errorf("page %d is overwritten (its header names page %d)", id, got)
 	}
-	span := uint64(le.Uint32(b[12:])) + 1
-	if span == 1 {
-		return b, nil
-	}
+	span := uint64(le.Uint32(h[12:])) + 1
 	if id+span > f.hwm || id+span > uint64(f.size/f.pageSize) {
-		return nil, fmt.Errorf("page %d: its %d overflow pages run past the end of the database", id, span-1)
+		return 0, fmt.Errorf("page %d: its %d overflow pages run past the end of the database", id, span-1)
 	}
-	b = append(b, make([]byte, int64(span-1)*f.pageSize)...)
-	if _, err := f.r.ReadAt(b[f.pageSize:], off+f.pageSize); err != nil {
+	return span, nil
+}
+
+// read reads the span pages from page id on, whose header span checked.
+func (f *pageFile) read(id, span uint64) ([]byte, error) {
+	b := make([]byte, int64(span)*f.pageSize)
+	if _, err := f.r.ReadAt(b, int64(id)*f.pageSize); err != nil {
 		return nil, fmt.Errorf("page %d: %w", id, err)
 	}
 	return b, nil
@@ -203,17 +215,28 @@ func (w *walker) tree(path [][]byte, id uint64, lo, hi []byte, depth int) []byte
 		w.onProblem(path, fmt.Errorf("page %d: the tree is deeper than %d levels", id, maxDepth))
 		return nil
 	}
-	b, err := w.f.page(id)
+	// Seen pages are refused before their overflow is read: else a file whose branch
+	// entries all name one large overflow page costs entries × its size to refuse.
+	if w.seen[id] {
+		w.onProblem(path, fmt.Errorf("page %d is referenced twice", id))
+		return nil
+	}
+	span, err := w.f.span(id)
 	if err != nil {
 		w.onProblem(path, err)
 		return nil
 	}
-	for i := id; i < id+uint64(len(b))/uint64(w.f.pageSize); i++ {
+	for i := id; i < id+span; i++ {
 		if w.seen[i] {
 			w.onProblem(path, fmt.Errorf("page %d is referenced twice", i))
 			return nil
 		}
 		w.seen[i] = true
+	}
+	b, err := w.f.read(id, span)
+	if err != nil {
+		w.onProblem(path, err)
+		return nil
 	}
 	return w.leafOrBranch(path, b, id, lo, hi, depth)
 }

@@ -29,41 +29,45 @@ func Check(path string, opts Options) (*Report, error) {
 // Salvage copies every readable bucket and record of the database at path (which it
 // never changes) into a new database at dest, which must not exist, and reports what it
 // copied and what it could not read. A bucket's sequence is copied with it. When the
-// schema version was readable, a sheetkeeper bucket lost whole is made again, empty, so
-// the copy opens; records the damage took are gone, and the report's problems say where.
-// The readable records are held in memory while they are copied: at most the file's size.
+// schema version was readable and is 3 or later, a sheetkeeper bucket of that schema
+// lost whole is made again, empty, so the copy opens (and migrates, when older);
+// records the damage took are gone, and the report's problems say where.
+//
+// It copies the newest transaction's tree. Only when that tree is unreadable or damaged
+// does it look at the older meta page's (the newest root is the file's last-written
+// page, the first a cut end loses, while the tree before may stand whole), and takes it
+// when it holds more readable records: a healthy file whose last transaction deleted
+// records is copied as it stands, without them.
+//
+// The records copied are held in memory, one tree's at a time (the older tree is
+// counted first and read again only if it wins): their bytes are at most the file's
+// size, as no page is read twice, plus a few dozen bytes of bookkeeping per record.
 func Salvage(path, dest string, opts Options) (*Report, error) {
-	var best, newest *salvaged
+	var best *salvaged
+	var newestProblems []string
 	err := withFile(path, opts, func(f *os.File, size int64) error {
-		var first error
-		// Both meta pages, when both are readable: the newest transaction's root is the
-		// file's last-written page, the first a cut end loses, while the one before it
-		// may stand whole.
-		for _, older := range []bool{false, true} {
-			c := &salvaged{rep: &Report{Path: path}, older: older}
-			err := survey(f, size, c.rep, older, c.bucket, c.record)
-			if !older {
-				newest = c
-			}
-			switch {
-			case err != nil && !older:
-				first = err
-			case err == nil && (best == nil || len(c.records) > len(best.records)):
-				best = c
-			}
+		newest := &salvaged{rep: &Report{Path: path}}
+		err := survey(f, size, newest.rep, false, newest.bucket, newest.record)
+		if err == nil && !newest.rep.Damaged() {
+			best = newest
+			return nil
 		}
-		if best == nil {
-			return first
+		counted := &Report{Path: path}
+		if survey(f, size, counted, true, nil, nil) != nil || (err == nil && recordsOf(counted) <= len(newest.records)) {
+			best = newest
+			return err
 		}
-		return nil
+		newestProblems = newest.rep.Problems // and nothing holds the newest's records from here
+		best = &salvaged{rep: &Report{Path: path}, older: true}
+		return survey(f, size, best.rep, true, best.bucket, best.record)
 	})
 	if err != nil {
 		return &Report{Path: path}, err
 	}
 	rep := best.rep
 	if best.older {
-		rep.Notes = append(rep.Notes, "the older meta page's tree held more readable records: salvaged from it (the last transaction's changes are not in the copy)")
-		for _, p := range newest.rep.Problems {
+		rep.Notes = append(rep.Notes, "the newest transaction's tree is damaged and the older meta page's held more readable records: salvaged from it (the last transaction's changes are not in the copy)")
+		for _, p := range newestProblems {
 			rep.Notes = append(rep.Notes, "the newest transaction's tree: "+p)
 		}
 	}
@@ -71,6 +75,15 @@ func Salvage(path, dest string, opts Options) (*Report, error) {
 		return rep, fmt.Errorf("salvage into %s: %w", dest, err)
 	}
 	return rep, nil
+}
+
+// recordsOf is the readable records a report counted.
+func recordsOf(rep *Report) int {
+	n := 0
+	for _, b := range rep.Buckets {
+		n += b.Records
+	}
+	return n
 }
 
 // salvaged is what one survey of a damaged file could read.
@@ -144,10 +157,7 @@ func (c *salvaged) copyInto(btx *bolt.Tx) error {
 			rep.problem(r.path, fmt.Errorf("record %q not copied: %w", r.k, err))
 		}
 	}
-	if rep.Schema != SchemaVersion {
-		return nil
-	}
-	for _, name := range allBuckets {
+	for _, name := range schemaBuckets(rep.Schema) {
 		if btx.Bucket(name) == nil {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("bucket %q was lost whole: the copy has it empty", name))
 			if _, err := btx.CreateBucket(name); err != nil {
@@ -156,6 +166,24 @@ func (c *salvaged) copyInto(btx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// schemaBuckets lists the buckets a sheetkeeper database of schema v holds, for v from
+// 3 (the first whose buckets later migrations only add to, with CreateBucketIfNotExists)
+// to SchemaVersion; nil for any other v. TestSchemaBuckets checks it against what the
+// migrations make.
+func schemaBuckets(v uint64) [][]byte {
+	if v < 3 || v > SchemaVersion {
+		return nil
+	}
+	since := map[string]uint64{string(bucketTombstones): 4, string(bucketTombAge): 4, string(bucketHints): 6}
+	var names [][]byte
+	for _, name := range allBuckets {
+		if since[string(name)] <= v {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 func clonePath(p [][]byte) [][]byte {

@@ -122,6 +122,11 @@ func readMetas(r io.ReaderAt, size int64, rep *Report, older bool) (*pageFile, b
 			rep.Notes = append(rep.Notes, fmt.Sprintf("meta page %d is unreadable (a write torn by a crash, or damage); meta page %d is used, as bbolt does", m.n, 1-m.n))
 		}
 	}
+	if len(valid) == 0 {
+		// Meta page 0 named no page size and a later offset's meta page did, but neither
+		// meta page at that size is whole.
+		return nil, m0, damaged("neither meta page is readable")
+	}
 	if older && len(valid) < 2 {
 		return nil, m0, errNoOlder
 	}
@@ -149,17 +154,19 @@ func readMetas(r io.ReaderAt, size int64, rep *Report, older bool) (*pageFile, b
 }
 
 // looksLikeBolt says whether a file with no readable meta page has bbolt pages after
-// them (a page 2, 3 or 4 naming itself, at the usual page size): a bbolt file whose
-// metas were overwritten, rather than some other file.
+// them (a page 2, 3 or 4 naming itself, at a page size from 4 KiB to 64 KiB: bbolt's is
+// the operating system's, 16 KiB on Apple Silicon and 64 KiB on some arm64 Linux): a
+// bbolt file whose metas were overwritten, rather than some other file.
 func looksLikeBolt(r io.ReaderAt, size int64) bool {
-	const ps = 4096
-	for id := int64(2); id <= 4 && (id+1)*ps <= size; id++ {
-		var h [pageHeaderSize]byte
-		if _, err := r.ReadAt(h[:], id*ps); err != nil {
-			return false
-		}
-		if f := le.Uint16(h[8:]); le.Uint64(h[0:]) == uint64(id) && (f == flagBranch || f == flagLeaf || f == flagFreelist) {
-			return true
+	for ps := int64(4096); ps <= 64<<10; ps *= 2 {
+		for id := int64(2); id <= 4 && (id+1)*ps <= size; id++ {
+			var h [pageHeaderSize]byte
+			if _, err := r.ReadAt(h[:], id*ps); err != nil {
+				break
+			}
+			if f := le.Uint16(h[8:]); le.Uint64(h[0:]) == uint64(id) && (f == flagBranch || f == flagLeaf || f == flagFreelist) {
+				return true
+			}
 		}
 	}
 	return false
