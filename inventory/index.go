@@ -7,6 +7,7 @@ type index struct {
 	features  map[string]*Feature
 	states    map[string]int // key → place in the state order
 	catalog   map[string]*Item
+	money     *Money
 }
 
 func buildIndex(s *System) *index {
@@ -15,6 +16,7 @@ func buildIndex(s *System) *index {
 		features:  make(map[string]*Feature, len(coreFeatures)+len(s.Features)),
 		states:    make(map[string]int, len(s.States)),
 		catalog:   make(map[string]*Item, len(s.Catalog)),
+		money:     newMoney(s.Currency),
 	}
 	for i := range s.Templates {
 		ix.templates[s.Templates[i].ID] = &s.Templates[i]

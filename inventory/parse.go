@@ -47,7 +47,7 @@ const (
 	// maxMoney bounds a price or a purse in the smallest coin, so sums of a 5,000-item
 	// catalog's prices times any stack stay far inside int64 and exact in a float64.
 	maxMoney     = 1e12
-	maxCoinValue = 1_000_000_000
+	maxCoinValue = 1_000_000
 	maxWeight    = 1e6
 )
 
