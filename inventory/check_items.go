@@ -178,9 +178,24 @@ func (c *checker) fieldValue(path string, f *Field, v any) bool {
 	return false
 }
 
-// checkLayerShape checks a template's layers (they become items' when made).
-func (c *checker) checkLayerShape(path, state string, m map[string]any) {
-	c.readLayer(path, state, m, nil)
+// templateLayer reads one of a template's layers: what every item made with it becomes
+// in that state, unless the item has a layer of its own for it.
+func (c *checker) templateLayer(path string, t *Template, state string, own bool) {
+	var fields map[string]*Field
+	if own {
+		fields = c.fieldsFor(t)
+	}
+	l := c.readLayer(path, state, t.Layers[state], fields)
+	if !own {
+		return
+	}
+	if c.s.templateLayers == nil {
+		c.s.templateLayers = map[string]map[string]*Layer{}
+	}
+	if c.s.templateLayers[t.ID] == nil {
+		c.s.templateLayers[t.ID] = map[string]*Layer{}
+	}
+	c.s.templateLayers[t.ID][state] = l
 }
 
 func (c *checker) readLayers(path string, v any, fields map[string]*Field) map[string]*Layer {

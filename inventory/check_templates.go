@@ -66,7 +66,7 @@ func (c *checker) checkTemplates(path string, ts []Template, own bool) {
 		}
 		c.checkDefaults(rules.PathOf(p, "defaults"), t.Defaults)
 		for _, k := range rules.SortedKeys(t.Layers) {
-			c.checkLayerShape(rules.PathOf(p, "layers", k), k, t.Layers[k])
+			c.templateLayer(rules.PathOf(p, "layers", k), t, k, own)
 		}
 		if len(t.Triggers) > MaxTriggers {
 			c.Problems.AddKind(strictjson.Limit, rules.PathOf(p, "triggers"), fmt.Sprintf("has %d items, at most %d allowed", len(t.Triggers), MaxTriggers))

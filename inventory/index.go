@@ -1,5 +1,7 @@
 package inventory
 
+import "iter"
+
 // index holds a system's lookups, built once by Parse, so the hot paths (the item as it
 // is now, a slot, a price) find things without walking lists.
 type index struct {
@@ -36,6 +38,21 @@ func buildIndex(s *System) *index {
 	return ix
 }
 
+// bind resolves once what the hot paths would otherwise look up per item: each
+// template's parent and each catalog item's template.
+func (s *System) bind() {
+	for i := range s.Templates {
+		t := &s.Templates[i]
+		if t.Parent != "" {
+			t.up = s.index.templates[s.TemplateAlias(t.Parent)]
+		}
+	}
+	for _, it := range s.Catalog {
+		it.tmpl = s.lookupTemplate(it)
+		it.sys = s
+	}
+}
+
 // TemplateByID returns a template of the system, or nil.
 func (s *System) TemplateByID(id string) *Template { return s.index.templates[id] }
 
@@ -56,14 +73,24 @@ func (s *System) TemplateAlias(id string) string {
 // Lineage returns a template and those it is under, up to its top one.
 func (s *System) Lineage(t *Template) []*Template {
 	var out []*Template
-	for t != nil && len(out) < MaxTemplateDepth {
+	for t := range s.lineage(t) {
 		out = append(out, t)
-		if t.Parent == "" {
-			break
-		}
-		t = s.index.templates[s.TemplateAlias(t.Parent)]
 	}
 	return out
+}
+
+// lineage walks a template and those it is under without allocating (the hot paths ask
+// it for every item).
+func (s *System) lineage(t *Template) iter.Seq[*Template] {
+	return func(yield func(*Template) bool) {
+		t := t
+		for depth := 0; t != nil && depth < MaxTemplateDepth; depth++ {
+			if !yield(t) {
+				return
+			}
+			t = t.up
+		}
+	}
 }
 
 // Top returns the top template a template is under (itself when it has no parent).

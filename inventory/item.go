@@ -22,6 +22,9 @@ type Item struct {
 	// Slot is the item's own slot key ("none": never in a slot), SlotSize its size there.
 	Slot     string
 	SlotSize int
+	// sys and tmpl cache a catalog item's template, resolved once by Parse.
+	sys  *System
+	tmpl *Template
 }
 
 // Layer is what an item becomes while one state is on: only what changes. A field set

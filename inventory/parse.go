@@ -78,6 +78,7 @@ func Parse(data []byte) (*System, strictjson.Problems) {
 	}
 	s.convertGroups()
 	s.index = buildIndex(s)
+	s.bind()
 	return s, nil
 }
 

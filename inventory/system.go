@@ -49,6 +49,8 @@ type System struct {
 	Showcase   *bool             `json:"showcase,omitempty"`
 	Catalog    []*Item           `json:"-"`
 	index      *index            `json:"-"`
+	// templateLayers: template id → state → its layer, read by Parse.
+	templateLayers map[string]map[string]*Layer
 }
 
 // Template decides an item's fields and what it can do. Templates nest by Parent.
@@ -74,6 +76,8 @@ type Template struct {
 	// Group is a legacy template's group; From the template a player's copy started as.
 	Group string `json:"group,omitempty"`
 	From  string `json:"from,omitempty"`
+	// up is the template it is under, resolved once by Parse.
+	up *Template
 }
 
 // Group is a legacy file's group of templates.
