@@ -199,3 +199,15 @@ func (s *System) convertGroups() {
 	}
 	s.Templates, s.Groups, s.LegacyGroups = out, nil, aliases
 }
+
+// Import reads a system file a GM imports: as Parse does, and refused when its id is
+// one of the built-in systems' (builtin says which), since changing a built-in means
+// exporting it and giving the copy an id of its own. Re-importing an id already
+// imported is the caller's update of that system.
+func Import(data []byte, builtin func(id string) bool) (*System, strictjson.Problems) {
+	s, ps := Parse(data)
+	if s != nil && builtin != nil && builtin(s.ID) {
+		return nil, strictjson.Problems{{Path: "id", Msg: fmt.Sprintf("%q is a built-in system's id: export it and give your copy an id of its own", s.ID)}}
+	}
+	return s, ps
+}
