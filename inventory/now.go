@@ -67,6 +67,9 @@ type Entry struct {
 	GM  map[string]bool
 	// Parent is the uid of the container it is in ("" loose).
 	Parent string
+	// Charges left (items with charges); Fill, the pints a liquid container holds.
+	Charges int64
+	Fill    float64
 }
 
 // On reports whether a state of the entry is on: the GM's override, else its own.
