@@ -43,6 +43,9 @@ func (c *checker) readItem(path string, raw map[string]any) *Item {
 		c.Add(rules.PathOf(path, "type"), "template %q is abstract: nothing is made with it", rules.Clip(it.Type))
 	}
 	it.Template = r.str("template", false)
+	if _, ok := c.templates[it.Template]; it.Template != "" && !ok {
+		c.Add(rules.PathOf(path, "template"), "unknown template %q", rules.Clip(it.Template))
+	}
 	it.Name = r.str("name", true)
 	c.label(rules.PathOf(path, "name"), it.Name)
 	it.Icon = r.str("icon", false)

@@ -64,7 +64,7 @@ func (c *checker) checkTemplates(path string, ts []Template, own bool) {
 		for j, h := range t.Hide {
 			c.OneOf(rules.PathOf(p, "hide", j), h, hideable...)
 		}
-		c.checkDefaults(rules.PathOf(p, "defaults"), t.Defaults)
+		c.checkDefaults(rules.PathOf(p, "defaults"), t)
 		for _, k := range rules.SortedKeys(t.Layers) {
 			c.templateLayer(rules.PathOf(p, "layers", k), t, k, own)
 		}
@@ -78,14 +78,26 @@ func (c *checker) checkTemplates(path string, ts []Template, own bool) {
 	}
 }
 
-// checkDefaults checks a template's defaults: plain values, not objects.
-func (c *checker) checkDefaults(path string, d map[string]any) {
+// checkDefaults checks a template's defaults: values of its items' fields, each of its
+// field's kind.
+func (c *checker) checkDefaults(path string, t *Template) {
+	d := t.Defaults
 	if len(d) > MaxItemFields {
 		c.Problems.AddKind(strictjson.Limit, path, fmt.Sprintf("has %d keys, at most %d allowed", len(d), MaxItemFields))
+		return
 	}
+	fields := c.fieldsFor(t)
 	for _, k := range rules.SortedKeys(d) {
-		if _, obj := d[k].(map[string]any); obj {
-			c.Add(rules.PathOf(path, k), "a default is a value, not an object")
+		p := rules.PathOf(path, k)
+		switch f, ok := fields[k]; {
+		case ok:
+			c.fieldValue(p, f, d[k])
+		case k == "cost" || k == "weight" || k == "icon" || k == "description" || k == "source" || k == "category":
+			if _, obj := d[k].(map[string]any); obj {
+				c.Add(p, "a default is a value, not an object")
+			}
+		default:
+			c.Add(p, "unknown field: not one of the template's items'")
 		}
 	}
 }

@@ -187,6 +187,9 @@ func TestParseRefuses(t *testing.T) {
 		{"item slot unknown", func(m map[string]any) { obj(m, "catalog", 0)["slot"] = "belt" }, "catalog[0] (lr-sword).slot", `unknown slot "belt"`},
 		{"stat object", func(m map[string]any) { obj(m, "stats")["str"] = map[string]any{"base": 10} }, "stats.str", "must be a number"},
 		{"renamed to no category", func(m map[string]any) { obj(m, "renamedCategories", "lr-trinket")["Amulet"] = "Talisman" }, "renamedCategories.lr-trinket.Amulet", "not one of the template's categories"},
+		{"default of no field", func(m map[string]any) { obj(m, "templates", 1, "defaults")["grip"] = "left" }, "templates[1] (lr-weapon).defaults.grip", "unknown field"},
+		{"default of the wrong kind", func(m map[string]any) { obj(m, "templates", 1, "defaults")["hands"] = 2 }, "templates[1] (lr-weapon).defaults.hands", "expected a string"},
+		{"item template unknown", func(m map[string]any) { obj(m, "catalog", 0)["template"] = "lr-blade" }, "catalog[0] (lr-sword).template", `unknown template "lr-blade"`},
 		{"core feature redefined", func(m map[string]any) { obj(m, "features", 2)["key"] = "holds" }, "features[2] (holds).key", "core feature"},
 	}
 	for _, tc := range cases {
