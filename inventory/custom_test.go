@@ -1,0 +1,33 @@
+package inventory
+
+import "testing"
+
+// TestPlayersOwnItem: a player's item is checked like a catalog one, and a category the
+// system renamed since takes its new name.
+func TestPlayersOwnItem(t *testing.T) {
+	s := lantern(t)
+	it, ps := s.ParseItem([]byte(`{"id":"my-amulet","type":"lr-trinket","name":"Grandmother's amulet","category":"Amulet","cost":5}`))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	if it.Category != "Charm" || it.Cost != 5 {
+		t.Errorf("got %+v", it)
+	}
+	c, _ := s.Campaign(nil)
+	if now := c.Now(&Entry{Item: it}); !now.Has("attunement") {
+		t.Error("a player's item has its template's features")
+	}
+	if _, ps := s.ParseItem([]byte(`{"id":"x","type":"lr-trinket","name":"X","sharpness":2}`)); !has(ps, "sharpness", "unknown field") {
+		t.Errorf("got %v", ps)
+	}
+}
+
+func TestPlayersOwnTemplate(t *testing.T) {
+	s := lantern(t)
+	if ps := s.CheckTemplate(Template{ID: "my-tool", Name: "Tool", Parent: "lr-gear", Features: map[string]any{"charges": true}}); len(ps) > 0 {
+		t.Errorf("a template under one of the system's: %v", ps)
+	}
+	if ps := s.CheckTemplate(Template{ID: "my-tool", Name: "Tool", Parent: "nowhere"}); !has(ps, "template[0].parent", "unknown template") {
+		t.Errorf("got %v", ps)
+	}
+}
