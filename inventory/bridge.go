@@ -60,28 +60,11 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 		f["slots"] = slots
 	}
 	if b := it.Binding; b != nil {
-		f["features"] = []any{map[string]any{"key": bindsFeature, "label": b.Label}}
-		limit := map[string]any{"value": "bindingMax", "mode": "block", "label": b.Label}
-		if b.Max.Const != nil {
-			limit["default"] = *b.Max.Const
-		}
-		f["states"] = []any{map[string]any{"key": BoundState, "label": b.Label, "who": "player", "requires": bindsFeature, "limit": limit}}
+		f["features"], f["states"] = bridgeBinding(b)
 	}
 	money := map[string]int64{}
 	if len(it.Currencies) > 0 {
-		fam := it.Currencies[0]
-		units := append([]ruleset.CurrencyUnit(nil), fam.Units...)
-		sort.SliceStable(units, func(i, j int) bool { return units[i].Value > units[j].Value })
-		var coins []any
-		for _, u := range units {
-			coins = append(coins, map[string]any{"key": u.ID, "name": u.Label, "value": u.Value})
-			money[u.ID] = int64(u.Value)
-		}
-		cur := map[string]any{"coins": coins}
-		if fam.PerWeight != nil {
-			cur["perWeight"] = *fam.PerWeight
-		}
-		f["currency"] = cur
+		f["currency"] = bridgeCurrency(it.Currencies[0], money)
 	}
 	var catalog []any
 	var ps strictjson.Problems
@@ -109,6 +92,35 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 		return nil, strictjson.Problems{{Msg: err.Error()}}
 	}
 	return Parse(data)
+}
+
+// bridgeBinding is binding as a feature items that bind have, and a blocking state
+// whose limit is the character's Local value bindingMax (the sheet's binding.max, which
+// the caller feeds in), else the ruleset's constant.
+func bridgeBinding(b *ruleset.Binding) (features, states []any) {
+	limit := map[string]any{"value": "bindingMax", "mode": "block", "label": b.Label}
+	if b.Max.Const != nil {
+		limit["default"] = *b.Max.Const
+	}
+	return []any{map[string]any{"key": bindsFeature, "label": b.Label}},
+		[]any{map[string]any{"key": BoundState, "label": b.Label, "who": "player", "requires": bindsFeature, "limit": limit}}
+}
+
+// bridgeCurrency is a currency family as coins, largest first; money is filled with
+// each unit's value, to price items.
+func bridgeCurrency(fam ruleset.CurrencyFamily, money map[string]int64) map[string]any {
+	units := append([]ruleset.CurrencyUnit(nil), fam.Units...)
+	sort.SliceStable(units, func(i, j int) bool { return units[i].Value > units[j].Value })
+	var coins []any
+	for _, u := range units {
+		coins = append(coins, map[string]any{"key": u.ID, "name": u.Label, "value": u.Value})
+		money[u.ID] = int64(u.Value)
+	}
+	cur := map[string]any{"coins": coins}
+	if fam.PerWeight != nil {
+		cur["perWeight"] = *fam.PerWeight
+	}
+	return cur
 }
 
 // bridgeFields turns rarities, tags and stats (but the weight) into common fields.

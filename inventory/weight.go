@@ -77,3 +77,28 @@ func (s *System) WeightUnit(n float64) string {
 	}
 	return s.Weight.Unit
 }
+
+// Encumbrance is what a load means for a character: past Above they are encumbered;
+// past Limit (when there is one) they cannot carry more.
+type Encumbrance struct {
+	Carried, Above float64
+	Limit          *float64
+	Encumbered     bool
+	Over           bool
+}
+
+// Encumber reads a load against a character's thresholds (a ruleset's carry
+// encumberedAbove and limit, or a system's capacity, as numbers read off the sheet).
+func Encumber(carried, above float64, limit *float64) Encumbrance {
+	return Encumbrance{Carried: carried, Above: above, Limit: limit,
+		Encumbered: carried > above, Over: limit != nil && carried > *limit}
+}
+
+// CanCarry reports whether adding an entry keeps a load within its limit (the
+// too-heavy check of an add).
+func (c *Campaign) CanCarry(inv []*Entry, p Purse, e *Entry, limit *float64) bool {
+	if limit == nil {
+		return true
+	}
+	return c.Carried(inv, p).Carried+c.EntryWeight(e) <= *limit
+}

@@ -114,3 +114,22 @@ func weightlessAbove(c *Campaign, inv []*Entry, i int) bool {
 	}
 	return false
 }
+
+func TestEncumbrance(t *testing.T) {
+	limit := 30.0
+	if e := Encumber(20, 20, &limit); e.Encumbered || e.Over {
+		t.Errorf("at the threshold is not over it: %+v", e)
+	}
+	if e := Encumber(25, 20, &limit); !e.Encumbered || e.Over {
+		t.Errorf("25 of 20/30: %+v", e)
+	}
+	if e := Encumber(31, 20, &limit); !e.Over {
+		t.Errorf("31 of 30: %+v", e)
+	}
+	c := campaign(t)
+	inv := []*Entry{entry(t, c, "lr-mail")}
+	two := 3.0
+	if !c.CanCarry(inv, nil, entry(t, c, "lr-sword"), &two) || c.CanCarry(inv, nil, entry(t, c, "lr-mail"), &two) {
+		t.Error("a 2-slot mail and a 1-slot sword fit 3; two mail shirts do not")
+	}
+}
