@@ -71,8 +71,8 @@ func (c *checker) readItem(path string, raw map[string]any) *Item {
 	if v, ok := raw["triggers"]; ok {
 		if l, isList := v.([]any); !isList {
 			c.Add(rules.PathOf(path, "triggers"), "expected an array")
-		} else if len(l) > MaxTriggers {
-			c.Problems.AddKind(strictjson.Limit, rules.PathOf(path, "triggers"), fmt.Sprintf("has %d items, at most %d allowed", len(l), MaxTriggers))
+		} else {
+			it.Rules = c.readRules(rules.PathOf(path, "triggers"), l)
 		}
 	}
 	fields := c.fieldsFor(t)

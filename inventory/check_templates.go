@@ -68,9 +68,7 @@ func (c *checker) checkTemplates(path string, ts []Template, own bool) {
 		for _, k := range rules.SortedKeys(t.Layers) {
 			c.templateLayer(rules.PathOf(p, "layers", k), t, k, own)
 		}
-		if len(t.Triggers) > MaxTriggers {
-			c.Problems.AddKind(strictjson.Limit, rules.PathOf(p, "triggers"), fmt.Sprintf("has %d items, at most %d allowed", len(t.Triggers), MaxTriggers))
-		}
+		t.Rules = c.readRules(rules.PathOf(p, "triggers"), t.Triggers)
 	}
 	if own {
 		c.checkTemplateTree(path, ts)

@@ -19,6 +19,7 @@ type Item struct {
 	Features map[string]bool
 	Fields   map[string]any
 	Layers   map[string]*Layer
+	Rules    []Rule
 	// Slot is the item's own slot key ("none": never in a slot), SlotSize its size there.
 	Slot     string
 	SlotSize int

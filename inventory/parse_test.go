@@ -30,7 +30,7 @@ func lantern(t testing.TB) *System {
 
 func TestParseLantern(t *testing.T) {
 	s := lantern(t)
-	if s.ID != "lantern-road" || len(s.Templates) != 6 || len(s.Catalog) != 10 {
+	if s.ID != "lantern-road" || len(s.Templates) != 6 || len(s.Catalog) != 11 {
 		t.Fatalf("got id %q, %d templates, %d items", s.ID, len(s.Templates), len(s.Catalog))
 	}
 	ring := s.CatalogItem("lr-ring")

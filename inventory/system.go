@@ -7,8 +7,6 @@
 // JSON path, an unusable file refused and a hostile one bounded (see Parse).
 package inventory
 
-import "sheetkeeper/strictjson"
-
 // System is one game's inventory rules, as its file gives them and after Parse has
 // checked it and turned legacy groups into templates. The fields are the file's keys;
 // only Catalog is read into a richer shape (Item), because a catalog item may carry any
@@ -72,7 +70,9 @@ type Template struct {
 	Defaults map[string]any            `json:"defaults,omitempty"`
 	Hide     []string                  `json:"hide,omitempty"`
 	Layers   map[string]map[string]any `json:"layers,omitempty"`
-	Triggers []strictjson.Raw          `json:"triggers,omitempty"`
+	Triggers []any                     `json:"triggers,omitempty"`
+	// Rules are the triggers read (by Parse).
+	Rules []Rule `json:"-"`
 	// Group is a legacy template's group; From the template a player's copy started as.
 	Group string `json:"group,omitempty"`
 	From  string `json:"from,omitempty"`
