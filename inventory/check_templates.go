@@ -32,8 +32,8 @@ func (c *checker) checkTemplates(path string, ts []Template, own bool) {
 				c.Add(rules.PathOf(p, "parent"), "a template cannot be under itself")
 			}
 		}
-		if t.Group != "" && !c.groups[t.Group] {
-			c.Add(rules.PathOf(p, "group"), "unknown group %q", rules.Clip(t.Group))
+		if _, alias := c.s.LegacyGroups[t.Group]; t.Group != "" && !c.groups[t.Group] && !alias {
+			c.Add(rules.PathOf(p, "group"), "unknown group %q (neither a group nor a legacyGroups id)", rules.Clip(t.Group))
 		}
 		if t.From != "" {
 			if _, ok := c.templates[t.From]; !ok {

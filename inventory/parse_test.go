@@ -190,6 +190,7 @@ func TestParseRefuses(t *testing.T) {
 		{"default of no field", func(m map[string]any) { obj(m, "templates", 1, "defaults")["grip"] = "left" }, "templates[1] (lr-weapon).defaults.grip", "unknown field"},
 		{"default of the wrong kind", func(m map[string]any) { obj(m, "templates", 1, "defaults")["hands"] = 2 }, "templates[1] (lr-weapon).defaults.hands", "expected a string"},
 		{"item template unknown", func(m map[string]any) { obj(m, "catalog", 0)["template"] = "lr-blade" }, "catalog[0] (lr-sword).template", `unknown template "lr-blade"`},
+		{"starter's group unknown", func(m map[string]any) { obj(m, "starterTemplates", 0)["group"] = "tools" }, "starterTemplates[0].group", `unknown group "tools"`},
 		{"core feature redefined", func(m map[string]any) { obj(m, "features", 2)["key"] = "holds" }, "features[2] (holds).key", "core feature"},
 	}
 	for _, tc := range cases {
