@@ -106,7 +106,7 @@ func (c *Campaign) Equip(inv []*Entry, e *Entry) (*Full, error) {
 	if e.Equipped {
 		return nil, nil
 	}
-	if full := c.room(inv, e); full != nil {
+	if full := c.room(inv, e, e); full != nil {
 		return full, nil
 	}
 	e.Equipped = true
@@ -127,8 +127,9 @@ func (c *Campaign) Equippable(e *Entry) bool {
 	return false
 }
 
-// room returns nil when e fits where it goes, else what fills the slot.
-func (c *Campaign) room(inv []*Entry, e *Entry) *Full {
+// room returns nil when e fits where it goes, else what fills the slot; skip (e, or the
+// entry e stands for) is not counted among what is already there.
+func (c *Campaign) room(inv []*Entry, e, skip *Entry) *Full {
 	p, ok := c.SlotFor(e)
 	if !ok {
 		return nil
@@ -136,7 +137,7 @@ func (c *Campaign) room(inv []*Entry, e *Entry) *Full {
 	used := 0
 	var holders []*Entry
 	for _, x := range inv {
-		if x == e || !x.Equipped {
+		if x == e || x == skip || !x.Equipped {
 			continue
 		}
 		if xp, ok := c.SlotFor(x); ok && xp.Slot == p.Slot {
@@ -167,4 +168,27 @@ func (c *Campaign) sizeIn(e *Entry, s *Slot) int {
 		return p.Size
 	}
 	return 0
+}
+
+// stateFits reports what fills the slot if an equipped entry's state were switched on
+// (a Versatile weapon taken two-handed beside a shield), or nil when it still fits.
+func (c *Campaign) stateFits(inv []*Entry, e *Entry, key string) *Full {
+	if !e.Equipped {
+		return nil
+	}
+	tmp := *e
+	tmp.Own = map[string]bool{key: true}
+	for k, v := range e.Own {
+		tmp.Own[k] = v || k == key
+	}
+	tmp.GM = nil
+	for k, v := range e.GM {
+		if k != key {
+			if tmp.GM == nil {
+				tmp.GM = map[string]bool{}
+			}
+			tmp.GM[k] = v
+		}
+	}
+	return c.room(inv, &tmp, e)
 }

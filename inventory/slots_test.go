@@ -91,3 +91,20 @@ func TestSlotsOtherwise(t *testing.T) {
 		t.Errorf("an item's own slot wins over the rules: %+v", p)
 	}
 }
+
+// TestStateThatNeedsRoom: taking an equipped Versatile staff two-handed beside a shield
+// is refused while the hands are full, and allowed once the shield is out.
+func TestStateThatNeedsRoom(t *testing.T) {
+	c := campaign(t)
+	staff, shield := entry(t, c, "lr-staff"), entry(t, c, "lr-shield")
+	inv := []*Entry{staff, shield}
+	equipped(t, c, inv, staff)
+	equipped(t, c, inv, shield)
+	if _, err := c.SetState(inv, staff, StateChange{Key: "twoHanded", On: true}, nil); refusal.Of(err) != refusal.NotAllowed || staff.On("twoHanded") {
+		t.Fatalf("two hands on the staff with a shield in one: %v", err)
+	}
+	shield.Equipped = false
+	if _, err := c.SetState(inv, staff, StateChange{Key: "twoHanded", On: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+}

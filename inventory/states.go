@@ -106,6 +106,11 @@ func (c *Campaign) SetState(inv []*Entry, e *Entry, ch StateChange, local func(s
 			}
 		}
 	}
+	if ch.On && !ch.GM {
+		if full := c.stateFits(inv, e, st.Key); full != nil {
+			return "", refusal.New(refusal.NotAllowed, "%s is full: take something out first", full.Slot.Label)
+		}
+	}
 	if ch.GM {
 		if e.GM == nil {
 			e.GM = map[string]bool{}
