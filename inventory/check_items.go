@@ -163,7 +163,9 @@ func (c *checker) fieldValue(path string, f *Field, v any) bool {
 			}
 		}
 		return true
-	case "pieces", "packContents":
+	case "allows":
+		return c.allows(path, v)
+	case "pieces", "packContents", "compartments", "actions":
 		if l, ok := v.([]any); !ok || len(l) > MaxOptions*10 {
 			c.Add(path, "expected a list of at most %d entries", MaxOptions*10)
 			return false
@@ -499,4 +501,47 @@ func categories(v any) ([]string, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// allows checks a container's allowed contents: rules as a slot's (item, template,
+// category, feature, property, name), any one of which an item must match to go in.
+func (c *checker) allows(path string, v any) bool {
+	list, ok := v.([]any)
+	if !ok || len(list) > MaxSlotRules {
+		c.Add(path, "expected a list of at most %d rules", MaxSlotRules)
+		return false
+	}
+	good := true
+	for i, x := range list {
+		p := rules.PathOf(path, i)
+		m, ok := x.(map[string]any)
+		if !ok {
+			c.Add(p, "expected an object")
+			good = false
+			continue
+		}
+		c.onlyKeys(p, m, "item", "template", "category", "feature", "property", "name")
+		r := allowRule(m)
+		if r.Template != "" {
+			if _, ok := c.templates[r.Template]; !ok && !c.groups[r.Template] {
+				c.Add(rules.PathOf(p, "template"), "unknown template %q", rules.Clip(r.Template))
+				good = false
+			}
+		}
+		if r.Feature != "" && !c.knownFeature(rules.PathOf(p, "feature"), r.Feature) {
+			good = false
+		}
+		if _, ok := categories(r.Category); !ok {
+			c.Add(rules.PathOf(p, "category"), "expected a category or a list of categories")
+			good = false
+		}
+	}
+	return good
+}
+
+// allowRule reads one of a container's allows rules.
+func allowRule(m map[string]any) SlotRule {
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	return SlotRule{Item: str("item"), Template: str("template"), Category: m["category"],
+		Feature: str("feature"), Property: str("property"), Name: str("name")}
 }

@@ -56,6 +56,11 @@ func (c *Campaign) Put(inv []*Entry, e, box *Entry) error {
 	if c.depth(inv, box)+1+c.height(inv, e) > MaxNesting {
 		return refusal.New(refusal.NotAllowed, "containers nest at most %d deep", MaxNesting)
 	}
+	if v, ok := cur.Field("allows"); ok {
+		if list, _ := v.([]any); len(list) > 0 && !c.allowed(list, e) {
+			return refusal.New(refusal.NotAllowed, "%s does not hold %s", cur.Name, c.Now(e).Name)
+		}
+	}
 	if limit, ok := cur.Field("capacityLb"); ok {
 		if lb, _ := limit.(float64); lb > 0 {
 			if w := c.contentWeight(inv, box, 0) + c.EntryWeight(e) + c.contentWeight(inv, e, 0); w > lb {
@@ -191,4 +196,18 @@ func (c *Campaign) Fill(e *Entry, pints float64) error {
 	}
 	e.Fill = next
 	return nil
+}
+
+// allowed reports whether e matches one of a container's allows rules.
+func (c *Campaign) allowed(list []any, e *Entry) bool {
+	cur := c.Now(e)
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			r := allowRule(m)
+			if c.ruleMatches(&r, e, &cur) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -103,3 +103,31 @@ func TestChargesAndLiquids(t *testing.T) {
 		t.Errorf("a ring holds no liquid: %v", err)
 	}
 }
+
+// TestContainerAllows: a container that holds only some things (a scabbard holds
+// blades) refuses the rest.
+func TestContainerAllows(t *testing.T) {
+	s, ps := Parse(mutate(t, func(m map[string]any) {
+		cat := m["catalog"].([]any)
+		m["catalog"] = append(cat, map[string]any{"id": "lr-scabbard", "type": "lr-bag", "name": "Scabbard",
+			"allows": []any{map[string]any{"feature": "weapon", "category": "Blade"}}})
+	}))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, _ := s.Campaign(nil)
+	box, sword, maul := c.NewEntry("b", s.CatalogItem("lr-scabbard"), 1), c.NewEntry("s", s.CatalogItem("lr-sword"), 1), c.NewEntry("m", s.CatalogItem("lr-maul"), 1)
+	inv := []*Entry{box, sword, maul}
+	if err := c.Put(inv, sword, box); err != nil {
+		t.Errorf("a blade goes in: %v", err)
+	}
+	if err := c.Put(inv, maul, box); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a club does not: %v", err)
+	}
+	_, ps = Parse(mutate(t, func(m map[string]any) {
+		obj(m, "catalog", 5)["allows"] = []any{map[string]any{"feature": "blade"}}
+	}))
+	if !has(ps, "catalog[5] (lr-sack).allows[0].feature", `unknown feature "blade"`) {
+		t.Errorf("got %v", ps)
+	}
+}

@@ -50,9 +50,12 @@ var coreFeatures = []Feature{
 		{Key: "capacity", Kind: "text"}, {Key: "capacityLb", Kind: "number"},
 		{Key: "weightless", Kind: "checkbox"}, {Key: "straps", Kind: "checkbox"},
 		{Key: "holds", Kind: "select", Options: []string{"", "scrolls", "arrows", "bolts"}},
-		{Key: "holdLimit", Kind: "number"}}},
+		{Key: "allows", Kind: "allows"}, {Key: "holdLimit", Kind: "number"}, {Key: "holdUnit", Kind: "text"},
+		{Key: "coinsApart", Kind: "checkbox"},
+		{Key: "contentsView", Kind: "select", Options: []string{"inherit", "list", "details", "sealed"}},
+		{Key: "compartments", Kind: "compartments"}, {Key: "actions", Kind: "actions"}}},
 	{Key: "liquid", Label: "Liquid", Fields: []Field{{Key: "liquidPints", Kind: "number"}}},
-	{Key: "deck", Label: "Set", Fields: []Field{{Key: "pieceName", Kind: "text"}, {Key: "deckCards", Kind: "pieces"}}},
+	{Key: "deck", Label: "Set", Fields: []Field{{Key: "pieceName", Kind: "text"}, {Key: "deckCards", Kind: "pieces"}, {Key: "actions", Kind: "actions"}}},
 	{Key: "pack", Label: "Pack", Fields: []Field{{Key: "contents", Kind: "packContents"}}},
 	{Key: "writable", Label: "Writing", Excludes: "picture", Fields: []Field{{Key: "author", Kind: "text"}, {Key: "body", Kind: "markdown"}}},
 	{Key: "picture", Label: "Picture", Flag: "imageOnly", Excludes: "writable", Fields: []Field{{Key: "body", Kind: "picture"}}},
@@ -83,7 +86,9 @@ var itemKeys = map[string]bool{
 }
 
 // fieldKinds are the kinds a system's field can be; the special kinds (pieces,
-// packContents, markdown, picture) belong to core features only.
+// packContents, allows, compartments, actions, markdown, picture) belong to core
+// features only. (The core features are Pack Rat's newest: a container's straps and
+// holds from before, its allows, compartments and actions now.)
 var fieldKinds = []string{"text", "textarea", "number", "checkbox", "select", "tags", "dice"}
 
 // hideable are the core fields a template can hide.
