@@ -18,6 +18,9 @@ type checker struct {
 	groups    map[string]bool
 	features  map[string]*Feature // core and the system's
 	states    map[string]bool
+	// fieldCache keeps fieldsFor's answer per template: a 5,000-item catalog asks it for
+	// every item.
+	fieldCache map[*Template]map[string]*Field
 }
 
 var (

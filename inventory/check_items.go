@@ -102,7 +102,14 @@ func (c *checker) readItem(path string, raw map[string]any) *Item {
 // system's common fields, every feature's fields and flags, and the fields of t and the
 // templates it is under.
 func (c *checker) fieldsFor(t *Template) map[string]*Field {
+	if f, ok := c.fieldCache[t]; ok {
+		return f
+	}
+	if c.fieldCache == nil {
+		c.fieldCache = map[*Template]map[string]*Field{}
+	}
 	out := map[string]*Field{}
+	c.fieldCache[t] = out
 	add := func(fs []Field) {
 		for i := range fs {
 			if _, ok := out[fs[i].Key]; !ok {

@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -270,4 +271,27 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("a system or problems, never both or neither: %v", ps)
 		}
 	})
+}
+
+// BenchmarkParseLargeCatalog reads a system with a 4,000-item catalog: what importing
+// a big file costs.
+func BenchmarkParseLargeCatalog(b *testing.B) {
+	var m map[string]any
+	if err := json.Unmarshal(readTestdata(b, "lantern.json"), &m); err != nil {
+		b.Fatal(err)
+	}
+	cat := m["catalog"].([]any)
+	for i := 0; i < 4000; i++ {
+		cat = append(cat, map[string]any{"id": fmt.Sprintf("gen-%d", i), "type": "lr-weapon", "name": "Blade", "category": "Blade",
+			"damage": "d6", "hands": "1", "cost": 10, "weight": 1, "rarity": "common"})
+	}
+	m["catalog"] = cat
+	data, _ := json.Marshal(m)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ps := Parse(data); len(ps) > 0 {
+			b.Fatal(ps)
+		}
+	}
 }
