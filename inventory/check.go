@@ -52,6 +52,7 @@ func (c *checker) check() {
 	c.checkCurrency()
 	c.checkPanels()
 	c.checkCatalog()
+	c.checkPacks()
 	c.checkTables()
 	c.checkSlots()
 }

@@ -173,6 +173,12 @@ func (c *checker) checkValues() {
 		if v.Min != nil && v.Max != nil && *v.Min > *v.Max {
 			c.Add(rules.PathOf(p, "min"), "min %s is above max %s", rules.Num(*v.Min), rules.Num(*v.Max))
 		}
+		if d := v.Default; d != nil && (v.Min != nil && *d < *v.Min || v.Max != nil && *d > *v.Max) {
+			c.Add(rules.PathOf(p, "default"), "%s is outside min..max", rules.Num(*d))
+		}
+		if d := v.Default; d != nil && len(v.Choices) > 0 && (*d < 0 || int(*d) >= len(v.Choices) || *d != float64(int(*d))) {
+			c.Add(rules.PathOf(p, "default"), "a value with choices defaults to one of them: 0 up to %d", len(v.Choices)-1)
+		}
 		if v.Step != nil && *v.Step <= 0 {
 			c.Add(rules.PathOf(p, "step"), "must be above 0")
 		}

@@ -70,6 +70,8 @@ type Entry struct {
 	// Charges left (items with charges); Fill, the pints a liquid container holds.
 	Charges int64
 	Fill    float64
+	// Out: the pieces of a set taken out of it, by their place in its list.
+	Out []int
 }
 
 // On reports whether a state of the entry is on: the GM's override, else its own.

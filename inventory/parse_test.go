@@ -192,6 +192,8 @@ func TestParseRefuses(t *testing.T) {
 		{"default of the wrong kind", func(m map[string]any) { obj(m, "templates", 1, "defaults")["hands"] = 2 }, "templates[1] (lr-weapon).defaults.hands", "expected a string"},
 		{"item template unknown", func(m map[string]any) { obj(m, "catalog", 0)["template"] = "lr-blade" }, "catalog[0] (lr-sword).template", `unknown template "lr-blade"`},
 		{"starter's group unknown", func(m map[string]any) { obj(m, "starterTemplates", 0)["group"] = "tools" }, "starterTemplates[0].group", `unknown group "tools"`},
+		{"value default out of range", func(m map[string]any) { obj(m, "values", 0)["default"] = 2 }, "values[0].default", "outside min..max"},
+		{"value default no choice", func(m map[string]any) { obj(m, "values", 1)["default"] = 4 }, "values[1].default", "0 up to 3"},
 		{"core feature redefined", func(m map[string]any) { obj(m, "features", 2)["key"] = "holds" }, "features[2] (holds).key", "core feature"},
 	}
 	for _, tc := range cases {
