@@ -1,7 +1,9 @@
-// Package inventory is the engine of Pack Rat game systems (SPEC 7): the system file and
-// its checks, money, the item as it is now, and (in later parts) slots, weight, tables
-// and the bridge from a ruleset's items. It is pure: it takes bytes and values and returns
-// values, with no files, clocks or globals of its own.
+// Package inventory is the engine of Pack Rat game systems (SPEC 7): the system file
+// and its checks (templates, features, states, rules, money, slots, catalog, tables…),
+// the item as it is now, states and their limits, equipment slots, entries (stacks,
+// containers, charges, liquids, sets, packs), weight, money and trade, roll tables, and
+// the system derived from a ruleset's items block. It is pure: it takes bytes and values
+// and returns values, with no files, clocks, dice or globals of its own.
 //
 // A system file is read the way a ruleset is: strictly, every problem at once with its
 // JSON path, an unusable file refused and a hostile one bounded (see Parse).
