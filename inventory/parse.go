@@ -77,6 +77,7 @@ func Parse(data []byte) (*System, strictjson.Problems) {
 		return nil, ps
 	}
 	s.convertGroups()
+	s.giveHues()
 	s.index = buildIndex(s)
 	s.bind()
 	return s, nil
