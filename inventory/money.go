@@ -120,6 +120,11 @@ func (m *Money) Pay(p Purse, cost int64) (Purse, bool) {
 	if cost < 0 || m.Worth(p) < cost {
 		return nil, false
 	}
+	for _, n := range p {
+		if n < 0 {
+			return nil, false // a corrupt purse pays nothing
+		}
+	}
 	out := append(Purse(nil), p...)
 	rem := cost
 	for i, c := range m.Coins {
@@ -168,15 +173,29 @@ type Shop struct {
 	SellRate int64 // 0 up to 1000; Pack Rat's shops default to 50
 }
 
-// Price is what a shop charges for one lot of an item that costs cost.
+// Price is what a shop charges for one lot of an item that costs cost (never below 0).
 func (sh Shop) Price(cost int64) int64 {
-	return (cost*(100+sh.Markup) + 50) / 100
+	markup := min(max(sh.Markup, -100), maxMarkup)
+	return max(0, (cost*(100+markup)+50)/100)
 }
 
-// Offer is what a shop pays for qty of an item costing cost per bundle of bundle.
+// Offer is what a shop pays for qty of an item costing cost per bundle of bundle. It is
+// worked out in unsigned 64 bits (a cost of at most 10¹² times 10⁴ items times a rate of
+// 1000 % fits), and is never below 0.
 func (sh Shop) Offer(cost, qty, bundle int64) int64 {
-	return cost * qty * sh.SellRate / (max(bundle, 1) * 100)
+	if cost <= 0 || qty <= 0 || sh.SellRate <= 0 {
+		return 0
+	}
+	rate := uint64(min(sh.SellRate, maxSellRate))
+	n := uint64(min(cost, maxMoney)) * uint64(min(qty, maxLots)) * rate / (uint64(max(bundle, 1)) * 100)
+	return int64(n)
 }
+
+// The bounds of a shop's prices, as Pack Rat's party server holds them.
+const (
+	maxMarkup   = 500
+	maxSellRate = 1000
+)
 
 // Format shows an amount the way the system shows prices: in its show coin, as a
 // decimal when that coin is worth a power of ten of the smallest ("1.5 gp"), else as

@@ -104,6 +104,18 @@ func TestShopPrices(t *testing.T) {
 	if got := (Shop{SellRate: 50}).Offer(25, 3, 1); got != 37 {
 		t.Errorf("half of 3×25 = %d, want 37 (rounded down)", got)
 	}
+	if got := (Shop{SellRate: -5}).Offer(100, 1, 1); got != 0 {
+		t.Errorf("a negative rate pays nothing: %d", got)
+	}
+	if got := (Shop{Markup: -300}).Price(100); got != 0 {
+		t.Errorf("a price never goes below 0: %d", got)
+	}
+	if got := (Shop{SellRate: 1000}).Offer(1e12, 10000, 1); got != 1e17 {
+		t.Errorf("the largest offer does not overflow: %d", got)
+	}
+	if _, ok := dnd5eMoney().Pay(Purse{0, 5, 0, -3, 0}, 10); ok {
+		t.Error("a purse with a negative count pays nothing")
+	}
 	if got := (Shop{SellRate: 50}).Offer(100, 30, 20); got != 75 {
 		t.Errorf("30 arrows sold in bundles of 20 at 100 = %d, want 75", got)
 	}

@@ -96,8 +96,8 @@ func (c *Campaign) Sell(st *Store, e *Entry, qty int64, p Purse) (Purse, int64, 
 	if !st.Open || !st.Buys {
 		return nil, 0, refusal.New(refusal.NotAllowed, "the shop does not buy")
 	}
-	if qty < 1 || qty > e.Qty {
-		return nil, 0, refusal.New(refusal.BadAmount, "sell 1 up to %d", e.Qty)
+	if qty < 1 || qty > e.Qty || qty > maxLots {
+		return nil, 0, refusal.New(refusal.BadAmount, "sell 1 up to %d", min(e.Qty, maxLots))
 	}
 	offer := st.Offer(c.Now(e).Cost, qty, bundleOf(c, e.Item))
 	if st.Funds != nil && *st.Funds < offer {
