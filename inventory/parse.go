@@ -66,8 +66,16 @@ func Parse(data []byte) (*System, strictjson.Problems) {
 	s := &System{}
 	ps := strictjson.Decode(data, s, "", strictjson.Options{MaxDepth: MaxDepth, AllowComment: true})
 	if ps.Complete() {
+		toggles := s.convertToggles()
 		c := &checker{s: s}
 		c.check()
+		if toggles {
+			for i, p := range c.Problems {
+				if strings.HasPrefix(p.Path, "states[") {
+					c.Problems[i].Path = strings.Replace("toggles"+p.Path[len("states"):], ".requires", ".feature", 1)
+				}
+			}
+		}
 		ps = append(ps, c.Problems...)
 	}
 	annotate(s, ps)
@@ -211,4 +219,22 @@ func Import(data []byte, builtin func(id string) bool) (*System, strictjson.Prob
 		return nil, strictjson.Problems{{Path: "id", Msg: fmt.Sprintf("%q is a built-in system's id: export it and give your copy an id of its own", s.ID)}}
 	}
 	return s, ps
+}
+
+// convertToggles turns an older file's toggles into states, when it lists no states of
+// its own: player states requiring the toggle's feature, their limits warning. It
+// reports whether it did, so problems can name the toggles the author wrote.
+func (s *System) convertToggles() bool {
+	if len(s.States) > 0 || len(s.Toggles) == 0 {
+		return false
+	}
+	for _, tg := range s.Toggles {
+		st := State{Key: tg.Key, Label: tg.Label, Who: "player", Requires: tg.Feature}
+		if tg.Limit != nil {
+			st.Limit = &Limit{Default: tg.Limit, Mode: "warn", Text: tg.LimitText}
+		}
+		s.States = append(s.States, st)
+	}
+	s.Toggles = nil
+	return true
 }

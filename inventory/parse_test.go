@@ -297,3 +297,21 @@ func BenchmarkParseLargeCatalog(b *testing.B) {
 		}
 	}
 }
+
+// TestToggles: an older file's toggles are its states.
+func TestToggles(t *testing.T) {
+	s, ps := Parse([]byte(`{"packrat":"system","id":"r2","templates":[{"id":"t","name":"T","features":{"attunement":true}}],
+		"features":[{"key":"attunement","label":"Attunement"}],
+		"toggles":[{"key":"attuned","label":"Attuned","feature":"attunement","limit":3,"limitText":"At most {limit}"}]}`))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	st := s.States[0]
+	if st.Key != "attuned" || st.Who != "player" || st.Requires != "attunement" || *st.Limit.Default != 3 || st.Limit.Mode != "warn" || len(s.Toggles) != 0 {
+		t.Errorf("got %+v", st)
+	}
+	_, ps = Parse([]byte(`{"packrat":"system","id":"r2","templates":[{"id":"t","name":"T"}],"toggles":[{"key":"attuned","label":"Attuned","feature":"attune"}]}`))
+	if !has(ps, "toggles[0].feature", `unknown feature "attune"`) {
+		t.Errorf("a toggle's mistake is named at the toggle: %v", ps)
+	}
+}

@@ -29,9 +29,12 @@ type System struct {
 	Groups       []Group           `json:"groups,omitempty"`
 	LegacyGroups map[string]string `json:"legacyGroups,omitempty"`
 
-	Features         []Feature         `json:"features,omitempty"`
-	CommonFields     []Field           `json:"commonFields,omitempty"`
-	States           []State           `json:"states,omitempty"`
+	Features     []Feature `json:"features,omitempty"`
+	CommonFields []Field   `json:"commonFields,omitempty"`
+	States       []State   `json:"states,omitempty"`
+	// Toggles are an older file's states (player states whose limits warn); Parse turns
+	// them into States when the file has none.
+	Toggles          []Toggle          `json:"toggles,omitempty"`
 	Values           []Value           `json:"values,omitempty"`
 	Stats            map[string]any    `json:"stats,omitempty"`
 	CampaignSettings []string          `json:"campaignSettings,omitempty"`
@@ -223,4 +226,14 @@ type SlotRule struct {
 	Name     string `json:"name,omitempty"`
 	State    string `json:"state,omitempty"`
 	Size     int    `json:"size,omitempty"`
+}
+
+// Toggle is an older file's state: a player's checkbox on items with a feature, its
+// limit only ever warning.
+type Toggle struct {
+	Key       string   `json:"key"`
+	Label     string   `json:"label"`
+	Feature   string   `json:"feature,omitempty"`
+	Limit     *float64 `json:"limit,omitempty"`
+	LimitText string   `json:"limitText,omitempty"`
 }
