@@ -12,6 +12,16 @@ import (
 // system, as a catalog item is checked; a category the system has renamed since takes
 // its new name first.
 func (s *System) ParseItem(data []byte) (*Item, strictjson.Problems) {
+	return s.parseItem(data, nil)
+}
+
+// ParseItem reads a player's own item as System.ParseItem does, its template one of the
+// system's or of the players' own the campaign has.
+func (c *Campaign) ParseItem(data []byte) (*Item, strictjson.Problems) {
+	return c.System.parseItem(data, c.templates)
+}
+
+func (s *System) parseItem(data []byte, own map[string]*Template) (*Item, strictjson.Problems) {
 	var raw map[string]any
 	ps := strictjson.Decode(data, &raw, "", strictjson.Options{MaxDepth: MaxDepth})
 	if len(ps) > 0 {
@@ -23,12 +33,17 @@ func (s *System) ParseItem(data []byte) (*Item, strictjson.Problems) {
 		}
 	}
 	c := s.checker()
+	for id, t := range own {
+		c.templates[id] = t
+	}
 	it := c.readItem("", raw)
 	if len(c.Problems) > 0 {
 		c.Problems.Sort()
 		return nil, c.Problems
 	}
-	it.sys, it.tmpl = s, s.lookupTemplate(it)
+	if own == nil {
+		it.sys, it.tmpl = s, s.lookupTemplate(it)
+	}
 	return it, nil
 }
 

@@ -31,3 +31,30 @@ func TestPlayersOwnTemplate(t *testing.T) {
 		t.Errorf("got %v", ps)
 	}
 }
+
+// TestPlayersTemplatesInPlay: a player's template under one of the system's gives its
+// items its fields and features, and its parent's.
+func TestPlayersTemplatesInPlay(t *testing.T) {
+	c := campaign(t)
+	ps := c.AddTemplates([]Template{
+		{ID: "my-tool", Name: "Tool", Parent: "lr-bag", Fields: []Field{{Key: "craft", Label: "Craft", Kind: "text"}}, Features: map[string]any{"charges": true}},
+		{ID: "my-pick", Name: "Lockpick", Parent: "my-tool", Defaults: map[string]any{"craft": "thieving"}},
+	})
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	it, ps := c.ParseItem([]byte(`{"id":"pick","type":"my-pick","name":"Bent pick","maxCharges":2}`))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	now := c.Now(&Entry{Item: it})
+	if v, _ := now.Field("craft"); v != "thieving" || !now.Has("charges") || !now.Has("holds") || now.Template.ID != "my-pick" {
+		t.Errorf("craft %v, charges %v, holds %v", v, now.Has("charges"), now.Has("holds"))
+	}
+	if ps := c.AddTemplates([]Template{{ID: "lr-gear", Name: "Mine"}}); !has(ps, "templates[0].id", "already") {
+		t.Errorf("a player's template cannot take a system template's id: %v", ps)
+	}
+	if _, ps := lantern(t).ParseItem([]byte(`{"id":"pick","type":"my-pick","name":"Bent pick"}`)); !has(ps, "type", "unknown template") {
+		t.Errorf("without the campaign, a player's template is unknown: %v", ps)
+	}
+}

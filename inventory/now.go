@@ -18,6 +18,8 @@ type Campaign struct {
 	System *System
 	States []State
 	order  map[string]int
+	// templates are the players' own (rule packages'), by id; see AddTemplates.
+	templates map[string]*Template
 }
 
 // Campaign returns the system as a campaign with its own states plays it. The
@@ -106,7 +108,7 @@ func (c *Campaign) Now(e *Entry) Current {
 	it := e.Item
 	cur := Current{Item: it, sys: c.System, Name: it.Name, Icon: it.Icon, Description: it.Description,
 		Category: it.Category, Cost: it.Cost, Weight: it.Weight}
-	cur.Template = c.System.itemTemplate(it)
+	cur.Template = c.itemTemplate(it)
 	if len(e.Own) == 0 && len(e.GM) == 0 {
 		return cur
 	}
@@ -141,6 +143,57 @@ func (c *Campaign) Now(e *Entry) Current {
 		}
 	}
 	return cur
+}
+
+// itemTemplate is the template an item was made from: a player's own first (its copy's,
+// else its type's), else the system's.
+func (c *Campaign) itemTemplate(it *Item) *Template {
+	if len(c.templates) > 0 {
+		if t := c.templates[it.Template]; t != nil {
+			return t
+		}
+		if t := c.templates[it.Type]; t != nil {
+			return t
+		}
+	}
+	return c.System.itemTemplate(it)
+}
+
+// AddTemplates gives the campaign players' own templates (its rule packages'), each
+// checked as the system's are; a player's may go under any of the system's or another
+// player's listed before it. They are copied, so the caller's stay as they were.
+func (c *Campaign) AddTemplates(ts []Template) strictjson.Problems {
+	copies := append([]Template(nil), ts...)
+	ch := c.System.checker()
+	for i := range copies {
+		if _, taken := ch.templates[copies[i].ID]; taken {
+			ch.Add(rules.PathOf("templates", i, "id"), "the system has a template %q already", copies[i].ID)
+		}
+		ch.templates[copies[i].ID] = &copies[i]
+	}
+	ch.checkTemplates("templates", copies, false)
+	if len(ch.Problems) > 0 {
+		ch.Problems.Sort()
+		return ch.Problems
+	}
+	if c.templates == nil {
+		c.templates = map[string]*Template{}
+	}
+	for i := range copies {
+		c.templates[copies[i].ID] = &copies[i]
+	}
+	for _, t := range c.templates {
+		parent := t.Parent
+		if parent == "" {
+			parent = t.Group // a player's template from before nesting named its group
+		}
+		if p := c.templates[parent]; p != nil && p != t {
+			t.up = p
+		} else {
+			t.up = c.System.index.templates[c.System.TemplateAlias(parent)]
+		}
+	}
+	return nil
 }
 
 // itemTemplate is the template an item was made from: its copy's, else its type's.

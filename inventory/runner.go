@@ -66,7 +66,7 @@ func (c *Campaign) NewRunner(eval Eval) *Runner {
 
 // rulesOf is an entry's rules: its template lineage's (top first), then its item's own.
 func (r *Runner) rulesOf(e *Entry) []Rule {
-	line := r.c.System.Lineage(r.c.System.itemTemplate(e.Item))
+	line := r.c.System.Lineage(r.c.itemTemplate(e.Item))
 	var out []Rule
 	for i := len(line) - 1; i >= 0; i-- {
 		out = append(out, line[i].Rules...)
