@@ -196,22 +196,11 @@ func (c *checker) fieldValue(path string, f *Field, v any) bool {
 
 // templateLayer reads one of a template's layers: what every item made with it becomes
 // in that state, unless the item has a layer of its own for it.
-func (c *checker) templateLayer(path string, t *Template, state string, own bool) {
-	var fields map[string]*Field
-	if own {
-		fields = c.fieldsFor(t)
+func (c *checker) templateLayer(path string, t *Template, state string) {
+	if t.layers == nil {
+		t.layers = map[string]*Layer{}
 	}
-	l := c.readLayer(path, state, t.Layers[state], fields)
-	if !own {
-		return
-	}
-	if c.s.templateLayers == nil {
-		c.s.templateLayers = map[string]map[string]*Layer{}
-	}
-	if c.s.templateLayers[t.ID] == nil {
-		c.s.templateLayers[t.ID] = map[string]*Layer{}
-	}
-	c.s.templateLayers[t.ID][state] = l
+	t.layers[state] = c.readLayer(path, state, t.Layers[state], c.fieldsFor(t))
 }
 
 func (c *checker) readLayers(path string, v any, fields map[string]*Field) map[string]*Layer {

@@ -66,7 +66,7 @@ func (c *checker) checkTemplates(path string, ts []Template, own bool) {
 		}
 		c.checkDefaults(rules.PathOf(p, "defaults"), t)
 		for _, k := range rules.SortedKeys(t.Layers) {
-			c.templateLayer(rules.PathOf(p, "layers", k), t, k, own)
+			c.templateLayer(rules.PathOf(p, "layers", k), t, k)
 		}
 		t.Rules = c.readRules(rules.PathOf(p, "triggers"), t.Triggers)
 	}

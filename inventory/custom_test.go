@@ -38,7 +38,8 @@ func TestPlayersTemplatesInPlay(t *testing.T) {
 	c := campaign(t)
 	ps := c.AddTemplates([]Template{
 		{ID: "my-tool", Name: "Tool", Parent: "lr-bag", Fields: []Field{{Key: "craft", Label: "Craft", Kind: "text"}}, Features: map[string]any{"charges": true}},
-		{ID: "my-pick", Name: "Lockpick", Parent: "my-tool", Defaults: map[string]any{"craft": "thieving"}},
+		{ID: "my-pick", Name: "Lockpick", Parent: "my-tool", Defaults: map[string]any{"craft": "thieving"},
+			Layers: map[string]map[string]any{"cursed": {"name": "Snapped pick"}}},
 	})
 	if len(ps) > 0 {
 		t.Fatal(ps)
@@ -50,6 +51,9 @@ func TestPlayersTemplatesInPlay(t *testing.T) {
 	now := c.Now(&Entry{Item: it})
 	if v, _ := now.Field("craft"); v != "thieving" || !now.Has("charges") || !now.Has("holds") || now.Template.ID != "my-pick" {
 		t.Errorf("craft %v, charges %v, holds %v", v, now.Has("charges"), now.Has("holds"))
+	}
+	if got := c.Now(&Entry{Item: it, GM: map[string]bool{"cursed": true}}).Name; got != "Snapped pick" {
+		t.Errorf("a player's template's layer: %q", got)
 	}
 	if ps := c.AddTemplates([]Template{{ID: "lr-gear", Name: "Mine"}}); !has(ps, "templates[0].id", "already") {
 		t.Errorf("a player's template cannot take a system template's id: %v", ps)

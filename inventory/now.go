@@ -218,7 +218,7 @@ func (s *System) layerFor(it *Item, t *Template, state string) *Layer {
 		return l
 	}
 	for t := range s.lineage(t) {
-		if l := s.templateLayers[t.ID][state]; l != nil {
+		if l := t.layers[state]; l != nil {
 			return l
 		}
 	}

@@ -52,8 +52,6 @@ type System struct {
 	Showcase   *bool             `json:"showcase,omitempty"`
 	Catalog    []*Item           `json:"-"`
 	index      *index            `json:"-"`
-	// templateLayers: template id → state → its layer, read by Parse.
-	templateLayers map[string]map[string]*Layer
 }
 
 // Template decides an item's fields and what it can do. Templates nest by Parent.
@@ -81,8 +79,10 @@ type Template struct {
 	// Group is a legacy template's group; From the template a player's copy started as.
 	Group string `json:"group,omitempty"`
 	From  string `json:"from,omitempty"`
-	// up is the template it is under, resolved once by Parse.
-	up *Template
+	// up is the template it is under, resolved once (by Parse, or a campaign for a
+	// player's); layers, its Layers read.
+	up     *Template
+	layers map[string]*Layer
 }
 
 // Group is a legacy file's group of templates.
