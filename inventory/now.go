@@ -87,7 +87,8 @@ func (e *Entry) On(key string) bool {
 // Current is an item as it is now: the item plus the layers of its states that are on,
 // in the campaign's order of states, each later one over the earlier. Everything uses it:
 // names, weight, value, sale prices, features and panels. It is a value with no map of
-// its own, so working it out for a whole inventory allocates nothing.
+// its own, so working it out for a whole inventory allocates nothing (unless an item has
+// more than four layers on).
 type Current struct {
 	Item        *Item
 	Template    *Template
@@ -98,9 +99,19 @@ type Current struct {
 	Cost        int64
 	Weight      float64
 
-	sys    *System
-	layers [MaxCampaignStates]*Layer
+	sys *System
+	// The on layers, in order: the first few inline (most items have none or one), the
+	// rest spilled, so a Current stays small to copy.
+	inline [4]*Layer
+	spill  []*Layer
 	n      int
+}
+
+func (c *Current) layer(i int) *Layer {
+	if i < len(c.inline) {
+		return c.inline[i]
+	}
+	return c.spill[i-len(c.inline)]
 }
 
 // Now returns the entry's item as it is now.
@@ -121,7 +132,11 @@ func (c *Campaign) Now(e *Entry) Current {
 		if l == nil {
 			continue
 		}
-		cur.layers[cur.n] = l
+		if cur.n < len(cur.inline) {
+			cur.inline[cur.n] = l
+		} else {
+			cur.spill = append(cur.spill, l)
+		}
 		cur.n++
 		if l.Name != nil {
 			cur.Name = *l.Name
@@ -229,7 +244,7 @@ func (s *System) layerFor(it *Item, t *Template, state string) *Layer {
 // item's own, else its template's default (the nearest in its lineage).
 func (c *Current) Field(key string) (any, bool) {
 	for i := c.n - 1; i >= 0; i-- {
-		if v, ok := c.layers[i].Fields[key]; ok {
+		if v, ok := c.layer(i).Fields[key]; ok {
 			return v, true
 		}
 	}
@@ -250,7 +265,7 @@ func (c *Current) Field(key string) (any, bool) {
 // unless something says false.
 func (c *Current) Has(feature string) bool {
 	for i := c.n - 1; i >= 0; i-- {
-		if v, ok := c.layers[i].Features[feature]; ok {
+		if v, ok := c.layer(i).Features[feature]; ok {
 			return v
 		}
 	}
@@ -286,7 +301,7 @@ func (c *Current) HasProperty(p string) bool {
 // Locks reports whether a layer that is on locks a state (only the GM may change it).
 func (c *Current) Locks(state string) bool {
 	for i := 0; i < c.n; i++ {
-		for _, k := range c.layers[i].Locks {
+		for _, k := range c.layer(i).Locks {
 			if k == state {
 				return true
 			}

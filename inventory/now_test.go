@@ -230,3 +230,26 @@ func TestTemplateLayers(t *testing.T) {
 		t.Errorf("a template's layer changes only its items' fields: %v", ps)
 	}
 }
+
+// TestManyLayers: more on layers than a Current holds inline still stack in order.
+func TestManyLayers(t *testing.T) {
+	c := campaign(t, State{Key: "wet", Label: "Wet"}, State{Key: "lit", Label: "Lit"})
+	layers := map[string]*Layer{}
+	on := map[string]bool{}
+	for i, st := range c.States {
+		w := float64(i + 1)
+		layers[st.Key] = &Layer{Weight: &w, Fields: map[string]any{st.Key: true}}
+		on[st.Key] = true
+	}
+	e := &Entry{Item: &Item{ID: "x", Type: "lr-gear", Name: "X", Layers: layers}, Own: on}
+	now := c.Now(e)
+	if now.Weight != float64(len(c.States)) {
+		t.Errorf("weight %v, want the last state's", now.Weight)
+	}
+	if v, _ := now.Field("wet"); v != true {
+		t.Error("a spilled layer's field is read")
+	}
+	if v, _ := now.Field("attuned"); v != true {
+		t.Error("an inline layer's field is read")
+	}
+}
