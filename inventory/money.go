@@ -165,28 +165,28 @@ func (m *Money) give(p Purse, amount int64, below int) {
 	}
 }
 
-// Shop is what a shop's prices follow: a markup on what it sells (percent, rounded half
+// Prices are what a shop's prices follow: a markup on what it sells (percent, rounded half
 // up, so the price shown is the price charged) and the rate it buys at (percent of an
 // item's cost, rounded down: a shop never pays a fraction).
-type Shop struct {
+type Prices struct {
 	Markup   int64 // -90 up to 500
 	SellRate int64 // 0 up to 1000; Pack Rat's shops default to 50
 }
 
 // Price is what a shop charges for one lot of an item that costs cost (never below 0).
-func (sh Shop) Price(cost int64) int64 {
-	markup := min(max(sh.Markup, -100), maxMarkup)
+func (pr Prices) Price(cost int64) int64 {
+	markup := min(max(pr.Markup, -100), maxMarkup)
 	return max(0, (cost*(100+markup)+50)/100)
 }
 
 // Offer is what a shop pays for qty of an item costing cost per bundle of bundle. It is
 // worked out in unsigned 64 bits (a cost of at most 10¹² times 10⁴ items times a rate of
 // 1000 % fits), and is never below 0.
-func (sh Shop) Offer(cost, qty, bundle int64) int64 {
-	if cost <= 0 || qty <= 0 || sh.SellRate <= 0 {
+func (pr Prices) Offer(cost, qty, bundle int64) int64 {
+	if cost <= 0 || qty <= 0 || pr.SellRate <= 0 {
 		return 0
 	}
-	rate := uint64(min(sh.SellRate, maxSellRate))
+	rate := uint64(min(pr.SellRate, maxSellRate))
 	n := uint64(min(cost, maxMoney)) * uint64(min(qty, maxLots)) * rate / (uint64(max(bundle, 1)) * 100)
 	return int64(n)
 }

@@ -81,7 +81,7 @@ func TestPay(t *testing.T) {
 // silver and copper only: 180 sp, no gold.
 func TestSalePaidInChangeCoins(t *testing.T) {
 	m := lantern(t).Money()
-	sold := Shop{SellRate: 100}.Offer(1800, 1, 1)
+	sold := Prices{SellRate: 100}.Offer(1800, 1, 1)
 	got := m.Receive(m.NewPurse(), sold)
 	if !samePurse(m, got, map[string]int64{"sp": 180}) {
 		t.Fatalf("a 9 gp sale paid %v, want 180 sp", m.Map(got))
@@ -92,31 +92,31 @@ func TestSalePaidInChangeCoins(t *testing.T) {
 }
 
 func TestShopPrices(t *testing.T) {
-	if got := (Shop{Markup: 10}).Price(5); got != 6 {
+	if got := (Prices{Markup: 10}).Price(5); got != 6 {
 		t.Errorf("5 at +10%% = %d, want 6 (5.5 rounded half up)", got)
 	}
-	if got := (Shop{Markup: 10}).Price(150); got != 165 {
+	if got := (Prices{Markup: 10}).Price(150); got != 165 {
 		t.Errorf("150 at +10%% = %d", got)
 	}
-	if got := (Shop{Markup: -50}).Price(3); got != 2 {
+	if got := (Prices{Markup: -50}).Price(3); got != 2 {
 		t.Errorf("3 at -50%% = %d, want 2 (1.5 rounded half up)", got)
 	}
-	if got := (Shop{SellRate: 50}).Offer(25, 3, 1); got != 37 {
+	if got := (Prices{SellRate: 50}).Offer(25, 3, 1); got != 37 {
 		t.Errorf("half of 3×25 = %d, want 37 (rounded down)", got)
 	}
-	if got := (Shop{SellRate: -5}).Offer(100, 1, 1); got != 0 {
+	if got := (Prices{SellRate: -5}).Offer(100, 1, 1); got != 0 {
 		t.Errorf("a negative rate pays nothing: %d", got)
 	}
-	if got := (Shop{Markup: -300}).Price(100); got != 0 {
+	if got := (Prices{Markup: -300}).Price(100); got != 0 {
 		t.Errorf("a price never goes below 0: %d", got)
 	}
-	if got := (Shop{SellRate: 1000}).Offer(1e12, 10000, 1); got != 1e17 {
+	if got := (Prices{SellRate: 1000}).Offer(1e12, 10000, 1); got != 1e17 {
 		t.Errorf("the largest offer does not overflow: %d", got)
 	}
 	if _, ok := dnd5eMoney().Pay(Purse{0, 5, 0, -3, 0}, 10); ok {
 		t.Error("a purse with a negative count pays nothing")
 	}
-	if got := (Shop{SellRate: 50}).Offer(100, 30, 20); got != 75 {
+	if got := (Prices{SellRate: 50}).Offer(100, 30, 20); got != 75 {
 		t.Errorf("30 arrows sold in bundles of 20 at 100 = %d, want 75", got)
 	}
 }
@@ -172,7 +172,7 @@ func TestMoneyIsConserved(t *testing.T) {
 		for i := range p {
 			p[i] = rapid.Int64Range(0, 50).Draw(t, m.Coins[i].Key)
 		}
-		shop := Shop{Markup: rapid.Int64Range(-90, 500).Draw(t, "markup"), SellRate: rapid.Int64Range(0, 1000).Draw(t, "rate")}
+		shop := Prices{Markup: rapid.Int64Range(-90, 500).Draw(t, "markup"), SellRate: rapid.Int64Range(0, 1000).Draw(t, "rate")}
 		cost := rapid.Int64Range(0, 20000).Draw(t, "cost")
 		till := rapid.Int64Range(0, 1e6).Draw(t, "till")
 		before := m.Worth(p) + till

@@ -4,10 +4,10 @@ import (
 	"sheetkeeper/refusal"
 )
 
-// Store is a shop as a purchase or a sale reads it: open or not, what it sells (with
+// Shop is a shop as a purchase or a sale reads it: open or not, what it sells (with
 // stock), what it has to pay with, and its prices.
-type Store struct {
-	Shop
+type Shop struct {
+	Prices
 	Open bool
 	// Buys: the shop buys from players.
 	Buys     bool
@@ -34,7 +34,7 @@ type Purchase struct {
 
 // LotPrice is what one lot of a listing costs: its own price, else the item's cost with
 // the shop's markup.
-func (st *Store) LotPrice(l *Listing) int64 {
+func (st *Shop) LotPrice(l *Listing) int64 {
 	if l.Price != nil {
 		return *l.Price
 	}
@@ -45,7 +45,7 @@ func (st *Store) LotPrice(l *Listing) int64 {
 // all or nothing: the shop must be open, have the stock, and the buyer the money, paid
 // with change (Money.Pay). On success the stock goes down and the shop's funds up; on a
 // refusal nothing changes.
-func (c *Campaign) Buy(st *Store, i int, lots int64, p Purse, uid string) (Purchase, error) {
+func (c *Campaign) Buy(st *Shop, i int, lots int64, p Purse, uid string) (Purchase, error) {
 	if !st.Open {
 		return Purchase{}, refusal.New(refusal.NotAllowed, "the shop is closed")
 	}
@@ -92,7 +92,7 @@ func bundleOf(c *Campaign, it *Item) int64 {
 // bundle), paid into the seller's purse in the change coins. The shop must be open, buy
 // from players and have the funds; the entry's count goes down. On a refusal nothing
 // changes.
-func (c *Campaign) Sell(st *Store, e *Entry, qty int64, p Purse) (Purse, int64, error) {
+func (c *Campaign) Sell(st *Shop, e *Entry, qty int64, p Purse) (Purse, int64, error) {
 	if !st.Open || !st.Buys {
 		return nil, 0, refusal.New(refusal.NotAllowed, "the shop does not buy")
 	}

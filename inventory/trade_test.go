@@ -12,7 +12,7 @@ func i64(n int64) *int64 { return &n }
 func TestBuy(t *testing.T) {
 	c := campaign(t)
 	m := c.System.Money()
-	st := &Store{Shop: Shop{Markup: 10}, Open: true, Funds: i64(0),
+	st := &Shop{Prices: Prices{Markup: 10}, Open: true, Funds: i64(0),
 		Listings: []Listing{{Item: c.System.CatalogItem("lr-sword"), Stock: i64(1)}}}
 	p := purse(t, m, map[string]int64{"gp": 2})
 	got, err := c.Buy(st, 0, 1, p, "u1")
@@ -40,7 +40,7 @@ func TestSell(t *testing.T) {
 	m := c.System.Money()
 	ring := c.NewEntry("r", c.System.CatalogItem("lr-ring"), 1)
 	ring.GM = map[string]bool{"identified": true}
-	st := &Store{Shop: Shop{SellRate: 50}, Open: true, Buys: true, Funds: i64(100)}
+	st := &Shop{Prices: Prices{SellRate: 50}, Open: true, Buys: true, Funds: i64(100)}
 	if _, _, err := c.Sell(st, ring, 1, m.NewPurse()); refusal.Of(err) != refusal.Insufficient || ring.Qty != 1 {
 		t.Errorf("a shop with 100 cannot pay 175,000: %v", err)
 	}
@@ -62,7 +62,7 @@ func TestTradeConservesMoney(t *testing.T) {
 		for i := range p {
 			p[i] = rapid.Int64Range(0, 30).Draw(t, m.Coins[i].Key)
 		}
-		st := &Store{Shop: Shop{Markup: rapid.Int64Range(-90, 500).Draw(t, "markup"), SellRate: rapid.Int64Range(0, 1000).Draw(t, "rate")},
+		st := &Shop{Prices: Prices{Markup: rapid.Int64Range(-90, 500).Draw(t, "markup"), SellRate: rapid.Int64Range(0, 1000).Draw(t, "rate")},
 			Open: true, Buys: true, Funds: i64(rapid.Int64Range(0, 1e5).Draw(t, "funds"))}
 		for _, id := range ids {
 			st.Listings = append(st.Listings, Listing{Item: c.System.CatalogItem(id), Stock: i64(3)})
