@@ -65,10 +65,6 @@ var coreFeatures = []Feature{
 	{Key: "bundle", Label: "Bundle", Fields: []Field{{Key: "bundle", Kind: "number"}}},
 }
 
-// CoreFeatures returns the features every system has (a copy: callers may not change
-// the engine's own).
-func CoreFeatures() []Feature { return append([]Feature(nil), coreFeatures...) }
-
 func isCoreFeature(key string) bool {
 	for _, f := range coreFeatures {
 		if f.Key == key {

@@ -111,3 +111,39 @@ func TestFormulaNeedsEvaluator(t *testing.T) {
 		t.Error("a formula without an evaluator is an error, not a guess")
 	}
 }
+
+// TestAddresses: every address a condition can read, and choices by name.
+func TestAddresses(t *testing.T) {
+	c := campaign(t)
+	ring := c.NewEntry("r", c.System.CatalogItem("lr-ring"), 2)
+	ring.Own = map[string]bool{"attuned": true}
+	ring.Equipped, ring.Fill = true, 0
+	sword := c.NewEntry("s", c.System.CatalogItem("lr-sword"), 1)
+	w := &World{Inv: []*Entry{ring, sword}, Stats: map[string]any{"str": 12.0},
+		Locals: map[string]float64{"curse": 2, "attuneSlots": 4}, ItemLocals: map[string]map[string]float64{"r": {"heat": 7}},
+		Globals: map[string]float64{"storm": 0.5}}
+	r := c.NewRunner(nil)
+	cases := map[string]float64{
+		"item.qty": 2, "item.equipped": 1, "item.fill": 0, "item.worth": 40, "item.weight": 0, "item.charges": 0,
+		"item.state.attuned": 1, "item.state.cursed": 0, "char.count.attuned": 1, "char.limit.attuned": 4,
+		"char.stat.str": 12, "char.carried": 1, "local.heat": 7, "local.curse": 2, "char.local.curse": 2, "global.storm": 0.5,
+	}
+	for addr, want := range cases {
+		if ok, err := r.all(w, ring, []Condition{{Value: addr, Op: "=", To: want}}); err != nil || !ok {
+			t.Errorf("%s: want %v (%v)", addr, want, err)
+		}
+	}
+	if ok, _ := r.all(w, ring, []Condition{{Value: "local.curse", Op: "=", To: "Gripped"}}); !ok {
+		t.Error("a value's choice by name")
+	}
+	if ok, _ := r.all(w, ring, []Condition{{Value: "global.storm", Op: "between", To: 0.0, To2: 1.0}, {Value: "item.qty", Op: ">=", To: 2.0}}); !ok {
+		t.Error("between and >=")
+	}
+	if ok, _ := r.all(w, ring, []Condition{{Value: "item.qty", Op: "!=", To: 2.0}}); ok {
+		t.Error("!=")
+	}
+	_, err := r.do(w, ring, Rule{Do: []Action{{Set: "local.heat", To: 1.0}, {Add: "char.local.curse", By: 1.0}, {Set: "item.charges", To: 9.0}}})
+	if err != nil || w.ItemLocals["r"]["heat"] != 1 || w.Locals["curse"] != 3 || ring.Charges != 0 {
+		t.Errorf("writes: heat %v curse %v charges %d (%v)", w.ItemLocals["r"]["heat"], w.Locals["curse"], ring.Charges, err)
+	}
+}
