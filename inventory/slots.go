@@ -192,3 +192,11 @@ func (c *Campaign) stateFits(inv []*Entry, e *Entry, key string) *Full {
 	}
 	return c.room(inv, &tmp, e)
 }
+
+// Unequip takes an entry out of its slot; it reports whether it was equipped (the
+// caller then runs the unequipped rules).
+func (c *Campaign) Unequip(e *Entry) bool {
+	was := e.Equipped
+	e.Equipped = false
+	return was
+}

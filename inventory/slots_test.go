@@ -68,6 +68,9 @@ func TestTwoHandedTakesBothHands(t *testing.T) {
 	}
 	staff.Own["twoHanded"] = false
 	equipped(t, c, inv, sword)
+	if !c.Unequip(sword) || c.Unequip(sword) || sword.Equipped {
+		t.Error("Unequip says whether it was equipped")
+	}
 }
 
 func TestSlotsOtherwise(t *testing.T) {
