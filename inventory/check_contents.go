@@ -79,9 +79,10 @@ func pieceName(x any) string {
 	return ""
 }
 
-// packContents checks a pack's contents: lines of a catalog item's id and how many
-// ({ "id": "torch", "qty": 10 }). The ids are resolved once the whole catalog is read
-// (checkPacks).
+// packContents checks a pack's contents: lines naming a catalog item by id or by name
+// (D&D 5e's packs list names: { "name": "Torch", "qty": 10 }), with how many. Ids are
+// resolved once the whole catalog is read (checkPacks); a name that is no catalog item's
+// is a plain item of that name when unpacked.
 func (c *checker) packContents(path string, v any) bool {
 	list, ok := v.([]any)
 	if !ok || len(list) > MaxOptions {
@@ -95,10 +96,13 @@ func (c *checker) packContents(path string, v any) bool {
 			c.Add(p, "expected an object")
 			return false
 		}
-		c.onlyKeys(p, m, "id", "qty")
-		if id, _ := m["id"].(string); id == "" {
-			c.Add(rules.PathOf(p, "id"), "required")
+		c.onlyKeys(p, m, "id", "name", "qty")
+		id, _ := m["id"].(string)
+		name, _ := m["name"].(string)
+		if (id == "") == (name == "") {
+			c.Add(p, "a line names a catalog item by id or by name")
 		}
+		c.CatalogText(rules.PathOf(p, "name"), name, maxLabelLen)
 		if q, ok := m["qty"]; ok {
 			if n, isNum := q.(float64); !isNum || n < 1 || n > 10000 || n != math.Trunc(n) {
 				c.Add(rules.PathOf(p, "qty"), "expected a whole number, 1 up to 10000")
@@ -108,7 +112,7 @@ func (c *checker) packContents(path string, v any) bool {
 	return true
 }
 
-// checkPacks: every pack line names a catalog item, and no pack holds itself.
+// checkPacks: every pack line's id names a catalog item, and no pack holds itself.
 func (c *checker) checkPacks() {
 	ids := map[string]bool{}
 	for _, it := range c.s.Catalog {

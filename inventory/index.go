@@ -44,7 +44,7 @@ func (s *System) bind() {
 	for i := range s.Templates {
 		t := &s.Templates[i]
 		if t.Parent != "" {
-			t.up = s.index.templates[s.TemplateAlias(t.Parent)]
+			t.up = s.resolveTemplate(t.Parent)
 		}
 	}
 	for _, it := range s.Catalog {
@@ -61,6 +61,15 @@ func (s *System) FeatureByKey(key string) *Feature { return s.index.features[key
 
 // CatalogItem returns a catalog item by id, or nil.
 func (s *System) CatalogItem(id string) *Item { return s.index.catalog[id] }
+
+// resolveTemplate finds a template by id, else by what a legacy group id is now (a
+// template may share its id with the group it was in, and then it is the one meant).
+func (s *System) resolveTemplate(id string) *Template {
+	if t := s.index.templates[id]; t != nil {
+		return t
+	}
+	return s.index.templates[s.TemplateAlias(id)]
+}
 
 // TemplateAlias returns the template a legacy group id is now, else id itself.
 func (s *System) TemplateAlias(id string) string {

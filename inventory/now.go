@@ -198,14 +198,13 @@ func (c *Campaign) AddTemplates(ts []Template) strictjson.Problems {
 		c.templates[copies[i].ID] = &copies[i]
 	}
 	for _, t := range c.templates {
-		parent := t.Parent
-		if parent == "" {
-			parent = t.Group // a player's template from before nesting named its group
-		}
-		if p := c.templates[parent]; p != nil && p != t {
-			t.up = p
-		} else {
-			t.up = c.System.index.templates[c.System.TemplateAlias(parent)]
+		switch {
+		case t.Parent != "" && c.templates[t.Parent] != nil && c.templates[t.Parent] != t:
+			t.up = c.templates[t.Parent]
+		case t.Parent != "":
+			t.up = c.System.resolveTemplate(t.Parent)
+		case t.Group != "": // a player's template from before nesting named its group
+			t.up = c.System.index.templates[c.System.TemplateAlias(t.Group)]
 		}
 	}
 	return nil
@@ -220,10 +219,10 @@ func (s *System) itemTemplate(it *Item) *Template {
 }
 
 func (s *System) lookupTemplate(it *Item) *Template {
-	if t := s.index.templates[s.TemplateAlias(it.Template)]; t != nil {
+	if t := s.resolveTemplate(it.Template); t != nil {
 		return t
 	}
-	return s.index.templates[s.TemplateAlias(it.Type)]
+	return s.resolveTemplate(it.Type)
 }
 
 // layerFor is what an item becomes in a state: its own layer, else the nearest of its

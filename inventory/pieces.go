@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"slices"
+	"strings"
 
 	"sheetkeeper/refusal"
 )
@@ -62,13 +63,15 @@ func (c *Campaign) PutBack(e *Entry, name string) error {
 	return refusal.New(refusal.UnknownEntry, "no %q of %s is out", name, c.Now(e).Name)
 }
 
-// PackLine is one thing a pack unpacks into.
+// PackLine is one thing a pack unpacks into: a catalog item (nil when the line names
+// none: then a plain item called Name), and how many.
 type PackLine struct {
 	Item *Item
+	Name string
 	Qty  int64
 }
 
-// Unpack lists what a pack unpacks into, each line a catalog item and how many.
+// Unpack lists what a pack unpacks into, each line found by id, else by name.
 func (c *Campaign) Unpack(e *Entry) ([]PackLine, error) {
 	cur := c.Now(e)
 	if !cur.Has("pack") {
@@ -80,15 +83,28 @@ func (c *Campaign) Unpack(e *Entry) ([]PackLine, error) {
 	for _, x := range list {
 		m, _ := x.(map[string]any)
 		id, _ := m["id"].(string)
-		it := c.System.CatalogItem(id)
-		if it == nil {
-			return nil, refusal.New(refusal.UnknownEntry, "%s holds %q, which the catalog has not", cur.Name, id)
-		}
-		qty := int64(1)
+		name, _ := m["name"].(string)
+		line := PackLine{Name: name, Qty: 1}
 		if n, ok := m["qty"].(float64); ok {
-			qty = int64(n)
+			line.Qty = int64(n)
 		}
-		out = append(out, PackLine{Item: it, Qty: qty * e.Qty})
+		line.Qty *= e.Qty
+		if id != "" {
+			if line.Item = c.System.CatalogItem(id); line.Item == nil {
+				return nil, refusal.New(refusal.UnknownEntry, "%s holds %q, which the catalog has not", cur.Name, id)
+			}
+		} else {
+			for _, it := range c.System.Catalog {
+				if strings.EqualFold(it.Name, name) {
+					line.Item = it
+					break
+				}
+			}
+		}
+		if line.Item != nil {
+			line.Name = line.Item.Name
+		}
+		out = append(out, line)
 	}
 	return out, nil
 }

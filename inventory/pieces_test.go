@@ -13,7 +13,7 @@ func withSetAndPack(t *testing.T) *Campaign {
 			map[string]any{"id": "lr-cards", "type": "lr-gear", "name": "Playing cards", "features": map[string]any{"deck": true},
 				"pieceName": "card", "deckCards": []any{"Ace", map[string]any{"name": "King"}, "Queen"}},
 			map[string]any{"id": "lr-kit", "type": "lr-gear", "name": "Traveller's kit", "features": map[string]any{"pack": true},
-				"contents": []any{map[string]any{"id": "lr-sack"}, map[string]any{"id": "lr-skin", "qty": 2}}})
+				"contents": []any{map[string]any{"id": "lr-sack"}, map[string]any{"name": "waterskin", "qty": 2}, map[string]any{"name": "Tinderbox", "qty": 1}}})
 	}))
 	if len(ps) > 0 {
 		t.Fatal(ps)
@@ -52,7 +52,8 @@ func TestUnpack(t *testing.T) {
 	c := withSetAndPack(t)
 	kit := c.NewEntry("k", c.System.CatalogItem("lr-kit"), 2)
 	lines, err := c.Unpack(kit)
-	if err != nil || len(lines) != 2 || lines[0].Item.ID != "lr-sack" || lines[0].Qty != 2 || lines[1].Qty != 4 {
+	if err != nil || len(lines) != 3 || lines[0].Item.ID != "lr-sack" || lines[0].Qty != 2 || lines[1].Item.ID != "lr-skin" || lines[1].Qty != 4 ||
+		lines[2].Item != nil || lines[2].Name != "Tinderbox" {
 		t.Fatalf("two kits: %+v %v", lines, err)
 	}
 	if _, err := c.Unpack(c.NewEntry("s", c.System.CatalogItem("lr-sword"), 1)); refusal.Of(err) != refusal.NotAllowed {
@@ -63,6 +64,13 @@ func TestUnpack(t *testing.T) {
 			"features": map[string]any{"pack": true}, "contents": []any{map[string]any{"id": "lr-rope"}}})
 	}))
 	if !has(ps, "catalog[11] (lr-kit).contents[0].id", `unknown catalog item "lr-rope"`) {
+		t.Errorf("got %v", ps)
+	}
+	_, ps = Parse(mutate(t, func(m map[string]any) {
+		m["catalog"] = append(m["catalog"].([]any), map[string]any{"id": "lr-kit", "type": "lr-gear", "name": "Kit",
+			"features": map[string]any{"pack": true}, "contents": []any{map[string]any{"id": "lr-sack", "name": "Sack"}}})
+	}))
+	if !has(ps, "catalog[11] (lr-kit).contents[0]", "by id or by name") {
 		t.Errorf("got %v", ps)
 	}
 }

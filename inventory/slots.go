@@ -57,9 +57,9 @@ func (c *Campaign) ruleMatches(r *SlotRule, e *Entry, cur *Current) bool {
 		return false
 	}
 	if r.Template != "" {
-		want, in := c.System.TemplateAlias(r.Template), false
+		want, in := c.System.resolveTemplate(r.Template), false
 		for t := range c.System.lineage(cur.Template) {
-			in = in || t.ID == want
+			in = in || t == want || want == nil && t.ID == r.Template
 		}
 		if !in {
 			return false
