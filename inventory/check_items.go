@@ -53,10 +53,10 @@ func (c *checker) readItem(path string, raw map[string]any) *Item {
 	it.Description = r.str("description", false)
 	c.optText(rules.PathOf(path, "description"), it.Description, MaxTextBytes)
 	it.Source = r.str("source", false)
+	// A category need not be one of the template's: they are its sub-filters, and Pack
+	// Rat's own D&D 5e catalog files gear under categories its template does not list.
 	it.Category = r.str("category", false)
-	if t != nil && it.Category != "" && len(t.Categories) > 0 && !contains(t.Categories, it.Category) {
-		c.Add(rules.PathOf(path, "category"), "%q is not one of template %s's categories", rules.Clip(it.Category), t.ID)
-	}
+	c.CatalogText(rules.PathOf(path, "category"), it.Category, maxLabelLen)
 	if v, ok := r.cost("cost", raw["cost"]); ok {
 		it.Cost = v
 	}

@@ -169,7 +169,7 @@ func TestParseRefuses(t *testing.T) {
 		{"item unknown field", func(m map[string]any) { obj(m, "catalog", 0)["sharpness"] = 3 }, "catalog[0] (lr-sword).sharpness", "unknown field"},
 		{"item field of wrong kind", func(m map[string]any) { obj(m, "catalog", 0)["hands"] = "3" }, "catalog[0] (lr-sword).hands", "not one of the field's options"},
 		{"item fractional cost", func(m map[string]any) { obj(m, "catalog", 0)["cost"] = 2.5 }, "catalog[0] (lr-sword).cost", "whole number"},
-		{"item category", func(m map[string]any) { obj(m, "catalog", 0)["category"] = "Axe" }, "catalog[0] (lr-sword).category", `"Axe" is not one of`},
+		{"item category", func(m map[string]any) { obj(m, "catalog", 0)["category"] = "Axe\n" }, "catalog[0] (lr-sword).category", "line breaks"},
 		{"item duplicate", func(m map[string]any) { obj(m, "catalog", 1)["id"] = "lr-sword" }, "catalog[1] (lr-sword).id", "duplicate item id"},
 		{"layer of unknown state", func(m map[string]any) { obj(m, "catalog", 7, "layers")["blessed"] = map[string]any{} }, "catalog[7] (lr-ring).layers.blessed", `unknown state "blessed"`},
 		{"layer locks unknown", func(m map[string]any) { obj(m, "catalog", 7, "layers", "cursed")["locks"] = []any{"stuck"} }, "catalog[7] (lr-ring).layers.cursed.locks[0]", "unknown state stuck"},
