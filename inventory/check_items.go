@@ -65,6 +65,13 @@ func (c *checker) readItem(path string, raw map[string]any) *Item {
 	}
 	it.Features = r.features("features", raw["features"])
 	it.Slot = r.str("slot", false)
+	if v, ok := raw["noStack"]; ok {
+		b, isBool := v.(bool)
+		if !isBool {
+			c.Add(rules.PathOf(path, "noStack"), "expected true or false")
+		}
+		it.NoStack = b
+	}
 	if v, ok := raw["slotSize"]; ok {
 		it.SlotSize = r.count("slotSize", v)
 	}

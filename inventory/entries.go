@@ -17,7 +17,7 @@ func (c *Campaign) NewEntry(uid string, it *Item, qty int64) *Entry {
 // stacks (on unless false) and is no container, pack or set of pieces, and it is loose.
 func (c *Campaign) Stacks(e *Entry) bool {
 	cur := c.Now(e)
-	return cur.Has("stacks") && !cur.Has("holds") && !cur.Has("pack") && !cur.Has("deck") && e.Parent == "" && !e.Equipped
+	return cur.Has("stacks") && !e.Item.NoStack && !cur.Has("holds") && !cur.Has("pack") && !cur.Has("deck") && e.Parent == "" && !e.Equipped
 }
 
 // Add puts e into a character's inventory: onto a loose stack of the identical item in

@@ -27,6 +27,15 @@ func TestAddStacks(t *testing.T) {
 	if len(inv) != 5 {
 		t.Fatalf("a cursed curio is not stacked on a plain one: %d rows", len(inv))
 	}
+	it, ps := c.System.ParseItem([]byte(`{"id":"lr-skin","type":"lr-gear","name":"Waterskin","noStack":true}`))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	inv, _ = c.Add(inv, c.NewEntry("7", it, 1))
+	inv, _ = c.Add(inv, c.NewEntry("8", it, 1))
+	if len(inv) != 7 {
+		t.Fatalf("an item marked noStack never shares a row: %d rows", len(inv))
+	}
 }
 
 func TestPutInContainers(t *testing.T) {

@@ -23,6 +23,8 @@ type Item struct {
 	// Slot is the item's own slot key ("none": never in a slot), SlotSize its size there.
 	Slot     string
 	SlotSize int
+	// NoStack: Pack Rat's mark on an item that never shares a row.
+	NoStack bool
 	// sys and tmpl cache a catalog item's template, resolved once by Parse.
 	sys  *System
 	tmpl *Template
@@ -78,7 +80,7 @@ func isCoreFeature(key string) bool {
 var itemKeys = map[string]bool{
 	"id": true, "type": true, "template": true, "name": true, "icon": true, "image": true,
 	"cost": true, "weight": true, "description": true, "source": true, "category": true,
-	"features": true, "layers": true, "triggers": true, "slot": true, "slotSize": true,
+	"features": true, "layers": true, "triggers": true, "slot": true, "slotSize": true, "noStack": true,
 }
 
 // fieldKinds are the kinds a system's field can be; the special kinds (pieces,

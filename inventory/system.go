@@ -79,6 +79,10 @@ type Template struct {
 	// Group is a legacy template's group; From the template a player's copy started as.
 	Group string `json:"group,omitempty"`
 	From  string `json:"from,omitempty"`
+	// Hidden templates show in no list; a Ghost is a player's deleted template that
+	// items still use. Pack Rat writes both.
+	Hidden bool `json:"hidden,omitempty"`
+	Ghost  bool `json:"ghost,omitempty"`
 	// up is the template it is under, resolved once (by Parse, or a campaign for a
 	// player's); layers, its Layers read.
 	up     *Template
