@@ -266,3 +266,22 @@ func b2f(b bool) float64 {
 	}
 	return 0
 }
+
+// Prime records what every becomes rule sees now without firing any, so a runner made
+// for a character already in play (after a restart, a campaign loaded) fires rules only
+// as their conditions turn true from here on.
+func (r *Runner) Prime(w *World) error {
+	for _, e := range w.Inv {
+		for i, rule := range r.rulesOf(e) {
+			if rule.When != "becomes" {
+				continue
+			}
+			now, err := r.all(w, e, rule.Test)
+			if err != nil {
+				return err
+			}
+			r.was[ruleAt{e.UID, i}] = now
+		}
+	}
+	return nil
+}

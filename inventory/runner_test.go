@@ -147,3 +147,19 @@ func TestAddresses(t *testing.T) {
 		t.Errorf("writes: heat %v curse %v charges %d (%v)", w.ItemLocals["r"]["heat"], w.Locals["curse"], ring.Charges, err)
 	}
 }
+
+// TestPrime: a runner primed on a character already in play does not fire rules whose
+// conditions were already true.
+func TestPrime(t *testing.T) {
+	c := campaign(t)
+	wand := c.NewEntry("w", c.System.CatalogItem("lr-wand"), 1)
+	wand.Charges = 0
+	w := &World{Inv: []*Entry{wand}}
+	r := c.NewRunner(heatEval)
+	if err := r.Prime(w); err != nil {
+		t.Fatal(err)
+	}
+	if msgs, _ := r.After(w, nil); len(msgs) != 0 || wand.On("cursed") {
+		t.Errorf("an empty wand loaded does not crumble again: %v", msgs)
+	}
+}
