@@ -285,3 +285,19 @@ func (r *Runner) Prime(w *World) error {
 	}
 	return nil
 }
+
+// Timed reports whether the character needs the clock: a while rule on one of its
+// items, or a Local value still moving. Only campaigns with such characters are ticked.
+func (r *Runner) Timed(w *World) bool {
+	if len(r.changes) > 0 {
+		return true
+	}
+	for _, e := range w.Inv {
+		for _, rule := range r.rulesOf(e) {
+			if rule.When == "while" {
+				return true
+			}
+		}
+	}
+	return false
+}

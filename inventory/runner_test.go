@@ -162,4 +162,7 @@ func TestPrime(t *testing.T) {
 	if msgs, _ := r.After(w, nil); len(msgs) != 0 || wand.On("cursed") {
 		t.Errorf("an empty wand loaded does not crumble again: %v", msgs)
 	}
+	if !r.Timed(w) || r.Timed(&World{Inv: []*Entry{c.NewEntry("s", c.System.CatalogItem("lr-sword"), 1)}}) {
+		t.Error("a wand with a while rule needs the clock; a sword does not")
+	}
 }
