@@ -170,7 +170,7 @@ func TestReadmeTable(t *testing.T) {
 
 // pure are the engine's packages: they take bytes and values and return values, so the
 // same input gives the same answer and a test needs no disk, network or clock.
-var pure = []string{"refusal", "strictjson", "parser", "ruleset", "catalog", "sheet", "check", "suggest"}
+var pure = []string{"refusal", "strictjson", "parser", "ruleset", "catalog", "sheet", "check", "suggest", "inventory"}
 
 // isPure reports whether a package is one of the engine's or below one.
 func isPure(name string) bool {

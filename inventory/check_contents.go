@@ -1,0 +1,136 @@
+package inventory
+
+import (
+	"math"
+
+	"sheetkeeper/ruleset/rules"
+)
+
+// The checks of what items hold: a container's allows rules, a set's pieces, a pack's
+// contents.
+
+// allows checks a container's allowed contents: rules as a slot's (item, template,
+// category, feature, property, name), any one of which an item must match to go in.
+func (c *checker) allows(path string, v any) bool {
+	list, ok := v.([]any)
+	if !ok || len(list) > MaxSlotRules {
+		c.Add(path, "expected a list of at most %d rules", MaxSlotRules)
+		return false
+	}
+	good := true
+	for i, x := range list {
+		p := rules.PathOf(path, i)
+		m, ok := x.(map[string]any)
+		if !ok {
+			c.Add(p, "expected an object")
+			good = false
+			continue
+		}
+		c.onlyKeys(p, m, "item", "template", "category", "feature", "property", "name")
+		r := allowRule(m)
+		if r.Template != "" {
+			if _, ok := c.templates[r.Template]; !ok && !c.groups[r.Template] {
+				c.Add(rules.PathOf(p, "template"), "unknown template %q", rules.Clip(r.Template))
+				good = false
+			}
+		}
+		if r.Feature != "" && !c.knownFeature(rules.PathOf(p, "feature"), r.Feature) {
+			good = false
+		}
+		if _, ok := categories(r.Category); !ok {
+			c.Add(rules.PathOf(p, "category"), "expected a category or a list of categories")
+			good = false
+		}
+	}
+	return good
+}
+
+// allowRule reads one of a container's allows rules.
+func allowRule(m map[string]any) SlotRule {
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	return SlotRule{Item: str("item"), Template: str("template"), Category: m["category"],
+		Feature: str("feature"), Property: str("property"), Name: str("name")}
+}
+
+// pieces checks a set's pieces: a list of names, or of objects with a name.
+func (c *checker) pieces(path string, v any) bool {
+	list, ok := v.([]any)
+	if !ok || len(list) > MaxOptions*10 {
+		c.Add(path, "expected a list of at most %d pieces", MaxOptions*10)
+		return false
+	}
+	for i, x := range list {
+		if pieceName(x) == "" {
+			c.Add(rules.PathOf(path, i), "a piece is a name, or an object with a name")
+			return false
+		}
+	}
+	return true
+}
+
+func pieceName(x any) string {
+	switch x := x.(type) {
+	case string:
+		return x
+	case map[string]any:
+		n, _ := x["name"].(string)
+		return n
+	}
+	return ""
+}
+
+// packContents checks a pack's contents: lines naming a catalog item by id or by name
+// (D&D 5e's packs list names: { "name": "Torch", "qty": 10 }), with how many. Ids are
+// resolved once the whole catalog is read (checkPacks); a name that is no catalog item's
+// is a plain item of that name when unpacked.
+func (c *checker) packContents(path string, v any) bool {
+	list, ok := v.([]any)
+	if !ok || len(list) > MaxOptions {
+		c.Add(path, "expected a list of at most %d lines", MaxOptions)
+		return false
+	}
+	for i, x := range list {
+		p := rules.PathOf(path, i)
+		m, ok := x.(map[string]any)
+		if !ok {
+			c.Add(p, "expected an object")
+			return false
+		}
+		c.onlyKeys(p, m, "id", "name", "qty")
+		id, _ := m["id"].(string)
+		name, _ := m["name"].(string)
+		if (id == "") == (name == "") {
+			c.Add(p, "a line names a catalog item by id or by name")
+		}
+		c.CatalogText(rules.PathOf(p, "name"), name, maxLabelLen)
+		if q, ok := m["qty"]; ok {
+			if n, isNum := q.(float64); !isNum || n < 1 || n > 10000 || n != math.Trunc(n) {
+				c.Add(rules.PathOf(p, "qty"), "expected a whole number, 1 up to 10000")
+			}
+		}
+	}
+	return true
+}
+
+// checkPacks: every pack line's id names a catalog item, and no pack holds itself.
+func (c *checker) checkPacks() {
+	ids := map[string]bool{}
+	for _, it := range c.s.Catalog {
+		ids[it.ID] = true
+	}
+	for i, it := range c.s.Catalog {
+		list, _ := it.Fields["contents"].([]any)
+		for j, x := range list {
+			m, _ := x.(map[string]any)
+			id, _ := m["id"].(string)
+			p := rules.PathOf("catalog", i, "contents", j, "id")
+			switch {
+			case id == "":
+			case !ids[id]:
+				c.Add(p, "unknown catalog item %q", rules.Clip(id))
+			case id == it.ID:
+				c.Add(p, "a pack cannot hold itself")
+			}
+		}
+	}
+}

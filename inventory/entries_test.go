@@ -1,0 +1,142 @@
+package inventory
+
+import (
+	"testing"
+
+	"sheetkeeper/refusal"
+)
+
+func TestAddStacks(t *testing.T) {
+	c := campaign(t)
+	var inv []*Entry
+	var got *Entry
+	inv, _ = c.Add(inv, c.NewEntry("1", c.System.CatalogItem("lr-skin"), 1))
+	inv, got = c.Add(inv, c.NewEntry("2", c.System.CatalogItem("lr-skin"), 2))
+	if len(inv) != 1 || got.Qty != 3 {
+		t.Fatalf("waterskins stack: %d rows, %d", len(inv), got.Qty)
+	}
+	inv, _ = c.Add(inv, c.NewEntry("3", c.System.CatalogItem("lr-sword"), 1))
+	inv, _ = c.Add(inv, c.NewEntry("4", c.System.CatalogItem("lr-sword"), 1))
+	if len(inv) != 3 {
+		t.Fatalf("weapons do not stack (stacks: false): %d rows", len(inv))
+	}
+	cursed := c.NewEntry("5", c.System.CatalogItem("lr-curio-1"), 1)
+	cursed.GM = map[string]bool{"cursed": true}
+	inv, _ = c.Add(inv, c.NewEntry("6", c.System.CatalogItem("lr-curio-1"), 1))
+	inv, _ = c.Add(inv, cursed)
+	if len(inv) != 5 {
+		t.Fatalf("a cursed curio is not stacked on a plain one: %d rows", len(inv))
+	}
+	it, ps := c.System.ParseItem([]byte(`{"id":"lr-skin","type":"lr-gear","name":"Waterskin","noStack":true}`))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	inv, _ = c.Add(inv, c.NewEntry("7", it, 1))
+	inv, _ = c.Add(inv, c.NewEntry("8", it, 1))
+	if len(inv) != 7 {
+		t.Fatalf("an item marked noStack never shares a row: %d rows", len(inv))
+	}
+}
+
+func TestPutInContainers(t *testing.T) {
+	c := campaign(t)
+	sack, sack2, sword := c.NewEntry("sack", c.System.CatalogItem("lr-sack"), 1), c.NewEntry("sack2", c.System.CatalogItem("lr-sack"), 1), c.NewEntry("sword", c.System.CatalogItem("lr-sword"), 1)
+	m1, m2, m3 := c.NewEntry("m1", c.System.CatalogItem("lr-mail"), 1), c.NewEntry("m2", c.System.CatalogItem("lr-mail"), 1), c.NewEntry("m3", c.System.CatalogItem("lr-mail"), 1)
+	inv := []*Entry{sack, sack2, sword, m1, m2, m3}
+	for _, m := range []*Entry{m1, m2} {
+		if err := c.Put(inv, m, sack); err != nil {
+			t.Fatalf("mail into a sack holding 4: %v", err)
+		}
+	}
+	if err := c.Put(inv, m3, sack); refusal.Of(err) != refusal.NotAllowed || m3.Parent != "" {
+		t.Errorf("a third mail shirt is too heavy: %v", err)
+	}
+	if err := c.Put(inv, sack, sack); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a sack into itself: %v", err)
+	}
+	if err := c.Put(inv, m3, sword); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a sword holds nothing: %v", err)
+	}
+	if err := c.Put(inv, sack2, m1); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("mail holds nothing: %v", err)
+	}
+	sack.Item = &Item{ID: "big", Type: "lr-bag", Name: "Big sack", Fields: map[string]any{"capacityLb": 100.0}}
+	if err := c.Put(inv, sack2, sack); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(inv, sack, sack2); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a sack into the sack inside it: %v", err)
+	}
+	quiver := &Entry{UID: "q", Item: &Item{ID: "quiver", Type: "lr-bag", Name: "Quiver", Fields: map[string]any{"holdLimit": 20.0}}}
+	arrows := &Entry{UID: "a", Qty: 30, Item: &Item{ID: "arrows", Type: "lr-gear", Name: "Arrows"}}
+	if err := c.Put([]*Entry{quiver, arrows}, arrows, quiver); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("30 arrows in a quiver of 20: %v", err)
+	}
+	if err := c.Put(inv, m1, nil); err != nil || m1.Parent != "" {
+		t.Errorf("taking out: %v", err)
+	}
+}
+
+func TestChargesAndLiquids(t *testing.T) {
+	c := campaign(t)
+	ring := c.NewEntry("r", c.System.CatalogItem("lr-ring"), 1)
+	if ring.Charges != 0 || c.UseCharges(ring, 1) == nil {
+		t.Fatal("a plain ring has no charges")
+	}
+	ring.GM = map[string]bool{"cursed": true}
+	c.Recharge(ring, -1)
+	if ring.Charges != 3 {
+		t.Fatalf("cursed, it has 3: %d", ring.Charges)
+	}
+	if err := c.UseCharges(ring, 2); err != nil || ring.Charges != 1 {
+		t.Fatalf("using 2: %v, %d left", err, ring.Charges)
+	}
+	if err := c.UseCharges(ring, 2); refusal.Of(err) != refusal.Insufficient || ring.Charges != 1 {
+		t.Errorf("using 2 of 1: %v", err)
+	}
+	c.Recharge(ring, 5)
+	if ring.Charges != 3 {
+		t.Errorf("recharging stops at the most: %d", ring.Charges)
+	}
+	skin := c.NewEntry("s", c.System.CatalogItem("lr-skin"), 1)
+	if err := c.Fill(skin, 3); err != nil || skin.Fill != 3 {
+		t.Fatalf("filling 3 of 4 pints: %v", err)
+	}
+	if err := c.Fill(skin, 2); refusal.Of(err) != refusal.BadAmount || skin.Fill != 3 {
+		t.Errorf("overfilling: %v", err)
+	}
+	if err := c.Fill(skin, -3); err != nil || skin.Fill != 0 {
+		t.Errorf("pouring out: %v", err)
+	}
+	if err := c.Fill(ring, 1); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a ring holds no liquid: %v", err)
+	}
+}
+
+// TestContainerAllows: a container that holds only some things (a scabbard holds
+// blades) refuses the rest.
+func TestContainerAllows(t *testing.T) {
+	s, ps := Parse(mutate(t, func(m map[string]any) {
+		cat := m["catalog"].([]any)
+		m["catalog"] = append(cat, map[string]any{"id": "lr-scabbard", "type": "lr-bag", "name": "Scabbard",
+			"allows": []any{map[string]any{"feature": "weapon", "category": "Blade"}}})
+	}))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, _ := s.Campaign(nil)
+	box, sword, maul := c.NewEntry("b", s.CatalogItem("lr-scabbard"), 1), c.NewEntry("s", s.CatalogItem("lr-sword"), 1), c.NewEntry("m", s.CatalogItem("lr-maul"), 1)
+	inv := []*Entry{box, sword, maul}
+	if err := c.Put(inv, sword, box); err != nil {
+		t.Errorf("a blade goes in: %v", err)
+	}
+	if err := c.Put(inv, maul, box); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a club does not: %v", err)
+	}
+	_, ps = Parse(mutate(t, func(m map[string]any) {
+		obj(m, "catalog", 5)["allows"] = []any{map[string]any{"feature": "blade"}}
+	}))
+	if !has(ps, "catalog[5] (lr-sack).allows[0].feature", `unknown feature "blade"`) {
+		t.Errorf("got %v", ps)
+	}
+}
