@@ -22,7 +22,16 @@ import (
 
 // Config is every setting a sheetkeeper command may use.
 type Config struct {
-	DB           string // the bbolt database file
+	DB string // the bbolt database file (the store's, when the store is one)
+	// Store is where the records live, from the store and db settings (store.go).
+	Store        Location
+	StoreSetting string // the store setting as given ("": the db file)
+	EtcdPrefix   string
+	EtcdCA       string
+	EtcdCert     string
+	EtcdKey      string
+	EtcdUsername string
+	EtcdPassword string
 	DiscordToken string // the bot token; empty means no Discord
 	DiscordAPI   string // base URL of Discord's API (tests point it at a fake)
 	DiscordGuild string // a guild to register slash commands in, for fast development
@@ -42,8 +51,8 @@ type Setting struct {
 }
 
 // Settings lists every setting in the order --help shows them.
-var Settings = []Setting{
-	{Name: "db", Env: []string{"SHEETKEEPER_DB"}, Help: "the database file (created if missing); the console and the bot can share one",
+var Settings = append([]Setting{
+	{Name: "db", Env: []string{"SHEETKEEPER_DB"}, Help: "the bbolt database file (created if missing); the console and the bot can share one; shorthand for --store bolt:PATH",
 		Default: DefaultDB, field: func(c *Config) *string { return &c.DB }},
 	{Name: "discord-token", Env: []string{"DISCORD_TOKEN", "SHEETKEEPER_DISCORD_TOKEN"}, NoFlag: true,
 		Help:  "the Discord bot token (environment or config file only, never a flag)",
@@ -54,7 +63,7 @@ var Settings = []Setting{
 		field: func(c *Config) *string { return &c.DiscordGuild }},
 	{Name: "log-level", Env: []string{"SHEETKEEPER_LOG_LEVEL"}, Help: "how much to log: debug, info, warn or error",
 		Default: func() string { return "info" }, field: func(c *Config) *string { return &c.LogLevel }},
-}
+}, storeSettings()...)
 
 // ErrHelp is returned when the user asked for --help; the help was already written.
 var ErrHelp = flag.ErrHelp
@@ -64,6 +73,7 @@ var ErrHelp = flag.ErrHelp
 // returns the remaining arguments. env is os.Getenv in production; tests pass a map.
 func Load(fs *flag.FlagSet, use []string, args []string, env func(string) string) (*Config, []string, error) {
 	c := &Config{}
+	explicit := map[string]bool{}
 	flagged := map[string]*string{}
 	for _, s := range Settings {
 		if !contains(use, s.Name) || s.NoFlag {
@@ -94,6 +104,7 @@ func Load(fs *flag.FlagSet, use []string, args []string, env func(string) string
 			continue
 		}
 		dst := s.field(c)
+		explicit[s.Name] = true
 		switch {
 		case flagged[s.Name] != nil && *flagged[s.Name] != "":
 			*dst = *flagged[s.Name]
@@ -102,7 +113,9 @@ func Load(fs *flag.FlagSet, use []string, args []string, env func(string) string
 		case file[s.Name] != "":
 			*dst = file[s.Name]
 		case s.Default != nil:
-			*dst = s.Default()
+			*dst, explicit[s.Name] = s.Default(), false
+		default:
+			explicit[s.Name] = false
 		}
 		delete(file, s.Name)
 	}
@@ -113,6 +126,16 @@ func Load(fs *flag.FlagSet, use []string, args []string, env func(string) string
 	}
 	if err := c.validate(use); err != nil {
 		return nil, nil, err
+	}
+	if contains(use, "store") {
+		if err := c.resolveStore(explicit); err != nil {
+			return nil, nil, err
+		}
+	}
+	if contains(use, "etcd-prefix") {
+		if err := c.validateEtcd(); err != nil {
+			return nil, nil, err
+		}
 	}
 	return c, fs.Args(), nil
 }

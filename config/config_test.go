@@ -11,7 +11,7 @@ import (
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
-var all = []string{"db", "discord-token", "discord-api", "discord-guild", "log-level"}
+var all = append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, StoreSettings...)
 
 func load(t *testing.T, args []string, env map[string]string) (*Config, []string, error) {
 	t.Helper()

@@ -7,22 +7,21 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
+	"sheetkeeper/config"
 	"sheetkeeper/storage"
-	"sheetkeeper/storage/bolt"
 )
 
 // cmdBackup writes a hot copy of the database: a read transaction's view, taken while
 // the database stays usable. When a running bot or console holds the database, it is
 // asked to write the copy (see control.go); otherwise the database is opened here.
 func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	cfg, rest, status := loadConfig("backup", []string{"db", "log-level"}, flagsFirst(args), stderr)
+	cfg, rest, status := loadConfig("backup", append([]string{"log-level"}, config.StoreSettings...), flagsFirst(args), stderr)
 	if status >= 0 {
 		return status
 	}
 	if len(rest) != 1 {
-		fmt.Fprintln(stderr, "usage: sheetkeeper backup [--db FILE] PATH")
+		fmt.Fprintln(stderr, "usage: sheetkeeper backup [--store bolt:FILE|etcd://HOST:PORT,… | --db FILE] PATH")
 		return 2
 	}
 	fail := func(err error) int {
@@ -33,28 +32,36 @@ func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	src, err := os.Stat(cfg.DB)
-	if err != nil {
-		return fail(fmt.Errorf("no database to back up: %w", err))
+	at := cfg.StoreAt()
+	fromStore := func() (int64, error) {
+		store, err := openStore(cfg, at)
+		if err != nil {
+			return 0, err
+		}
+		defer store.Close()
+		return writeBackup(store, dest)
 	}
-	if d, err := os.Stat(dest); err == nil && os.SameFile(src, d) {
-		return fail(fmt.Errorf("%s is the database itself", dest))
-	}
-	n, err := askBackup(cfg.DB, dest)
-	if errors.Is(err, errNoControl) {
-		n, err = func() (int64, error) {
-			store, err := bolt.Open(cfg.DB, bolt.Options{Timeout: 5 * time.Second})
-			if err != nil {
-				return 0, err
-			}
-			defer store.Close()
-			return writeBackup(store, dest)
-		}()
+	var n int64
+	what := at.String()
+	if at.Backend == config.Bolt {
+		what = at.Path
+		src, serr := os.Stat(at.Path)
+		if serr != nil {
+			return fail(fmt.Errorf("no database to back up: %w", serr))
+		}
+		if d, derr := os.Stat(dest); derr == nil && os.SameFile(src, d) {
+			return fail(fmt.Errorf("%s is the database itself", dest))
+		}
+		if n, err = askBackup(at.Path, dest); errors.Is(err, errNoControl) {
+			n, err = fromStore()
+		}
+	} else {
+		n, err = fromStore()
 	}
 	if err != nil {
 		return fail(err)
 	}
-	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", cfg.DB, dest, n)
+	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", what, dest, n)
 	return 0
 }
 

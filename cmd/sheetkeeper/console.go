@@ -17,7 +17,6 @@ import (
 	"sheetkeeper/check"
 	"sheetkeeper/config"
 	"sheetkeeper/storage"
-	"sheetkeeper/storage/bolt"
 )
 
 // consoleGuide is what `sheetkeeper console` prints first when a person types at it:
@@ -35,7 +34,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	script := fs.String("script", "", "read events from this file instead of standard input (attachment paths are relative to its folder)")
 	asJSON := fs.Bool("json", false, `print each event as one JSON line: {"n","kind","author","tags","posts","error"}`)
 	seed := fs.String("seed", "", "throw reproducible dice from this seed (a whole number), for tests and ruleset authors; without it dice are seeded from crypto/rand")
-	cfg, rest, err := config.Load(fs, []string{"db", "log-level"}, args, os.Getenv)
+	cfg, rest, err := config.Load(fs, append([]string{"log-level"}, config.StoreSettings...), args, os.Getenv)
 	switch {
 	case err == config.ErrHelp:
 		return 0
@@ -73,7 +72,8 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
-	store, err := bolt.Open(cfg.DB, bolt.Options{})
+	at := cfg.StoreAt()
+	store, err := openStore(cfg, at)
 	if err != nil {
 		fmt.Fprintf(stderr, "sheetkeeper console: %v\n", err)
 		return 1
@@ -83,10 +83,12 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	// `sheetkeeper backup` asks a running console for a copy, as it asks a running bot.
-	stopControl, err := serveControl(cfg.DB, store, log)
-	if err != nil {
-		log.Warn("no backups while the console runs", "err", err)
-		stopControl = func() {}
+	stopControl := func() {}
+	if at.Backend == config.Bolt {
+		if stopControl, err = serveControl(at.Path, store, log); err != nil {
+			log.Warn("no backups while the console runs", "err", err)
+			stopControl = func() {}
+		}
 	}
 	release := cleanUpOnSignal(sigs, stopControl, store)
 	err = runConsole(store, console.Options{Dir: dir, Dice: dice}, in, stdout, log,
@@ -94,7 +96,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	release()
 	stopControl()
 	if cerr := store.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("closing %s: %w", cfg.DB, cerr)
+		err = fmt.Errorf("closing %s: %w", at, cerr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sheetkeeper console: %v\n", err)

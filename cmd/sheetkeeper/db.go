@@ -5,12 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
+	"sheetkeeper/config"
 	"sheetkeeper/storage/bolt"
 )
 
 const dbUsage = `usage: sheetkeeper db check PATH
        sheetkeeper db salvage PATH [--to NEW]
+
+PATH is a bbolt file (or bolt:PATH); an etcd store is refused: etcd checks its own data.
 
 check reads the database at PATH without changing it and prints what is readable,
 bucket by bucket, and every problem found. Exit status 0 only when it is intact.
@@ -53,7 +57,11 @@ func cmdDB(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, dbUsage)
 		return 2
 	}
-	path := rest[0]
+	path, err := boltPath(rest[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "sheetkeeper db %s: %v\n", op, err)
+		return 2
+	}
 	if op == "check" {
 		return dbCheck(path, stdout, stderr)
 	}
@@ -61,6 +69,22 @@ func cmdDB(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		*to = path + ".salvaged"
 	}
 	return dbSalvage(path, *to, stdout, stderr)
+}
+
+// boltPath is the file arg names: a path, or a store setting (bolt:PATH); an etcd
+// store is refused, as check and salvage read bbolt's pages.
+func boltPath(arg string) (string, error) {
+	if !strings.HasPrefix(arg, "bolt:") && !strings.HasPrefix(arg, "etcd://") {
+		return arg, nil
+	}
+	at, err := config.ParseStore(arg)
+	if err != nil {
+		return "", err
+	}
+	if at.Backend != config.Bolt {
+		return "", errBoltOnly("db check and db salvage", at)
+	}
+	return at.Path, nil
 }
 
 // parseInterspersed parses fs's flags wherever they stand among the arguments (flag

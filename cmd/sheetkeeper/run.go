@@ -15,7 +15,6 @@ import (
 	"sheetkeeper/bot/discord"
 	"sheetkeeper/config"
 	"sheetkeeper/storage"
-	"sheetkeeper/storage/bolt"
 )
 
 // noTokenMessage is the one line `run` prints without a token: how to set one, and
@@ -23,7 +22,7 @@ import (
 const noTokenMessage = "sheetkeeper run: no Discord token: set DISCORD_TOKEN (or SHEETKEEPER_DISCORD_TOKEN, or discord-token in a --config file); `sheetkeeper console` runs without one"
 
 func cmdRun(args []string, _ io.Reader, _, stderr io.Writer) int {
-	cfg, _, status := loadConfig("run", []string{"db", "discord-token", "discord-api", "discord-guild", "log-level"}, args, stderr)
+	cfg, _, status := loadConfig("run", append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, config.StoreSettings...), args, stderr)
 	if status >= 0 {
 		return status
 	}
@@ -80,14 +79,10 @@ func NewMain(cfg *config.Config, w io.Writer) *Main {
 // slash commands). It returns once the bot is running; on an error, Close releases
 // whatever was opened.
 func (m *Main) Run(ctx context.Context) error {
-	store, err := bolt.Open(m.Config.DB, bolt.Options{Timeout: 5 * time.Second})
-	if err != nil {
+	if err := m.openStore(); err != nil {
 		return err
 	}
-	m.Store = store
-	if m.stopControl, err = serveControl(m.Config.DB, store, m.Log); err != nil {
-		m.Log.Warn("no backups while the bot runs", "err", err)
-	}
+	store := m.Store
 	// The core posts scheduled rests through the bot, which is made after it.
 	var front *discord.Bot
 	post := func(ctx context.Context, a bot.Action) {
@@ -96,6 +91,7 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}
 	m.Core = bot.New(store, bot.Options{Log: m.Log, Post: post})
+	var err error
 	front, err = discord.New(m.Core, discord.Options{
 		Token: m.Config.DiscordToken,
 		API:   m.Config.DiscordAPI,
@@ -116,7 +112,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := m.Core.Start(context.Background()); err != nil {
 		return fmt.Errorf("starting scheduled rests: %w", err)
 	}
-	m.Log.Info("sheetkeeper is running", "db", m.Config.DB)
+	m.Log.Info("sheetkeeper is running", "store", m.Config.StoreAt().String())
 	return nil
 }
 
@@ -138,7 +134,7 @@ func (m *Main) Close() error {
 	}
 	if m.Store != nil {
 		if err := m.Store.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("closing %s: %w", m.Config.DB, err))
+			errs = append(errs, fmt.Errorf("closing %s: %w", m.Config.StoreAt(), err))
 		}
 	}
 	return errors.Join(errs...)

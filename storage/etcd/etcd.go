@@ -21,6 +21,7 @@ package etcd
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -54,6 +55,11 @@ type Options struct {
 	// --max-request-bytes (etcd's defaults when 0).
 	MaxTxnOps       int
 	MaxRequestBytes int
+	// TLS, when not nil, is the client's TLS configuration (the cluster's CA, and a
+	// client certificate when the cluster asks for one).
+	TLS *tls.Config
+	// Username and Password authenticate to a cluster with auth enabled ("": none).
+	Username, Password string
 }
 
 // Defaults.
@@ -125,6 +131,9 @@ func Open(opts Options) (storage.Store, error) {
 		Logger:      zap.NewNop(),
 		// Requests larger than the server takes are refused by txn first, with words.
 		MaxCallSendMsgSize: s.limits.bytes + 64<<10,
+		TLS:                opts.TLS,
+		Username:           opts.Username,
+		Password:           opts.Password,
 	})
 	if err != nil {
 		return nil, &storage.Error{Op: "open etcd store at " + s.where, Kind: storage.Offline, Err: err}

@@ -14,6 +14,7 @@ import (
 
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/etcd"
+	"sheetkeeper/storage/etcd/etcdtest"
 	"sheetkeeper/storage/storagetest"
 )
 
@@ -100,7 +101,7 @@ func TestOffline(t *testing.T) {
 		t.Fatalf("Open took %s to fail", d)
 	}
 
-	e, err := startServer(t.TempDir())
+	e, err := etcdtest.Start(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 			tc.fn(t, s)
 		})
 	}
+	t.Run("ExportImport", func(t *testing.T) { testExportImport(t, open) })
 }
 
 // When is a fixed instant (JSON keeps no monotonic clock or zone pointer).
