@@ -11,9 +11,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"sheetkeeper/bot"
 	"sheetkeeper/bot/discord"
 	"sheetkeeper/config"
+	"sheetkeeper/ops"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
 )
@@ -23,7 +26,7 @@ import (
 const noTokenMessage = "sheetkeeper run: no Discord token: set DISCORD_TOKEN (or SHEETKEEPER_DISCORD_TOKEN, or discord-token in a --config file); `sheetkeeper console` runs without one"
 
 func cmdRun(args []string, _ io.Reader, _, stderr io.Writer) int {
-	cfg, _, status := loadConfig("run", []string{"db", "discord-token", "discord-api", "discord-guild", "log-level"}, args, stderr)
+	cfg, _, status := loadConfig("run", append([]string{"db", "discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings...), args, stderr)
 	if status >= 0 {
 		return status
 	}
@@ -65,22 +68,27 @@ type Main struct {
 	Bot   *discord.Bot
 
 	stopControl func() // the control socket (control.go)
+
+	// The operator's view (ops.go): the metrics' registry, the metrics, and the HTTP
+	// endpoints when --http is set.
+	Registry *prometheus.Registry
+	Metrics  *ops.Metrics
+	HTTP     *ops.Server
 }
 
-// NewMain returns a Main for cfg that logs to w at cfg's level.
+// NewMain returns a Main for cfg that logs to w at cfg's level, in cfg's format.
 func NewMain(cfg *config.Config, w io.Writer) *Main {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
-		level = slog.LevelInfo // config.Load validated it; a hand-built Config may not be
-	}
-	return &Main{Config: cfg, Log: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))}
+	return &Main{Config: cfg, Log: newLogger(cfg.LogLevel, cfg.LogFormat, w)}
 }
 
 // Run opens the database, starts the core and connects to Discord (registering the
 // slash commands). It returns once the bot is running; on an error, Close releases
 // whatever was opened.
 func (m *Main) Run(ctx context.Context) error {
-	store, err := bolt.Open(m.Config.DB, bolt.Options{Timeout: 5 * time.Second})
+	if err := m.newMetrics(); err != nil {
+		return err
+	}
+	store, err := bolt.Open(m.Config.DB, bolt.Options{Timeout: 5 * time.Second, OnUpdate: m.Metrics.OnUpdate})
 	if err != nil {
 		return err
 	}
@@ -95,17 +103,22 @@ func (m *Main) Run(ctx context.Context) error {
 			front.Post(ctx, a)
 		}
 	}
-	m.Core = bot.New(store, bot.Options{Log: m.Log, Post: post})
+	m.Core = bot.New(store, bot.Options{Log: m.Log, Post: post, Observe: m.Metrics})
 	front, err = discord.New(m.Core, discord.Options{
 		Token: m.Config.DiscordToken,
 		API:   m.Config.DiscordAPI,
 		Guild: m.Config.DiscordGuild,
 		Log:   m.Log,
+
+		OnReconnect: m.Metrics.Reconnected,
 	})
 	if err != nil {
 		return err
 	}
 	m.Bot = front
+	if err := m.serveOps(store, front); err != nil {
+		return err
+	}
 	openCtx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	if err := m.Bot.Open(openCtx); err != nil {
@@ -125,6 +138,9 @@ func (m *Main) Run(ctx context.Context) error {
 // It is safe after a failed Run.
 func (m *Main) Close() error {
 	var errs []error
+	if err := m.stopOps(); err != nil {
+		errs = append(errs, fmt.Errorf("stopping the operator endpoints: %w", err))
+	}
 	if m.Core != nil {
 		m.Core.Close()
 	}
