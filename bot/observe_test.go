@@ -76,6 +76,21 @@ func TestObserverHearsTheCore(t *testing.T) {
 		t.Fatalf("a message applied once was counted again: %q", got)
 	}
 
+	// An edit whose create has not arrived is the message, counted once; the late
+	// create and a further edit are not counted again.
+	late := Message{ChannelID: "table", ID: "m2", Author: gmUser, Sent: m.clock.Now(), Content: `[sheet: who="Bram" op="damage" pool="breath" amount="1"]`}
+	tags := func() []string { return slices.DeleteFunc(obs.take(), func(e string) bool { return e[:4] != "tag " }) }
+	m.core.OnEdit(context.Background(), late)
+	if got := tags(); !slices.Equal(got, []string{"tag ok "}) {
+		t.Fatalf("a message whose edit came first: %q", got)
+	}
+	m.core.OnMessage(context.Background(), late)
+	late.Content += ` [sheet: who="Bram" op="damage" pool="breath" amount="1"]`
+	m.core.OnEdit(context.Background(), late)
+	if got := tags(); len(got) != 0 {
+		t.Fatalf("its late create and a further edit were counted: %q", got)
+	}
+
 	m.schedule("rest", "mooring", "cron", "0 6 * * *", "tz", "Europe/Berlin")
 	obs.take()
 	m.advance(time.Date(2026, 4, 3, 4, 0, 0, 0, time.UTC))
