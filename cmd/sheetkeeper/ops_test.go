@@ -162,3 +162,23 @@ func TestRunServesTheOperatorsView(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleLogsJSON: the console takes --log-format too; with json every line it
+// logs is one slog JSON object.
+func TestConsoleLogsJSON(t *testing.T) {
+	consoleEnv(t)
+	t.Setenv("SHEETKEEPER_LOG_FORMAT", "")
+	code, _, stderr := runCLI(t, "ana: hello, is anyone running a game here?\n", "console", "--log-level", "debug", "--log-format", "json")
+	if code != 0 || strings.TrimSpace(stderr) == "" {
+		t.Fatalf("exit %d, logged %q", code, stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		var rec struct{ Msg, Level string }
+		if err := json.Unmarshal([]byte(line), &rec); err != nil || rec.Msg == "" || rec.Level == "" {
+			t.Fatalf("a log line that is not slog JSON: %q (%v)", line, err)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "console", "--log-format", "yaml"); code != 2 || !strings.Contains(stderr, `log-format: "yaml" is not one of text, json`) {
+		t.Fatalf("a bad format: exit %d, %q", code, stderr)
+	}
+}
