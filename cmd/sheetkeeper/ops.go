@@ -49,9 +49,7 @@ func (m *Main) serveOps(store storage.Store, front *discord.Bot) error {
 		return nil
 	}
 	checks := []ops.Check{
-		{Name: "store", Ready: func(ctx context.Context) error {
-			return store.View(ctx, func(storage.Tx) error { return nil })
-		}},
+		{Name: "store", Ready: storeReady(store)},
 		{Name: "discord", Ready: func(context.Context) error {
 			if !front.Connected() {
 				return errors.New("the gateway is not connected")
@@ -66,6 +64,21 @@ func (m *Main) serveOps(store storage.Store, front *discord.Bot) error {
 	m.HTTP = srv
 	m.Log.Info("operator endpoints serving", "addr", srv.Addr(), "paths", "/healthz /readyz /metrics")
 	return nil
+}
+
+// storeReady is the store's readiness: a View that reads one key. It must read: etcd's
+// View asks the cluster nothing until its first read, so an empty one would call a lost
+// cluster ready.
+func storeReady(store storage.Store) func(context.Context) error {
+	return func(ctx context.Context) error {
+		return store.View(ctx, func(tx storage.Tx) error {
+			_, err := tx.Campaign("readyz")
+			if storage.KindOf(err) == storage.NotFound {
+				return nil
+			}
+			return err
+		})
+	}
 }
 
 // stopOps stops the operator's endpoints, if they were started.

@@ -16,6 +16,8 @@ import (
 
 	"sheetkeeper/config"
 	"sheetkeeper/internal/fakediscord"
+	"sheetkeeper/storage"
+	"sheetkeeper/storage/bolt"
 )
 
 // scrape GETs base's /metrics and parses it with the Prometheus text parser.
@@ -180,5 +182,21 @@ func TestConsoleLogsJSON(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "", "console", "--log-format", "yaml"); code != 2 || !strings.Contains(stderr, `log-format: "yaml" is not one of text, json`) {
 		t.Fatalf("a bad format: exit %d, %q", code, stderr)
+	}
+}
+
+// TestStoreReadiness: the store is ready while it answers a read, and not once closed.
+func TestStoreReadiness(t *testing.T) {
+	store, err := bolt.Open(filepath.Join(t.TempDir(), "r.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := storeReady(store)
+	if err := ready(context.Background()); err != nil {
+		t.Fatalf("an open store: %v", err)
+	}
+	store.Close()
+	if err := ready(context.Background()); storage.KindOf(err) != storage.Closed {
+		t.Fatalf("a closed store: %v, want kind Closed", err)
 	}
 }
