@@ -23,8 +23,8 @@ var _ bot.Observer = (*Metrics)(nil)
 
 var quiet = slog.New(slog.DiscardHandler)
 
-// Scrape GETs url's /metrics and parses it with the Prometheus text parser.
-func Scrape(t testing.TB, base string) map[string]*dto.MetricFamily {
+// scrape GETs base's /metrics and parses it with the Prometheus text parser.
+func scrape(t testing.TB, base string) map[string]*dto.MetricFamily {
 	t.Helper()
 	resp, err := http.Get(base + "/metrics")
 	if err != nil {
@@ -105,7 +105,7 @@ func TestMetricsScraped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	fams := Scrape(t, "http://"+srv.Addr())
+	fams := scrape(t, "http://"+srv.Addr())
 
 	counter := func(name string, labels ...string) float64 {
 		return find(t, fams, name, labels...).GetCounter().GetValue()

@@ -81,8 +81,8 @@ func NewMain(cfg *config.Config, w io.Writer) *Main {
 	return &Main{Config: cfg, Log: newLogger(cfg.LogLevel, cfg.LogFormat, w)}
 }
 
-// Run opens the database, starts the core and connects to Discord (registering the
-// slash commands). It returns once the bot is running; on an error, Close releases
+// Run opens the database, starts the core, serves the operator's endpoints (with
+// --http: ops.go) and connects to Discord (registering the slash commands). It returns once the bot is running; on an error, Close releases
 // whatever was opened.
 func (m *Main) Run(ctx context.Context) error {
 	if err := m.newMetrics(); err != nil {
@@ -133,9 +133,9 @@ func (m *Main) Run(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the scheduled rests (a firing in progress commits and posts), then the
-// bot (no new events; the ones in flight finish and answer), then closes the database.
-// It is safe after a failed Run.
+// Close stops the operator's endpoints, then the scheduled rests (a firing in progress
+// commits and posts), then the bot (no new events; the ones in flight finish and
+// answer), then closes the database. It is safe after a failed Run.
 func (m *Main) Close() error {
 	var errs []error
 	if err := m.stopOps(); err != nil {
