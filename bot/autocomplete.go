@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"sheetkeeper/catalog"
@@ -26,6 +27,8 @@ import (
 // (cmd_pick.go). Anything it cannot work out — no campaign, a card that is not there —
 // offers nothing rather than an error: the command itself says what is wrong.
 func (c *Core) OnAutocomplete(ctx context.Context, a Autocomplete) []Choice {
+	start := time.Now()
+	defer func() { c.observe.AutocompleteTook(c.commandLabel(a.Command), time.Since(start)) }()
 	q := acQuery{a: a, cmd: normalCommand(a.Command), focus: strings.ToLower(a.Focused)}
 	q.typed = q.get(a.Focused)
 	var out []Choice

@@ -56,6 +56,7 @@ func (c *Core) rules(tx storage.Tx, guild string, ref sheet.RulesetRef) (*rulese
 		return old, nil
 	}
 	c.loaded[key] = l
+	c.observe.RulesetsCached(len(c.loaded))
 	return l, nil
 }
 

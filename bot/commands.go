@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/storage"
@@ -149,10 +150,12 @@ func (r *router) noCommand(name string) string {
 // names the command as the op refused ("/pick"; refusal.WithOp).
 func (c *Core) OnCommand(ctx context.Context, cmd Command) (resp Response) {
 	op := "/" + normalCommand(cmd.Name)
+	start := time.Now()
 	defer func() {
 		if p := recover(); p != nil {
 			resp = c.failure(op, fmt.Errorf("panic: %v", p))
 		}
+		c.observe.CommandTook(c.commandLabel(cmd.Name), time.Since(start))
 	}()
 	r, ok := c.router.routes[normalCommand(cmd.Name)]
 	if !ok {

@@ -38,6 +38,9 @@ type Options struct {
 	// process. Nil is check.NewSource(), seeded from crypto/rand so no face can be
 	// predicted; tests and the console's --seed give check.Seeded(n).
 	Dice check.Source
+	// Observe is told what the operator's metrics count (observe.go). Nil counts
+	// nothing.
+	Observe Observer
 }
 
 // Core is the bot. It is safe for concurrent use: events for different channels run in
@@ -47,6 +50,8 @@ type Core struct {
 	clock schedule.Clock
 	log   *slog.Logger
 	dice  check.Source
+	// observe is Options.Observe, never nil.
+	observe Observer
 
 	// loaded caches parsed rulesets by namespace, id and version: a stored ruleset is
 	// parsed once per process, not once per message.
@@ -87,6 +92,10 @@ func New(store storage.Store, opts Options) *Core {
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
+	}
+	c.observe = opts.Observe
+	if c.observe == nil {
+		c.observe = noObserver{}
 	}
 	c.initSchedule(opts)
 	return c

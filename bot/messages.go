@@ -69,6 +69,7 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 	if err != nil {
 		return c.eventFailed("message", m.ChannelID, m.ID, err)
 	}
+	c.observeTags(post)
 	return post
 }
 

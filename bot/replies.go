@@ -27,8 +27,9 @@ import (
 // edits when it unfurls a link) — does nothing.
 func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	var acts []Action
+	fresh := false // the edit came first and applied the message as new (lateCreate)
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		acts = nil
+		acts, fresh = nil, false
 		camp, err := tx.Campaign(m.ChannelID)
 		if storage.KindOf(err) == storage.NotFound {
 			return skip("no campaign in this channel")
@@ -38,6 +39,7 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		}
 		r, err := tx.ReplyByMessage(m.ChannelID, m.ID)
 		if storage.KindOf(err) == storage.NotFound {
+			fresh = true
 			acts, err = c.lateCreate(tx, camp, m)
 			return err
 		}
@@ -95,6 +97,9 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	})
 	if err != nil {
 		return c.eventFailed("edit", m.ChannelID, m.ID, err)
+	}
+	if fresh {
+		c.observeTags(acts)
 	}
 	return acts
 }

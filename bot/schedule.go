@@ -125,6 +125,7 @@ func (c *Core) Fire(ctx context.Context, s storage.Schedule, at time.Time) error
 		}
 		return fmt.Errorf("firing schedule %s at %s: %w", s.ID, at.Format(time.RFC3339), err)
 	}
+	c.observe.ScheduleFired()
 	if post.Kind != "" {
 		c.deliver(ctx, post)
 	}
@@ -187,6 +188,7 @@ func (c *Core) Missed(ctx context.Context, s storage.Schedule, m schedule.Missed
 	if err != nil && storage.KindOf(err) != storage.NotFound {
 		c.log.Warn("missed rests: reading the rest's label", "schedule", s.ID, "err", err)
 	}
+	c.observe.ScheduleMissed(m.Count)
 	c.deliver(ctx, Action{Kind: Post, ChannelID: s.ChannelID, Content: missedText(s, label, m)})
 	return nil
 }

@@ -30,6 +30,7 @@ type schedTable struct {
 	out   *Outbox
 	core  *Core
 	next  int
+	obs   Observer // Options.Observe of every core opened
 }
 
 // newSchedTable opens a fresh database with a started core whose clock stands at start.
@@ -48,7 +49,7 @@ func (m *schedTable) open(now time.Time) {
 		m.t.Fatal(err)
 	}
 	m.store, m.clock, m.out = st, schedule.NewManualClock(now), &Outbox{}
-	m.core = New(st, Options{Clock: m.clock, Post: m.out.Post})
+	m.core = New(st, Options{Clock: m.clock, Post: m.out.Post, Observe: m.obs})
 	if err := m.core.Start(context.Background()); err != nil {
 		m.t.Fatal(err)
 	}

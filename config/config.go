@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -37,6 +38,8 @@ type Config struct {
 	DiscordGuild string // a guild to register slash commands in, for fast development
 	LogLevel     string // debug, info, warn or error
 	ConfigFile   string // where the optional file was read from
+	HTTP         string // host:port of the operator's endpoints (/healthz, /readyz, /metrics); empty: none
+	LogFormat    string // text or json
 }
 
 // Setting describes one setting: its flag name, its environment variables (the first
@@ -63,6 +66,10 @@ var Settings = append([]Setting{
 		field: func(c *Config) *string { return &c.DiscordGuild }},
 	{Name: "log-level", Env: []string{"SHEETKEEPER_LOG_LEVEL"}, Help: "how much to log: debug, info, warn or error",
 		Default: func() string { return "info" }, field: func(c *Config) *string { return &c.LogLevel }},
+	{Name: "http", Env: []string{"SHEETKEEPER_HTTP"}, Help: "serve /healthz, /readyz and /metrics (Prometheus) on this host:port, e.g. 127.0.0.1:9464; empty serves nothing",
+		field: func(c *Config) *string { return &c.HTTP }},
+	{Name: "log-format", Env: []string{"SHEETKEEPER_LOG_FORMAT"}, Help: "how logs are written: text (key=value lines) or json (one object a line)",
+		Default: func() string { return "text" }, field: func(c *Config) *string { return &c.LogFormat }},
 }, storeSettings()...)
 
 // ErrHelp is returned when the user asked for --help; the help was already written.
@@ -150,6 +157,14 @@ func (c *Config) validate(use []string) error {
 		case "debug", "info", "warn", "error":
 		default:
 			errs = append(errs, fmt.Errorf("log-level: %q is not one of debug, info, warn, error", c.LogLevel))
+		}
+	}
+	if contains(use, "log-format") && c.LogFormat != "text" && c.LogFormat != "json" {
+		errs = append(errs, fmt.Errorf("log-format: %q is not one of text, json", c.LogFormat))
+	}
+	if contains(use, "http") && c.HTTP != "" {
+		if _, port, err := net.SplitHostPort(c.HTTP); err != nil || port == "" {
+			errs = append(errs, fmt.Errorf("http: %q is not a host:port to listen on (like 127.0.0.1:9464)", c.HTTP))
 		}
 	}
 	if contains(use, "discord-api") {

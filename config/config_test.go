@@ -11,7 +11,10 @@ import (
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
-var all = append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, StoreSettings...)
+var all = append(append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings...), StoreSettings...)
+
+// opsSettings are the operator's settings (SPEC 12).
+var opsSettings = []string{"http", "log-format"}
 
 func load(t *testing.T, args []string, env map[string]string) (*Config, []string, error) {
 	t.Helper()
@@ -62,10 +65,12 @@ func TestValidation(t *testing.T) {
 		args []string
 		want string
 	}{
-		"level": {[]string{"--log-level", "loud"}, `log-level: "loud" is not one of debug, info, warn, error`},
-		"api":   {[]string{"--discord-api", "ftp://x"}, `discord-api: "ftp://x" is not an http or https URL`},
-		"guild": {[]string{"--discord-guild", "abc"}, `discord-guild: "abc" is not a guild id (digits)`},
-		"db":    {[]string{"--db", " "}, `db: the database path is empty`},
+		"level":      {[]string{"--log-level", "loud"}, `log-level: "loud" is not one of debug, info, warn, error`},
+		"api":        {[]string{"--discord-api", "ftp://x"}, `discord-api: "ftp://x" is not an http or https URL`},
+		"guild":      {[]string{"--discord-guild", "abc"}, `discord-guild: "abc" is not a guild id (digits)`},
+		"db":         {[]string{"--db", " "}, `db: the database path is empty`},
+		"log-format": {[]string{"--log-format", "xml"}, `log-format: "xml" is not one of text, json`},
+		"http":       {[]string{"--http", "9464"}, `http: "9464" is not a host:port to listen on (like 127.0.0.1:9464)`},
 	}
 	for name, tc := range cases {
 		_, _, err := load(t, tc.args, nil)
@@ -97,6 +102,25 @@ func TestHelpExplainsEverySetting(t *testing.T) {
 		if !strings.Contains(out.String(), s.Name) || !strings.Contains(out.String(), s.Help) {
 			t.Errorf("help lacks %s:\n%s", s.Name, out.String())
 		}
+	}
+}
+
+// The operator's settings default to no HTTP endpoints and text logs, and take
+// SHEETKEEPER_HTTP and SHEETKEEPER_LOG_FORMAT.
+func TestOpsSettings(t *testing.T) {
+	c, _, err := load(t, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTP != "" || c.LogFormat != "text" {
+		t.Fatalf("defaults: http %q, log-format %q", c.HTTP, c.LogFormat)
+	}
+	c, _, err = load(t, nil, map[string]string{"SHEETKEEPER_HTTP": "127.0.0.1:0", "SHEETKEEPER_LOG_FORMAT": "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTP != "127.0.0.1:0" || c.LogFormat != "json" {
+		t.Fatalf("from env: http %q, log-format %q", c.HTTP, c.LogFormat)
 	}
 }
 

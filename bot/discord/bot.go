@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -55,6 +56,10 @@ type Options struct {
 	MaxAttachment int64
 	// HandlerTimeout bounds the work on one event (default 60 s).
 	HandlerTimeout time.Duration
+	// OnReconnect, when set, is called each time the gateway connects again after its
+	// first connection (discordgo reconnects by itself after a drop): the operator's
+	// gateway reconnects metric (SPEC 12).
+	OnReconnect func()
 }
 
 func (o *Options) defaults() {
@@ -85,6 +90,11 @@ type Bot struct {
 
 	ready     chan struct{}
 	readyOnce sync.Once
+
+	// connected is whether the gateway is up (READY or RESUMED seen since the last
+	// disconnect); connects counts its connections, the first included.
+	connected atomic.Bool
+	connects  atomic.Int64
 
 	mu      sync.Mutex
 	botID   string
@@ -127,6 +137,9 @@ func New(core *bot.Core, opts Options) (*Bot, error) {
 		ready: make(chan struct{}), queues: map[string]*queue{}}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	sess.AddHandler(b.onReady)
+	sess.AddHandler(b.onConnect)
+	sess.AddHandler(b.onDisconnect)
+	sess.AddHandler(b.onResumed)
 	sess.AddHandler(b.onMessageCreate)
 	sess.AddHandler(b.onMessageUpdate)
 	sess.AddHandler(b.onMessageDelete)
@@ -203,7 +216,25 @@ func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
 		b.appID = r.Application.ID
 	}
 	b.mu.Unlock()
+	b.connected.Store(true)
 	b.readyOnce.Do(func() { close(b.ready) })
+}
+
+// Connected reports whether the gateway is up now: /readyz's answer for Discord.
+func (b *Bot) Connected() bool { return b.connected.Load() }
+
+func (b *Bot) onConnect(_ *discordgo.Session, _ *discordgo.Connect) {
+	if b.connects.Add(1) > 1 && b.opts.OnReconnect != nil {
+		b.opts.OnReconnect()
+	}
+}
+
+func (b *Bot) onDisconnect(_ *discordgo.Session, _ *discordgo.Disconnect) {
+	b.connected.Store(false)
+}
+
+func (b *Bot) onResumed(_ *discordgo.Session, _ *discordgo.Resumed) {
+	b.connected.Store(true)
 }
 
 // ---- message events ---------------------------------------------------------------

@@ -34,7 +34,7 @@ func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	at := cfg.StoreAt()
 	fromStore := func() (int64, error) {
-		store, err := openStore(cfg, at)
+		store, err := openStore(cfg, at, nil)
 		if err != nil {
 			return 0, err
 		}

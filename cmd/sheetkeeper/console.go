@@ -34,7 +34,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	script := fs.String("script", "", "read events from this file instead of standard input (attachment paths are relative to its folder)")
 	asJSON := fs.Bool("json", false, `print each event as one JSON line: {"n","kind","author","tags","posts","error"}`)
 	seed := fs.String("seed", "", "throw reproducible dice from this seed (a whole number), for tests and ruleset authors; without it dice are seeded from crypto/rand")
-	cfg, rest, err := config.Load(fs, append([]string{"log-level"}, config.StoreSettings...), args, os.Getenv)
+	cfg, rest, err := config.Load(fs, append([]string{"log-level", "log-format"}, config.StoreSettings...), args, os.Getenv)
 	switch {
 	case err == config.ErrHelp:
 		return 0
@@ -55,7 +55,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sheetkeeper console: %v\n", err)
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(cfg.LogLevel, cfg.LogFormat, stderr)
 
 	in, dir, prompt := stdin, ".", false
 	if *script != "" {
@@ -73,7 +73,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	at := cfg.StoreAt()
-	store, err := openStore(cfg, at)
+	store, err := openStore(cfg, at, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "sheetkeeper console: %v\n", err)
 		return 1

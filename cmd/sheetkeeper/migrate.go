@@ -114,7 +114,7 @@ func runMigrate(ctx context.Context, cfg *config.Config, from, to config.Locatio
 
 // openPorter opens the store at loc, which both backends make a storage.Porter.
 func openPorter(cfg *config.Config, loc config.Location) (storage.Porter, error) {
-	s, err := openStore(cfg, loc)
+	s, err := openStore(cfg, loc, nil)
 	if err != nil {
 		return nil, err
 	}

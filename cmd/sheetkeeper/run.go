@@ -11,9 +11,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"sheetkeeper/bot"
 	"sheetkeeper/bot/discord"
 	"sheetkeeper/config"
+	"sheetkeeper/ops"
 	"sheetkeeper/storage"
 )
 
@@ -22,7 +25,7 @@ import (
 const noTokenMessage = "sheetkeeper run: no Discord token: set DISCORD_TOKEN (or SHEETKEEPER_DISCORD_TOKEN, or discord-token in a --config file); `sheetkeeper console` runs without one"
 
 func cmdRun(args []string, _ io.Reader, _, stderr io.Writer) int {
-	cfg, _, status := loadConfig("run", append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, config.StoreSettings...), args, stderr)
+	cfg, _, status := loadConfig("run", append(append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings...), config.StoreSettings...), args, stderr)
 	if status >= 0 {
 		return status
 	}
@@ -64,21 +67,26 @@ type Main struct {
 	Bot   *discord.Bot
 
 	stopControl func() // the control socket (control.go)
+
+	// The operator's view (ops.go): the metrics' registry, the metrics, and the HTTP
+	// endpoints when --http is set.
+	Registry *prometheus.Registry
+	Metrics  *ops.Metrics
+	HTTP     *ops.Server
 }
 
-// NewMain returns a Main for cfg that logs to w at cfg's level.
+// NewMain returns a Main for cfg that logs to w at cfg's level, in cfg's format.
 func NewMain(cfg *config.Config, w io.Writer) *Main {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
-		level = slog.LevelInfo // config.Load validated it; a hand-built Config may not be
-	}
-	return &Main{Config: cfg, Log: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))}
+	return &Main{Config: cfg, Log: newLogger(cfg.LogLevel, cfg.LogFormat, w)}
 }
 
-// Run opens the database, starts the core and connects to Discord (registering the
-// slash commands). It returns once the bot is running; on an error, Close releases
+// Run opens the database, starts the core, serves the operator's endpoints (with
+// --http: ops.go) and connects to Discord (registering the slash commands). It returns once the bot is running; on an error, Close releases
 // whatever was opened.
 func (m *Main) Run(ctx context.Context) error {
+	if err := m.newMetrics(); err != nil {
+		return err
+	}
 	if err := m.openStore(); err != nil {
 		return err
 	}
@@ -90,18 +98,23 @@ func (m *Main) Run(ctx context.Context) error {
 			front.Post(ctx, a)
 		}
 	}
-	m.Core = bot.New(store, bot.Options{Log: m.Log, Post: post})
+	m.Core = bot.New(store, bot.Options{Log: m.Log, Post: post, Observe: m.Metrics})
 	var err error
 	front, err = discord.New(m.Core, discord.Options{
 		Token: m.Config.DiscordToken,
 		API:   m.Config.DiscordAPI,
 		Guild: m.Config.DiscordGuild,
 		Log:   m.Log,
+
+		OnReconnect: m.Metrics.Reconnected,
 	})
 	if err != nil {
 		return err
 	}
 	m.Bot = front
+	if err := m.serveOps(store, front); err != nil {
+		return err
+	}
 	openCtx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	if err := m.Bot.Open(openCtx); err != nil {
@@ -116,11 +129,14 @@ func (m *Main) Run(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the scheduled rests (a firing in progress commits and posts), then the
-// bot (no new events; the ones in flight finish and answer), then closes the database.
-// It is safe after a failed Run.
+// Close stops the operator's endpoints, then the scheduled rests (a firing in progress
+// commits and posts), then the bot (no new events; the ones in flight finish and
+// answer), then closes the database. It is safe after a failed Run.
 func (m *Main) Close() error {
 	var errs []error
+	if err := m.stopOps(); err != nil {
+		errs = append(errs, fmt.Errorf("stopping the operator endpoints: %w", err))
+	}
 	if m.Core != nil {
 		m.Core.Close()
 	}

@@ -19,19 +19,19 @@ import (
 const storeTimeout = 5 * time.Second
 
 // openStore opens the store at loc (cfg.Store, or one side of a migrate) with cfg's
-// etcd prefix, TLS files and credentials. Every command that opens a store opens it
-// here.
-func openStore(cfg *config.Config, loc config.Location) (storage.Store, error) {
+// etcd prefix, TLS files and credentials; onUpdate, when set, is told of every Update
+// (the operator's commit metrics). Every command that opens a store opens it here.
+func openStore(cfg *config.Config, loc config.Location, onUpdate func(time.Duration, int, error)) (storage.Store, error) {
 	switch loc.Backend {
 	case config.Bolt:
-		return bolt.Open(loc.Path, bolt.Options{Timeout: storeTimeout})
+		return bolt.Open(loc.Path, bolt.Options{Timeout: storeTimeout, OnUpdate: onUpdate})
 	case config.Etcd:
 		tc, err := etcdTLS(cfg)
 		if err != nil {
 			return nil, err
 		}
 		return etcd.Open(etcd.Options{Endpoints: loc.Endpoints, Prefix: cfg.EtcdPrefix, Timeout: storeTimeout,
-			TLS: tc, Username: cfg.EtcdUsername, Password: cfg.EtcdPassword})
+			TLS: tc, Username: cfg.EtcdUsername, Password: cfg.EtcdPassword, OnUpdate: onUpdate})
 	}
 	return nil, fmt.Errorf("store %s: unknown backend %q", loc, loc.Backend)
 }
@@ -74,7 +74,11 @@ func errBoltOnly(what string, loc config.Location) error {
 // backed up by any process, so it needs none.
 func (m *Main) openStore() error {
 	at := m.Config.StoreAt()
-	store, err := openStore(m.Config, at)
+	var onUpdate func(time.Duration, int, error)
+	if m.Metrics != nil {
+		onUpdate = m.Metrics.OnUpdate
+	}
+	store, err := openStore(m.Config, at, onUpdate)
 	if err != nil {
 		return err
 	}

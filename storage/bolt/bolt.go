@@ -28,6 +28,11 @@ type Options struct {
 	// Timeout is how long Open waits for another process to let go of the file
 	// (DefaultTimeout when 0). bbolt would otherwise wait forever.
 	Timeout time.Duration
+	// OnUpdate, when set, is told of every Update as it returns: how long it took
+	// (waiting for the run lock and the commit included), its conflicts (always 0 here:
+	// bbolt has one writer, so no Update ever runs again) and its error. It is the
+	// operator's store commit metrics (SPEC 12); it must not block.
+	OnUpdate func(took time.Duration, conflicts int, err error)
 }
 
 // DefaultTimeout is the lock wait when Options.Timeout is 0.
@@ -99,7 +104,7 @@ func open(path string, opts Options) (*store, error) {
 		db.Close()
 		return nil, err
 	}
-	s := &store{db: db, batches: make(chan *batch, 1), stopped: make(chan struct{}), open: &batch{id: 1}, hold: -1}
+	s := &store{db: db, batches: make(chan *batch, 1), stopped: make(chan struct{}), open: &batch{id: 1}, hold: -1, onUpdate: opts.OnUpdate}
 	go s.commitLoop()
 	return s, nil
 }
@@ -313,6 +318,8 @@ type store struct {
 	// beforeCommit, when a test sets it, runs before each batch is written; its error
 	// fails the batch as a failed commit would.
 	beforeCommit func(batch uint64) error
+
+	onUpdate func(time.Duration, int, error) // Options.OnUpdate
 }
 
 func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {

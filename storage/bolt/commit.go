@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"sheetkeeper/storage"
 )
@@ -54,6 +55,17 @@ type batch struct {
 // before fn starts returns ctx.Err(); once fn has started, Update waits for the commit.
 // fn must not call View or Update on the same Store (that would wait for itself).
 func (s *store) Update(ctx context.Context, fn func(storage.Tx) error) error {
+	if s.onUpdate == nil {
+		return s.update(ctx, fn)
+	}
+	start := time.Now()
+	err := s.update(ctx, fn)
+	s.onUpdate(time.Since(start), 0, err)
+	return err
+}
+
+// update is Update, unobserved.
+func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

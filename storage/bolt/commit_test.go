@@ -125,3 +125,50 @@ func TestHandOverDoesNotWaitForLaterCallers(t *testing.T) {
 		t.Fatal("the write waited for a caller that came after it was ready")
 	}
 }
+
+// TestOnUpdateHearsEachUpdate: the OnUpdate hook hears of each Update once, as it
+// returns (after its commit), with no conflicts (one writer) and the Update's error —
+// a failed commit's too; a View is not an Update.
+func TestOnUpdateHearsEachUpdate(t *testing.T) {
+	type heard struct {
+		conflicts int
+		err       error
+	}
+	var calls []heard
+	s, err := open(filepath.Join(t.TempDir(), "o.db"), Options{OnUpdate: func(took time.Duration, conflicts int, err error) {
+		if took <= 0 {
+			t.Errorf("took %v", took)
+		}
+		calls = append(calls, heard{conflicts, err})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	put := func(tx storage.Tx) error { return tx.PutGameCard("ch", storagetest.Card("u", "Mira", 10)) }
+	if err := s.Update(ctx, put); err != nil {
+		t.Fatal(err)
+	}
+	refused := errors.New("turned away by its function")
+	if err := s.Update(ctx, func(storage.Tx) error { return refused }); err != refused {
+		t.Fatalf("Update: %v", err)
+	}
+	errDisk := errors.New("disk on fire")
+	s.beforeCommit = func(uint64) error { return errDisk }
+	if err := s.Update(ctx, put); !errors.Is(err, errDisk) {
+		t.Fatalf("failed commit: %v", err)
+	}
+	s.beforeCommit = nil
+	if err := s.View(ctx, func(storage.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 3 || calls[0] != (heard{}) || calls[1].err != refused || !errors.Is(calls[2].err, errDisk) {
+		t.Fatalf("OnUpdate heard %+v", calls)
+	}
+	for _, c := range calls {
+		if c.conflicts != 0 {
+			t.Fatalf("bbolt reported a conflict: %+v", calls)
+		}
+	}
+}

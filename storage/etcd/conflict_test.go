@@ -2,9 +2,11 @@ package etcd_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/etcd"
@@ -97,4 +99,53 @@ func cardNames(tx storage.Tx) (string, error) {
 		names = append(names, c.Card.Name)
 	}
 	return strings.Join(names, " "), err
+}
+
+// TestOnUpdateCountsConflicts: the OnUpdate hook hears of each Update once, as it
+// returns, with the attempts that lost to another writer, how long it took, and its
+// error; a View is not an Update.
+func TestOnUpdateCountsConflicts(t *testing.T) {
+	type heard struct {
+		took      time.Duration
+		conflicts int
+		err       error
+	}
+	var calls []heard
+	p := newPrefix()
+	s := openAt(t, p, etcd.Options{OnUpdate: func(took time.Duration, conflicts int, err error) {
+		calls = append(calls, heard{took, conflicts, err})
+	}})
+	other := openAt(t, p, etcd.Options{})
+	ctx := context.Background()
+	attempts := 0
+	err := s.Update(ctx, func(tx storage.Tx) error {
+		if _, err := tx.NextReplySeq("ch"); err != nil {
+			return err
+		}
+		if attempts++; attempts <= 2 {
+			if err := other.Update(ctx, func(tx storage.Tx) error { _, err := tx.NextReplySeq("ch"); return err }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := errors.New("turned away by its function")
+	if err := s.Update(ctx, func(storage.Tx) error { return refused }); err != refused {
+		t.Fatalf("Update: %v", err)
+	}
+	if err := s.View(ctx, func(storage.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 2 {
+		t.Fatalf("OnUpdate heard %d calls, want 2: %+v", len(calls), calls)
+	}
+	if c := calls[0]; c.conflicts != 2 || c.err != nil || c.took <= 0 {
+		t.Errorf("the contended Update: %+v, want 2 conflicts and no error", c)
+	}
+	if c := calls[1]; c.conflicts != 0 || c.err != refused {
+		t.Errorf("the refused Update: %+v", c)
+	}
 }

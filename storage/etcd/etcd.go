@@ -60,6 +60,11 @@ type Options struct {
 	TLS *tls.Config
 	// Username and Password authenticate to a cluster with auth enabled ("": none).
 	Username, Password string
+	// OnUpdate, when set, is told of every Update as it returns: how long it took (all
+	// its attempts and back-offs), its conflicts (attempts that lost their
+	// compare-and-swap to another writer and ran again) and its error. It is the
+	// operator's store commit metrics (SPEC 12); it must not block.
+	OnUpdate func(took time.Duration, conflicts int, err error)
 }
 
 // Defaults.
@@ -101,6 +106,8 @@ type store struct {
 	limits  struct{ ops, bytes int }
 	closed  atomic.Bool
 	cards   record.CardMemo
+
+	onUpdate func(time.Duration, int, error) // Options.OnUpdate
 }
 
 // Open connects to the cluster, checks (or, on an empty prefix, writes) the schema
@@ -111,7 +118,7 @@ func Open(opts Options) (storage.Store, error) {
 	if len(opts.Endpoints) == 0 {
 		return nil, fail(storage.Invalid, "open etcd store: no endpoints given")
 	}
-	s := &store{keys: keys{opts.Prefix}, where: strings.Join(opts.Endpoints, ","), timeout: opts.Timeout}
+	s := &store{keys: keys{opts.Prefix}, where: strings.Join(opts.Endpoints, ","), timeout: opts.Timeout, onUpdate: opts.OnUpdate}
 	if s.keys.prefix == "" {
 		s.keys.prefix = DefaultPrefix
 	}
@@ -215,35 +222,43 @@ func retryable(err error) bool {
 var errLost = errors.New("lost the compare-and-swap")
 
 func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
-	return s.run(ctx, false, fn)
+	_, err := s.run(ctx, false, fn)
+	return err
 }
 
 func (s *store) Update(ctx context.Context, fn func(storage.Tx) error) error {
-	return s.run(ctx, true, fn)
+	if s.onUpdate == nil {
+		_, err := s.run(ctx, true, fn)
+		return err
+	}
+	start := time.Now()
+	lost, err := s.run(ctx, true, fn)
+	s.onUpdate(time.Since(start), lost, err)
+	return err
 }
 
 // run runs attempts of fn until one commits (or, for a View, reads) without losing to
-// another writer, backing off between them.
-func (s *store) run(ctx context.Context, write bool, fn func(storage.Tx) error) error {
+// another writer, backing off between them. It returns how many attempts lost.
+func (s *store) run(ctx context.Context, write bool, fn func(storage.Tx) error) (lost int, err error) {
 	backoff := time.Millisecond
 	for attempt := 1; ; attempt++ {
 		if s.closed.Load() {
-			return errClosed
+			return attempt - 1, errClosed
 		}
 		if err := ctx.Err(); err != nil {
-			return err
+			return attempt - 1, err
 		}
 		err := s.attempt(ctx, write, fn)
 		if !errors.Is(err, errLost) {
-			return err
+			return attempt - 1, err
 		}
 		if attempt == maxAttempts {
-			return fail(storage.Conflict, "storage: gave up after %d attempts, each losing to another writer of the same records", attempt)
+			return attempt, fail(storage.Conflict, "storage: gave up after %d attempts, each losing to another writer of the same records", attempt)
 		}
 		select {
 		case <-time.After(rand.N(backoff) + backoff/2):
 		case <-ctx.Done():
-			return ctx.Err()
+			return attempt, ctx.Err()
 		}
 		backoff = min(2*backoff, 64*time.Millisecond)
 	}
