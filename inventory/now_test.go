@@ -173,9 +173,9 @@ func TestCampaignStatesRefused(t *testing.T) {
 	}
 }
 
-// BenchmarkNowInventory works out the item as it is now for a 200-item inventory (the
+// BenchmarkItemAsNow200 works out the item as it is now for a 200-item inventory (the
 // issue asks at most 100 µs), a third of it with states on.
-func BenchmarkNowInventory(b *testing.B) {
+func BenchmarkItemAsNow200(b *testing.B) {
 	c := campaign(b)
 	ids := []string{"lr-ring", "lr-sword", "lr-staff", "lr-mail", "lr-sack", "lr-skin"}
 	inv := make([]*Entry, 200)
