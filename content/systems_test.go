@@ -144,6 +144,15 @@ func TestDnD5eSystem(t *testing.T) {
 	if ls := byID["longsword"]; ls == nil || ls.Cost != 1500 || ls.Weight != 3 || ls.Fields["damage"] != "1d8" {
 		t.Errorf("longsword %+v: want 15 gp (1500 cp), 3 lb, 1d8", ls)
 	}
+	if bp := byID["backpack"]; bp == nil || !bp.Features["holds"] || bp.Fields["capacityLb"] != 30.0 {
+		t.Errorf("backpack %+v: want a container of 30 lb", bp)
+	}
+	if pk := byID["explorers-pack"]; pk == nil || !pk.Features["pack"] || len(asList(pk.Fields["contents"])) != 8 {
+		t.Errorf("explorer's pack %+v: want a pack of eight lines", pk)
+	}
+	if ws := byID["waterskin"]; ws == nil || !ws.Features["liquid"] || ws.Fields["liquidPints"] != 4.0 {
+		t.Errorf("waterskin %+v: want a vessel of 4 pints", ws)
+	}
 	slots := map[string]int{}
 	for _, sl := range sys.Slots {
 		slots[sl.Key] = sl.Count
@@ -186,6 +195,11 @@ func TestSaltmarchSystem(t *testing.T) {
 	if len(sys.Tables) == 0 {
 		t.Error("no roll table")
 	}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
 }
 
 // Loading the built-in 5e system, checks and all, against json.Unmarshal of the same

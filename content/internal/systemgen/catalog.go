@@ -75,6 +75,7 @@ func (e equipment) item() (string, map[string]any, error) {
 		if e.Quantity > 1 {
 			it["description"] = fmt.Sprintf("Sold %d at a time.", e.Quantity)
 		}
+		e.holds(it)
 	case "tools":
 		tmpl = "tool"
 		it["category"] = e.ToolCategory
@@ -85,6 +86,46 @@ func (e equipment) item() (string, map[string]any, error) {
 		return "", nil, fmt.Errorf("unknown equipment category %q", e.EquipmentCategory.Index)
 	}
 	return tmpl, it, nil
+}
+
+// containers are the SRD's container capacities, which the data has only as a table in
+// its prose: what each solid container holds, in pounds or in pieces.
+var containers = map[string]map[string]any{
+	"backpack":           {"capacity": "1 cubic foot", "capacityLb": 30},
+	"basket":             {"capacity": "2 cubic feet", "capacityLb": 40},
+	"chest":              {"capacity": "12 cubic feet", "capacityLb": 300},
+	"pouch":              {"capacity": "1/5 cubic foot", "capacityLb": 6},
+	"sack":               {"capacity": "1 cubic foot", "capacityLb": 30},
+	"quiver":             {"holds": "arrows", "holdLimit": 20, "holdUnit": "arrows"},
+	"case-crossbow-bolt": {"holds": "bolts", "holdLimit": 20, "holdUnit": "bolts"},
+	"case-map-or-scroll": {"holds": "scrolls", "holdLimit": 10, "holdUnit": "scrolls"},
+}
+
+// liquidPints are the same table's vessels for liquids, in pints.
+var liquidPints = map[string]float64{
+	"barrel": 320, "bucket": 24, "bottle-glass": 1.5, "flask-or-tankard": 1,
+	"jug-or-pitcher": 8, "pot-iron": 8, "vial": 0.25, "waterskin": 4,
+}
+
+// holds makes a container, a vessel or an equipment pack of a piece of gear.
+func (e equipment) holds(it map[string]any) {
+	switch {
+	case containers[e.Index] != nil:
+		it["features"] = map[string]any{"holds": true, "stacks": false}
+		for k, v := range containers[e.Index] {
+			it[k] = v
+		}
+	case liquidPints[e.Index] > 0:
+		it["features"] = map[string]any{"liquid": true}
+		it["liquidPints"] = liquidPints[e.Index]
+	case len(e.Contents) > 0:
+		it["features"] = map[string]any{"pack": true, "stacks": false}
+		var lines []any
+		for _, c := range e.Contents {
+			lines = append(lines, map[string]any{"id": c.Item.Index, "qty": c.Quantity})
+		}
+		it["contents"] = lines
+	}
 }
 
 // weapon fills a weapon's fields and its one-line description.

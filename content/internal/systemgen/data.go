@@ -51,6 +51,11 @@ type equipment struct {
 	StrMinimum          int  `json:"str_minimum"`
 	StealthDisadvantage bool `json:"stealth_disadvantage"`
 	Quantity            int  `json:"quantity"`
+	// Contents are an equipment pack's.
+	Contents []struct {
+		Item     ref `json:"item"`
+		Quantity int `json:"quantity"`
+	} `json:"contents"`
 }
 
 type magicItem struct {
