@@ -153,6 +153,12 @@ func TestDnD5eSystem(t *testing.T) {
 	if ws := byID["waterskin"]; ws == nil || !ws.Features["liquid"] || ws.Fields["liquidPints"] != 4.0 {
 		t.Errorf("waterskin %+v: want a vessel of 4 pints", ws)
 	}
+	if r, err := sys.RollOn("horn-of-valhalla", func(int) int { return 95 }); err != nil || r.Item == nil || r.Item.ID != "horn-of-valhalla-iron" {
+		t.Errorf("horn of Valhalla rolled 95: %+v, %v; want the iron horn", r.Item, err)
+	}
+	if len(sys.Tables) < 6 {
+		t.Errorf("%d roll tables, want the SRD's six or so that pick a variant", len(sys.Tables))
+	}
 	slots := map[string]int{}
 	for _, sl := range sys.Slots {
 		slots[sl.Key] = sl.Count

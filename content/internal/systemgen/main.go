@@ -1,7 +1,9 @@
 // Command systemgen generates the built-in D&D 5e (SRD 5.1) game system, a Pack Rat
 // system file (SPEC 7), from the 5e-bits/5e-database equipment, magic item and weapon
 // property JSON: the five coins, weight in pounds, hands and an armor slot, attunement
-// limited to three items, and every SRD item in the catalog.
+// limited to three items, every SRD item in the catalog (containers, vessels and
+// equipment packs among them), and the SRD's roll tables that pick a magic item's
+// variant.
 //
 // Item descriptions are written here from the data's structured facts (category,
 // damage, range, armor class, rarity, who may attune); no description prose is copied,

@@ -58,6 +58,10 @@ func (d *srd) system() (*inventory.System, error) {
 	if err != nil {
 		return nil, err
 	}
+	tables, err := d.tables()
+	if err != nil {
+		return nil, err
+	}
 	return &inventory.System{
 		Packrat: "system",
 		ID:      systemID,
@@ -65,7 +69,7 @@ func (d *srd) system() (*inventory.System, error) {
 		Version: systemVersion,
 		Description: "sheetkeeper's built-in 5e inventory, generated from the SRD 5.1 data: platinum, gold, electrum, silver and copper, " +
 			"weight in pounds, two hands and a body for armor, attunement to at most three items, and every SRD weapon, armor, " +
-			"piece of gear, tool, mount, vehicle and magic item. This work includes material taken from the System Reference " +
+			"piece of gear, tool, mount, vehicle and magic item, with the SRD's roll tables for which variant a magic item is. This work includes material taken from the System Reference " +
 			"Document 5.1 by Wizards of the Coast LLC, licensed under the Creative Commons Attribution 4.0 International License.",
 		Templates:    templates(cats),
 		Features:     features(names),
@@ -87,6 +91,7 @@ func (d *srd) system() (*inventory.System, error) {
 		}, Show: "gp", PerWeight: 50},
 		Weight:     &inventory.WeightUnit{Unit: "lb", One: "lb"},
 		RawCatalog: catalog,
+		Tables:     tables,
 		Glossary:   glossary,
 		Slots: []inventory.Slot{
 			{Key: "hands", Label: "Hands", Count: 2, Rules: []inventory.SlotRule{
