@@ -13,6 +13,9 @@
 // built-in goes through exactly the loaders and checks an imported ruleset does: the
 // package's manifest, hashes, sizes and Capability API, and its lazily read catalog
 // files. This package only finds the bytes; reading them is the ruleset packages' job.
+//
+// The built-in game systems (SPEC 7) sit beside the rulesets, one Pack Rat system file
+// each under systems/ (see Systems), read by the inventory package like an imported one.
 package content
 
 import (
