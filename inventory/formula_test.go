@@ -64,7 +64,8 @@ func TestRulesFormulaRefusals(t *testing.T) {
 		}
 		c, _ := s.Campaign(nil)
 		w := &World{Inv: []*Entry{{UID: "o", Item: it, Qty: 1}}, Locals: map[string]float64{"heat": 1}}
-		_, err := c.NewRunner(parser.EvalFormula).After(w, []Event{{Kind: "acquired", UID: "o"}})
+		var fs parser.Formulas // the cache, as a long-running runner would hold it
+		_, err := c.NewRunner(fs.Eval).After(w, []Event{{Kind: "acquired", UID: "o"}})
 		if refusal.Of(err) != want {
 			t.Errorf("by %q: %v; want %s", by, err, want)
 		}

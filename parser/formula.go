@@ -158,7 +158,7 @@ func formulaSyntax(s string, err error) error {
 		}
 		msg = strings.Replace(msg, `unexpected token "<EOF>"`, "it ends too soon", 1)
 		msg = strings.TrimPrefix(msg, "lexer: ")
-		return refusal.New(refusal.Malformed, "the formula %q does not read at character %d: %s", CapRunes(s, 60), pe.Position().Column, CapRunes(msg, 80))
+		return refusal.New(refusal.Malformed, "the formula %q does not read at character %d: %s", CapRunes(s, 60), pe.Position().Offset+1, CapRunes(msg, 80))
 	}
 	return refusal.New(refusal.Malformed, "the formula %q does not read: %v", CapRunes(s, 60), err)
 }
@@ -207,7 +207,7 @@ func (b *builder) unary(a *unaryAST, depth int) (node, error) {
 	if a.Power != nil {
 		return b.power(a.Power, depth)
 	}
-	if err := b.deeper(depth+1, a.Pos.Column); err != nil {
+	if err := b.deeper(depth+1, a.Pos.Offset+1); err != nil {
 		return nil, err
 	}
 	inner, err := b.unary(a.Inner, depth+1)
@@ -222,7 +222,7 @@ func (b *builder) power(a *powerAST, depth int) (node, error) {
 	if err != nil || a.Exp == nil {
 		return base, err
 	}
-	if err := b.deeper(depth+1, a.Pos.Column); err != nil {
+	if err := b.deeper(depth+1, a.Pos.Offset+1); err != nil {
 		return nil, err
 	}
 	exp, err := b.unary(a.Exp, depth+1)
@@ -237,7 +237,7 @@ func (b *builder) primary(a *primaryAST, depth int) (node, error) {
 	case a.Number != nil:
 		n, err := strconv.ParseFloat(*a.Number, 64)
 		if err != nil || math.IsInf(n, 0) {
-			return nil, refusal.New(refusal.Malformed, "%.20q at character %d is not a number a formula can hold", *a.Number, a.Pos.Column)
+			return nil, refusal.New(refusal.Malformed, "%.20q at character %d is not a number a formula can hold", *a.Number, a.Pos.Offset+1)
 		}
 		return number(n), nil
 	case a.Addr != nil:
@@ -246,12 +246,12 @@ func (b *builder) primary(a *primaryAST, depth int) (node, error) {
 		}
 		return address(*a.Addr), nil
 	case a.Group != nil:
-		if err := b.deeper(depth+1, a.Pos.Column); err != nil {
+		if err := b.deeper(depth+1, a.Pos.Offset+1); err != nil {
 			return nil, err
 		}
 		return b.sum(a.Group, depth+1)
 	}
-	return b.call(a.Call, a.Pos.Column, depth)
+	return b.call(a.Call, a.Pos.Offset+1, depth)
 }
 
 func (b *builder) call(a *callAST, col, depth int) (node, error) {
@@ -312,7 +312,10 @@ func (a address) eval(lookup func(string) (float64, bool)) (float64, error) {
 	if !ok {
 		return 0, refusal.New(refusal.UnknownValue, "the formula reads %q, which has no value here", string(a))
 	}
-	return finite(v, "the value of "+string(a))
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return finite(v, "the value of "+string(a))
+	}
+	return v, nil
 }
 
 type negate struct{ a node }
@@ -357,7 +360,10 @@ func (n binary) eval(lookup func(string) (float64, bool)) (float64, error) {
 	case '^':
 		v = math.Pow(x, y)
 	}
-	return finite(v, fmt.Sprintf("%g %c %g", x, n.op, y))
+	if math.IsNaN(v) || math.IsInf(v, 0) { // the words only when they are needed
+		return finite(v, fmt.Sprintf("%g %c %g", x, n.op, y))
+	}
+	return v, nil
 }
 
 type call struct {
@@ -376,7 +382,11 @@ func (n call) eval(lookup func(string) (float64, bool)) (float64, error) {
 		}
 		xs = append(xs, v)
 	}
-	return finite(n.f(xs), n.name+"(…)")
+	v := n.f(xs)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return finite(v, n.name+"(…)")
+	}
+	return v, nil
 }
 
 // finite refuses a value that is not a finite number, saying what made it.

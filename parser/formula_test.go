@@ -3,6 +3,7 @@ package parser
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,6 +132,7 @@ func TestFormulaRefused(t *testing.T) {
 		{"   ", "empty"},
 		{"1 +", "character 4: it ends too soon"},
 		{"1 2", "character 3"},
+		{"1 +\n2 2", "character 7"},
 		{"(1 + 2", "character 7"},
 		{"1 + 2)", "character 6"},
 		{"()", "character 2"},
@@ -245,4 +247,49 @@ func FuzzFormula(f *testing.F) {
 			t.Fatalf("%q = %v", s, v)
 		}
 	})
+}
+
+// BenchmarkFormula: reading and working out a rule's formula, as the runner does on
+// every tick it is asked.
+func BenchmarkFormula(b *testing.B) {
+	const s = "clamp(local.heat - 30, 0, round(item.charges / 2)) + max(local.heat / 10, 1) ^ 2"
+	for b.Loop() {
+		if _, err := EvalFormula(s, lookupValues); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestFormulasCache: the cache answers as EvalFormula does, refusals too, and stays
+// within its bound however many formulas it is handed.
+func TestFormulasCache(t *testing.T) {
+	var fs Formulas
+	for range 2 {
+		for _, g := range formulaGoldens {
+			if v, err := fs.Eval(g.in, lookupValues); err != nil || math.Abs(v-g.want) > 1e-12 {
+				t.Errorf("%q = %v, %v; want %v", g.in, v, err, g.want)
+			}
+		}
+		if _, err := fs.Eval("1 +", lookupValues); refusal.Of(err) != refusal.Malformed {
+			t.Errorf("a refusal read from the cache: %v", err)
+		}
+	}
+	for i := range 3 * maxCachedFormulas {
+		if v, err := fs.Eval(strconv.Itoa(i), lookupValues); err != nil || v != float64(i) {
+			t.Fatalf("%d = %v, %v", i, v, err)
+		}
+	}
+	if n := len(fs.read); n > maxCachedFormulas {
+		t.Errorf("the cache holds %d formulas, past its bound of %d", n, maxCachedFormulas)
+	}
+}
+
+func BenchmarkFormulasCached(b *testing.B) {
+	const s = "clamp(local.heat - 30, 0, round(item.charges / 2)) + max(local.heat / 10, 1) ^ 2"
+	var fs Formulas
+	for b.Loop() {
+		if _, err := fs.Eval(s, lookupValues); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
