@@ -64,7 +64,7 @@ func (c *Campaign) Put(inv []*Entry, e, box *Entry) error {
 	if limit, ok := cur.Field("capacityLb"); ok {
 		if lb, _ := limit.(float64); lb > 0 {
 			if w := c.contentWeight(inv, box, 0) + c.EntryWeight(e) + c.contentWeight(inv, e, 0); w > lb {
-				return refusal.New(refusal.NotAllowed, "too heavy: %s holds %g %s", cur.Name, lb, c.System.WeightUnit(lb))
+				return refusal.New(refusal.TooHeavy, "too heavy: %s holds %g %s", cur.Name, lb, c.System.WeightUnit(lb))
 			}
 		}
 	}
@@ -77,7 +77,7 @@ func (c *Campaign) Put(inv []*Entry, e, box *Entry) error {
 				}
 			}
 			if float64(count+e.Qty) > n {
-				return refusal.New(refusal.NotAllowed, "%s holds at most %g", cur.Name, n)
+				return refusal.New(refusal.NoSlot, "%s holds at most %g", cur.Name, n)
 			}
 		}
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // FindItem finds a catalog item by name (or id), ignoring case: an exact name first,
-// else the one name that starts with it. None is unknown-entry; several, ambiguous.
+// else the one name that starts with it. None is unknown-item; several, ambiguous.
 func (s *System) FindItem(name string) (*Item, error) {
 	if it := s.CatalogItem(name); it != nil {
 		return it, nil
@@ -21,7 +21,7 @@ func (s *System) FindItem(name string) (*Item, error) {
 			starts = append(starts, it)
 		}
 	}
-	return pick1(starts, name, func(it *Item) string { return it.Name })
+	return pick1(starts, name, refusal.UnknownItem, func(it *Item) string { return it.Name })
 }
 
 // FindEntry finds an entry of an inventory by its item's name as it is now, the same
@@ -37,16 +37,17 @@ func (c *Campaign) FindEntry(inv []*Entry, name string) (*Entry, error) {
 			starts = append(starts, e)
 		}
 	}
-	return pick1(starts, name, func(e *Entry) string { return c.Now(e).Name })
+	return pick1(starts, name, refusal.NotHeld, func(e *Entry) string { return c.Now(e).Name })
 }
 
-func pick1[T any](found []T, name string, label func(T) string) (T, error) {
+// pick1 is the one thing found, none refused with the reason given, several ambiguous.
+func pick1[T any](found []T, name string, none refusal.Reason, label func(T) string) (T, error) {
 	var zero T
 	switch len(found) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return zero, refusal.New(refusal.UnknownEntry, "nothing is called %q", name)
+		return zero, refusal.New(none, "nothing is called %q", name)
 	}
 	names := make([]string, 0, 3)
 	for _, f := range found[:min(3, len(found))] {

@@ -57,7 +57,7 @@ func TestCursedItem(t *testing.T) {
 		t.Errorf("a field no layer changes keeps the item's: %v", v)
 	}
 	_, err := c.SetState(nil, ring, StateChange{Key: "attuned", On: false}, nil)
-	if refusal.Of(err) != refusal.NotAllowed || !ring.On("attuned") {
+	if refusal.Of(err) != refusal.Locked || !ring.On("attuned") {
 		t.Fatalf("the player ends a locked attunement: %v", err)
 	}
 	if _, err := c.SetState(nil, ring, StateChange{Key: "attuned", On: false, GM: true}, nil); err != nil || ring.On("attuned") {
@@ -154,7 +154,7 @@ func TestStateLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := c.SetState(inv, inv[1], StateChange{Key: "blessed", On: true}, nil)
-	if refusal.Of(err) != refusal.NotAllowed || inv[1].On("blessed") {
+	if refusal.Of(err) != refusal.Limit || inv[1].On("blessed") {
 		t.Errorf("a second blessing is blocked: %v", err)
 	}
 	if warn, err := c.SetState(inv, inv[1], StateChange{Key: "blessed", On: true, GM: true}, nil); err != nil || warn != "Only 1 blessed item" {

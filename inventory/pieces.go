@@ -91,7 +91,7 @@ func (c *Campaign) Unpack(e *Entry) ([]PackLine, error) {
 		line.Qty *= e.Qty
 		if id != "" {
 			if line.Item = c.System.CatalogItem(id); line.Item == nil {
-				return nil, refusal.New(refusal.UnknownEntry, "%s holds %q, which the catalog has not", cur.Name, id)
+				return nil, refusal.New(refusal.UnknownItem, "%s holds %q, which the catalog has not", cur.Name, id)
 			}
 		} else {
 			for _, it := range c.System.Catalog {

@@ -18,8 +18,9 @@ type World struct {
 }
 
 // Eval works out a formula ("local.heat / 10") with read giving each address's number.
-// The formula language is the parser's; the runner takes it as a function so the engine
-// stays one package per concern.
+// The formula language is the parser's (parser.EvalFormula, and a parser.Formulas
+// cache's Eval, have this shape: pass one to NewRunner); the runner takes it as a function so the engine stays one package per
+// concern and inventory imports nothing of the parser.
 type Eval func(formula string, read func(addr string) (float64, bool)) (float64, error)
 
 // Event is something that happened to an entry: "acquired", "equipped" or "unequipped".

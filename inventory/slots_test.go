@@ -103,7 +103,7 @@ func TestStateThatNeedsRoom(t *testing.T) {
 	inv := []*Entry{staff, shield}
 	equipped(t, c, inv, staff)
 	equipped(t, c, inv, shield)
-	if _, err := c.SetState(inv, staff, StateChange{Key: "twoHanded", On: true}, nil); refusal.Of(err) != refusal.NotAllowed || staff.On("twoHanded") {
+	if _, err := c.SetState(inv, staff, StateChange{Key: "twoHanded", On: true}, nil); refusal.Of(err) != refusal.NoSlot || staff.On("twoHanded") {
 		t.Fatalf("two hands on the staff with a shield in one: %v", err)
 	}
 	shield.Equipped = false

@@ -83,10 +83,10 @@ func (c *Campaign) SetState(inv []*Entry, e *Entry, ch StateChange, local func(s
 			return "", refusal.New(refusal.NotGM, "only the GM switches %s", strings.ToLower(st.Label))
 		}
 		if cur := c.Now(e); cur.Locks(st.Key) {
-			return "", refusal.New(refusal.NotAllowed, "%s is locked: only the GM can change it", strings.ToLower(st.Label))
+			return "", refusal.New(refusal.Locked, "%s is locked: only the GM can change it", strings.ToLower(st.Label))
 		}
 		if _, overridden := e.GM[st.Key]; overridden {
-			return "", refusal.New(refusal.NotAllowed, "the GM has set %s", strings.ToLower(st.Label))
+			return "", refusal.New(refusal.Locked, "the GM has set %s", strings.ToLower(st.Label))
 		}
 	}
 	if ch.On && !e.On(st.Key) {
@@ -100,7 +100,7 @@ func (c *Campaign) SetState(inv []*Entry, e *Entry, ch StateChange, local func(s
 			if count+1 > limit {
 				text := LimitText(st, limit)
 				if st.Limit.Mode == "block" && !ch.GM {
-					return "", refusal.New(refusal.NotAllowed, "%s", text)
+					return "", refusal.New(refusal.Limit, "%s", text)
 				}
 				warning = text
 			}
@@ -108,7 +108,7 @@ func (c *Campaign) SetState(inv []*Entry, e *Entry, ch StateChange, local func(s
 	}
 	if ch.On && !ch.GM {
 		if full := c.stateFits(inv, e, st.Key); full != nil {
-			return "", refusal.New(refusal.NotAllowed, "%s is full: take something out first", full.Slot.Label)
+			return "", refusal.New(refusal.NoSlot, "%s is full: take something out first", full.Slot.Label)
 		}
 	}
 	if ch.GM {

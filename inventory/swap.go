@@ -53,7 +53,7 @@ func (c *Campaign) checkOffer(p *Party, o Offer) error {
 	for _, g := range o.Items {
 		e := find(p.Inv, g.UID)
 		if e == nil || g.Qty < 1 || g.Qty > e.Qty {
-			return refusal.New(refusal.Insufficient, "an item in the offer is no longer there")
+			return refusal.New(refusal.NotHeld, "an item in the offer is no longer there")
 		}
 		listed[g.UID] = true
 	}
@@ -68,7 +68,7 @@ func (c *Campaign) checkOffer(p *Party, o Offer) error {
 	}
 	for i, n := range o.Coins {
 		if n < 0 || i >= len(p.Purse) || p.Purse[i] < n {
-			return refusal.New(refusal.Insufficient, "not enough coins for the offer")
+			return refusal.New(refusal.CannotAfford, "not enough coins for the offer")
 		}
 	}
 	return nil

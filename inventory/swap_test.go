@@ -35,7 +35,7 @@ func TestTrade(t *testing.T) {
 
 	before := len(a.Inv)
 	err := c.Trade(a, b, Offer{Items: []Give{{UID: "skins", Qty: 1}}}, Offer{Coins: purse(t, m, map[string]int64{"gp": 1})}, uid)
-	if refusal.Of(err) != refusal.Insufficient || len(a.Inv) != before || skins.Qty != 3 {
+	if refusal.Of(err) != refusal.CannotAfford || len(a.Inv) != before || skins.Qty != 3 {
 		t.Errorf("b has no gold left: nothing moves: %v", err)
 	}
 	err = c.Trade(b, a, Offer{Items: []Give{{UID: "sack", Qty: 1}, {UID: "mail", Qty: 1}}}, Offer{}, uid)

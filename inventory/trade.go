@@ -57,12 +57,12 @@ func (c *Campaign) Buy(st *Shop, i int, lots int64, p Purse, uid string) (Purcha
 		return Purchase{}, refusal.New(refusal.BadAmount, "buy 1 up to %d at a time", maxLots)
 	}
 	if l.Stock != nil && *l.Stock < lots {
-		return Purchase{}, refusal.New(refusal.Insufficient, "out of stock: %d left", *l.Stock)
+		return Purchase{}, refusal.New(refusal.OutOfStock, "out of stock: %d left", *l.Stock)
 	}
 	price := st.LotPrice(l) * lots
 	after, ok := c.System.Money().Pay(p, price)
 	if !ok {
-		return Purchase{}, refusal.New(refusal.Insufficient, "cannot afford %s", c.System.Money().Format(price))
+		return Purchase{}, refusal.New(refusal.CannotAfford, "cannot afford %s", c.System.Money().Format(price))
 	}
 	e := c.NewEntry(uid, l.Item, lots*bundleOf(c, l.Item))
 	if l.Stock != nil {
@@ -101,7 +101,7 @@ func (c *Campaign) Sell(st *Shop, e *Entry, qty int64, p Purse) (Purse, int64, e
 	}
 	offer := st.Offer(c.Now(e).Cost, qty, bundleOf(c, e.Item))
 	if st.Funds != nil && *st.Funds < offer {
-		return nil, 0, refusal.New(refusal.Insufficient, "the shop has only %s", c.System.Money().Format(*st.Funds))
+		return nil, 0, refusal.New(refusal.CannotAfford, "the shop has only %s", c.System.Money().Format(*st.Funds))
 	}
 	if st.Funds != nil {
 		*st.Funds -= offer

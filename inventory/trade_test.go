@@ -22,11 +22,11 @@ func TestBuy(t *testing.T) {
 	if *st.Listings[0].Stock != 0 || *st.Funds != 220 {
 		t.Errorf("stock %d, funds %d", *st.Listings[0].Stock, *st.Funds)
 	}
-	if _, err := c.Buy(st, 0, 1, got.Purse, "u2"); refusal.Of(err) != refusal.Insufficient {
+	if _, err := c.Buy(st, 0, 1, got.Purse, "u2"); refusal.Of(err) != refusal.OutOfStock {
 		t.Errorf("the last sword is sold: %v", err)
 	}
 	st.Listings = append(st.Listings, Listing{Item: c.System.CatalogItem("lr-mail")})
-	if _, err := c.Buy(st, 1, 1, got.Purse, "u3"); refusal.Of(err) != refusal.Insufficient || *st.Funds != 220 {
+	if _, err := c.Buy(st, 1, 1, got.Purse, "u3"); refusal.Of(err) != refusal.CannotAfford || *st.Funds != 220 {
 		t.Errorf("180 cp for mail at 660: %v", err)
 	}
 	st.Open = false
@@ -41,7 +41,7 @@ func TestSell(t *testing.T) {
 	ring := c.NewEntry("r", c.System.CatalogItem("lr-ring"), 1)
 	ring.GM = map[string]bool{"identified": true}
 	st := &Shop{Prices: Prices{SellRate: 50}, Open: true, Buys: true, Funds: i64(100)}
-	if _, _, err := c.Sell(st, ring, 1, m.NewPurse()); refusal.Of(err) != refusal.Insufficient || ring.Qty != 1 {
+	if _, _, err := c.Sell(st, ring, 1, m.NewPurse()); refusal.Of(err) != refusal.CannotAfford || ring.Qty != 1 {
 		t.Errorf("a shop with 100 cannot pay 175,000: %v", err)
 	}
 	*st.Funds = 1e6

@@ -2,7 +2,8 @@
 // and the error type that carries one.
 //
 // The vocabulary is Marinara Engine's (so an AI GM written for it reads our write-back
-// unchanged) plus the words sheetkeeper adds for advancement, permissions and campaigns.
+// unchanged) plus the words sheetkeeper adds for advancement, permissions, campaigns and
+// inventories.
 // A reason is a machine code: it goes into a tag's reason="…" attribute verbatim, and
 // front ends turn it into plain words with Explain. Anything that is not a refusal is an
 // internal error, shown to users only as "Internal error" while the detail is logged.
@@ -57,6 +58,20 @@ const (
 	Untrained Reason = "untrained"
 )
 
+// Reasons of inventory tags (SPEC 3.5): what an item, a container, a slot, a state or a
+// shop says no for, so a GM reads why a pack refused rather than "not allowed".
+const (
+	UnknownItem    Reason = "unknown-item"     // the catalog, or the system, has no such item
+	NotHeld        Reason = "not-held"         // the character does not have it, or an offered item is gone
+	TooHeavy       Reason = "too-heavy"        // more weight than a container or the character carries
+	NoSlot         Reason = "no-slot"          // no room: the slot is full, or the container holds no more of it
+	Locked         Reason = "locked"           // a state a layer locks, or one the GM has set
+	Limit          Reason = "limit"            // the system's limit on a state (three attuned) is reached
+	NotRulesetItem Reason = "not-ruleset-item" // the item is not of the campaign's ruleset or system
+	CannotAfford   Reason = "cannot-afford"    // the purse (or the shop's funds) does not cover the price
+	OutOfStock     Reason = "out-of-stock"     // the shop has not that many left
+)
+
 // plain is what a player reads for each reason.
 var plain = map[Reason]string{
 	Malformed:          "the tag could not be read",
@@ -90,6 +105,15 @@ var plain = map[Reason]string{
 	NotGM:              "only a GM of this campaign may do that",
 	NoCampaign:         "this channel has no campaign",
 	Untrained:          "the character has no training to attempt that",
+	UnknownItem:        "there is no such item",
+	NotHeld:            "the character does not have that",
+	TooHeavy:           "that is too heavy to carry there",
+	NoSlot:             "there is no room for that",
+	Locked:             "that is locked",
+	Limit:              "the limit for that is reached",
+	NotRulesetItem:     "that item is not part of this game's rules",
+	CannotAfford:       "not enough money to pay for it",
+	OutOfStock:         "there are none left",
 }
 
 // Known reports whether r belongs to the closed vocabulary.

@@ -10,7 +10,8 @@ func TestEveryReasonHasPlainWords(t *testing.T) {
 	all := []Reason{Malformed, TooMany, UnknownCharacter, AmbiguousCharacter, UnknownPool, AmbiguousPool,
 		Insufficient, BadAmount, NoTemp, UnknownTrack, WrongTrack, UnknownKind, NoBox, UnknownCondition,
 		UnknownState, UnknownValue, UnknownField, UnknownRest, UnknownEntry, AmbiguousEntry, BadPool,
-		NotEnabled, NotAllowed, UnknownAbility, UnknownSkill, UnknownSave, UnknownTier, WhoRequired, NotGM, NoCampaign, Untrained}
+		NotEnabled, NotAllowed, UnknownAbility, UnknownSkill, UnknownSave, UnknownTier, WhoRequired, NotGM, NoCampaign, Untrained,
+		UnknownItem, NotHeld, TooHeavy, NoSlot, Locked, Limit, NotRulesetItem, CannotAfford, OutOfStock}
 	if len(all) != len(plain) {
 		t.Fatalf("%d reasons, %d explanations", len(all), len(plain))
 	}
