@@ -50,8 +50,8 @@ func TestDnD5ePlays(t *testing.T) {
 			t.Fatalf("attuning %s: %v", id, err)
 		}
 	}
-	if err := p.set(p.take("belt-of-dwarvenkind"), "attuned"); refusal.Of(err) != refusal.NotAllowed || !strings.Contains(err.Error(), "at most 3") {
-		t.Errorf("a fourth attunement: %v, want refused (%s) by the limit of 3", err, refusal.NotAllowed)
+	if err := p.set(p.take("belt-of-dwarvenkind"), "attuned"); refusal.Of(err) != refusal.Limit || !strings.Contains(err.Error(), "at most 3") {
+		t.Errorf("a fourth attunement: %v, want refused (%s) by the limit of 3", err, refusal.Limit)
 	}
 	if err := p.set(p.take("bag-of-holding"), "attuned"); refusal.Of(err) != refusal.NotAllowed {
 		t.Errorf("attuning a bag of holding: %v, want refused (%s)", err, refusal.NotAllowed)
@@ -77,8 +77,8 @@ func TestDnD5ePlays(t *testing.T) {
 	if equip(hands, sword) != nil || equip(hands, hands.take("shield")) != nil {
 		t.Fatal("a longsword and a shield do not fit two hands")
 	}
-	if err := hands.set(sword, "twoHanded"); refusal.Of(err) != refusal.NotAllowed || !strings.Contains(err.Error(), "Hands is full") {
-		t.Errorf("a longsword in both hands beside a shield: %v, want refused (%s)", err, refusal.NotAllowed)
+	if err := hands.set(sword, "twoHanded"); refusal.Of(err) != refusal.NoSlot || !strings.Contains(err.Error(), "Hands is full") {
+		t.Errorf("a longsword in both hands beside a shield: %v, want refused (%s)", err, refusal.NoSlot)
 	}
 }
 
