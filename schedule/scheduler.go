@@ -114,6 +114,12 @@ type Scheduler struct {
 	ctx     context.Context // Start's, given to every firing
 	state   int
 	entries map[string]*entry // by schedule id
+	// leading is whether this scheduler fires: from Start on, or, under StartLeading,
+	// while its Leader says it leads. A follower registers nothing and fires nothing.
+	leading  bool
+	settled  bool               // leading, and activate has registered and reported
+	stopLead context.CancelFunc // StartLeading's: ends the campaign
+	led      chan struct{}      // closed when StartLeading's campaign loop has ended
 
 	advancing sync.Mutex     // one Advance at a time
 	firings   sync.WaitGroup // firings Advance started
@@ -161,19 +167,40 @@ func New(store storage.Store, f Firer, opts ...Option) *Scheduler {
 // the last missed firing already reported, up to now — once: the report is recorded in
 // MissedReported, so the next start says nothing of them. A missed firing is never
 // applied. A stored schedule whose expression no longer parses is logged and skipped.
-// ctx is given to every firing; Start may be called once.
+// ctx is given to every firing; Start (or StartLeading) may be called once.
 func (s *Scheduler) Start(ctx context.Context) error {
 	stored, err := s.stored(ctx)
 	if err != nil {
 		return fmt.Errorf("schedule: loading schedules: %w", err)
 	}
+	if err := s.begin(ctx); err != nil {
+		return err
+	}
+	s.activate(ctx, stored)
+	return nil
+}
+
+// begin moves a new scheduler to started, with ctx as its firings' context.
+func (s *Scheduler) begin(ctx context.Context) error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.state != stateNew {
-		s.mu.Unlock()
 		return errors.New("schedule: Start called twice or after Stop")
 	}
 	s.ctx = ctx
 	s.state = stateStarted
+	return nil
+}
+
+// activate registers stored and starts firing them from now on, then reports what each
+// missed (Start's work once the schedules are loaded). It does nothing after Stop.
+func (s *Scheduler) activate(ctx context.Context, stored []*storage.Schedule) {
+	s.mu.Lock()
+	if s.state != stateStarted {
+		s.mu.Unlock()
+		return
+	}
+	s.leading = true
 	now := s.clock.Now()
 	s.advanced = now
 	type pending struct {
@@ -197,7 +224,9 @@ func (s *Scheduler) Start(ctx context.Context) error {
 	for _, p := range check {
 		s.reportMissed(ctx, p.sc, p.sched, now)
 	}
-	return nil
+	s.mu.Lock()
+	s.settled = s.leading
+	s.mu.Unlock()
 }
 
 // register adds a schedule to the Cron; the caller holds s.mu. Its job's first firing
@@ -337,7 +366,7 @@ func (s *Scheduler) Add(ctx context.Context, sc storage.Schedule) (storage.Sched
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state == stateStarted {
+	if s.state == stateStarted && s.leading {
 		s.register(sc.ID, sched, now)
 	}
 	return sc, nil
@@ -493,6 +522,10 @@ func (s *Scheduler) runOnce(ctx context.Context, e *entry) error {
 		s.mu.Unlock()
 		return errors.New("schedule: stopped while advancing the clock")
 	}
+	if !s.leading { // leadership went while advancing: the leader fires it
+		s.mu.Unlock()
+		return nil
+	}
 	s.firings.Add(1) // under s.mu, so never after Stop began waiting
 	s.mu.Unlock()
 	read := make(chan struct{})
@@ -534,7 +567,13 @@ func (s *Scheduler) Stop() {
 		return
 	}
 	s.state = stateStopped
+	s.leading, s.settled = false, false
+	stopLead, led := s.stopLead, s.led
 	s.mu.Unlock()
+	if stopLead != nil {
+		stopLead()
+		<-led
+	}
 	<-s.cron.Stop().Done()
 	s.firings.Wait()
 }
