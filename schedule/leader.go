@@ -78,12 +78,47 @@ func (s *Scheduler) term(ctx context.Context, l Leader) error {
 	s.log.Info("schedule: leading: this process runs the schedules", "schedules", len(stored))
 	s.activate(tctx, stored)
 	defer s.deactivate()
-	select {
-	case <-lost:
-		s.log.Warn("schedule: leadership lost: another process runs the schedules now")
-	case <-ctx.Done():
+	tick := time.NewTicker(resyncEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-lost:
+			s.log.Warn("schedule: leadership lost: another process runs the schedules now")
+			return nil
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			s.resync(tctx)
+		}
 	}
-	return nil
+}
+
+// resyncEvery is how often a leader on wall time reads the stored schedules again
+// (resync); on a manual clock each Advance does.
+const resyncEvery = 30 * time.Second
+
+// resync registers the schedules another process stored since this one began to lead
+// (its Add stores a schedule, but only the leader registers it) and reports what they
+// missed meanwhile, which is nothing unless one fell due before this read. One removed
+// by another process stays registered and fires nothing: its firing finds no schedule.
+// (Dropping it here could drop one this process's Add registers after the read.)
+func (s *Scheduler) resync(ctx context.Context) {
+	stored, err := s.stored(ctx)
+	if err != nil {
+		s.log.Warn("schedule: reading the stored schedules to find new ones", "err", err)
+		return
+	}
+	s.mu.Lock()
+	if !s.leading {
+		s.mu.Unlock()
+		return
+	}
+	now := s.clock.Now()
+	check := s.registerAll(stored, now, true)
+	s.mu.Unlock()
+	for _, p := range check {
+		s.reportMissed(ctx, p.sc, p.sched, now)
+	}
 }
 
 // deactivate stops firing: the Cron stops, running firings finish (each commits whole

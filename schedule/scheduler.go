@@ -203,20 +203,7 @@ func (s *Scheduler) activate(ctx context.Context, stored []*storage.Schedule) {
 	s.leading = true
 	now := s.clock.Now()
 	s.advanced = now
-	type pending struct {
-		sc    *storage.Schedule
-		sched cron.Schedule
-	}
-	var check []pending
-	for _, sc := range stored {
-		sched, err := Parse(sc.Cron, sc.TimeZone)
-		if err != nil {
-			s.log.Error("schedule: a stored schedule no longer parses; it will not run", "id", sc.ID, "channel", sc.ChannelID, "err", err)
-			continue
-		}
-		s.register(sc.ID, sched, now)
-		check = append(check, pending{sc, sched})
-	}
+	check := s.registerAll(stored, now, false)
 	if s.manual == nil {
 		s.cron.Start()
 	}
@@ -227,6 +214,34 @@ func (s *Scheduler) activate(ctx context.Context, stored []*storage.Schedule) {
 	s.mu.Lock()
 	s.settled = s.leading
 	s.mu.Unlock()
+}
+
+// pending is a schedule just registered, whose missed firings are to be reported.
+type pending struct {
+	sc    *storage.Schedule
+	sched cron.Schedule
+}
+
+// registerAll registers stored (only those not registered yet, with onlyNew) and
+// returns them; the caller holds s.mu. One whose expression no longer parses is logged
+// (unless onlyNew: it was when the leadership began) and skipped.
+func (s *Scheduler) registerAll(stored []*storage.Schedule, now time.Time, onlyNew bool) []pending {
+	var out []pending
+	for _, sc := range stored {
+		if onlyNew && s.entries[sc.ID] != nil {
+			continue
+		}
+		sched, err := Parse(sc.Cron, sc.TimeZone)
+		if err != nil {
+			if !onlyNew {
+				s.log.Error("schedule: a stored schedule no longer parses; it will not run", "id", sc.ID, "channel", sc.ChannelID, "err", err)
+			}
+			continue
+		}
+		s.register(sc.ID, sched, now)
+		out = append(out, pending{sc, sched})
+	}
+	return out
 }
 
 // register adds a schedule to the Cron; the caller holds s.mu. Its job's first firing
@@ -459,13 +474,20 @@ func (s *Scheduler) List(ctx context.Context, channelID string) ([]Listing, erro
 // ctx ends while a firing runs, Advance returns ctx's error with the clock at that
 // firing; the firing keeps running (Stop waits for it) and a later Advance goes on from
 // there. Moving the clock back fires nothing. A jump that would fire more than
-// MaxAdvance times is refused and moves nothing.
+// MaxAdvance times is refused and moves nothing. Under a Leader, a leading scheduler
+// first registers the schedules other processes stored (resync).
 func (s *Scheduler) Advance(ctx context.Context, to time.Time) error {
 	if s.manual == nil {
 		return errors.New("schedule: Advance needs a manual clock (WithClock); this scheduler runs on wall time")
 	}
 	s.advancing.Lock()
 	defer s.advancing.Unlock()
+	s.mu.Lock()
+	led := s.stopLead != nil
+	s.mu.Unlock()
+	if led {
+		s.resync(ctx)
+	}
 	s.mu.Lock()
 	if s.state != stateStarted {
 		s.mu.Unlock()

@@ -183,4 +183,18 @@ func TestFailover(t *testing.T) {
 			t.Fatalf("missed day %d's rest applied %d times", d, n)
 		}
 	}
+
+	// A schedule the follower stores is the leader's to fire.
+	late, err := a.sched.Add(ctx, storage.Schedule{ChannelID: "c1", Rest: "short", Cron: "0 8 * * *"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*runner{a, b} {
+		if err := r.sched.Advance(ctx, day(4, 9)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := apps.count(schedule.FiringID(late.ID, time.Date(2026, 3, 4, 8, 0, 0, 0, time.UTC))); n != 1 {
+		t.Fatalf("the follower's schedule applied %d times by 09:00, want once (by the leader)", n)
+	}
 }
