@@ -19,6 +19,7 @@ import (
 // a session, a lease of TTL the process keeps alive; when the process dies or loses the
 // cluster, the lease runs out within TTL and the next candidate leads.
 type Election struct {
+	st      *store
 	cli     *clientv3.Client
 	key     string
 	ttl     int // seconds
@@ -44,7 +45,7 @@ func NewElection(st storage.Store, ttl time.Duration) (*Election, error) {
 	}
 	host, _ := os.Hostname()
 	return &Election{
-		cli: s.cli, key: s.keys.prefix + "meta/leader/schedule", timeout: s.timeout,
+		st: s, cli: s.cli, key: s.keys.prefix + "meta/leader/schedule", timeout: s.timeout,
 		ttl:   int(math.Ceil(ttl.Seconds())),
 		value: fmt.Sprintf("%s pid %d", host, os.Getpid()),
 	}, nil
@@ -54,8 +55,11 @@ func NewElection(st storage.Store, ttl time.Duration) (*Election, error) {
 // session ends: the lease expired or was revoked, or the cluster went away. When ctx
 // ends the session is closed, its lease revoked, so the next candidate leads at once.
 // A cluster that does not grant the lease within the store's timeout is an Offline
-// error.
+// error; a closed store, Closed.
 func (e *Election) Lead(ctx context.Context) (<-chan struct{}, error) {
+	if e.st.closed.Load() {
+		return nil, errClosed
+	}
 	gctx, cancel := context.WithTimeout(ctx, e.timeout)
 	lease, err := e.cli.Grant(gctx, int64(e.ttl))
 	cancel()
@@ -95,10 +99,14 @@ func (e *Election) Lead(ctx context.Context) (<-chan struct{}, error) {
 	return sess.Done(), nil
 }
 
-// failed is a campaign's error: ctx's own when it ended, else Offline.
+// failed is a campaign's error: ctx's own when it ended, Closed after the store's
+// Close, else Offline.
 func (e *Election) failed(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if e.st.closed.Load() {
+		return errClosed
 	}
 	return &storage.Error{Op: "etcd election of the schedules' runner", Kind: storage.Offline, Err: err}
 }

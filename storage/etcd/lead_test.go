@@ -69,8 +69,13 @@ type runner struct {
 
 func startRunner(t *testing.T, prefix string, apps *applications, now time.Time) *runner {
 	t.Helper()
+	return startRunnerTTL(t, prefix, apps, now, time.Second)
+}
+
+func startRunnerTTL(t *testing.T, prefix string, apps *applications, now time.Time, ttl time.Duration) *runner {
+	t.Helper()
 	st := openAt(t, prefix, etcd.Options{})
-	el, err := etcd.NewElection(st, time.Second)
+	el, err := etcd.NewElection(st, ttl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,5 +201,36 @@ func TestFailover(t *testing.T) {
 	}
 	if n := apps.count(schedule.FiringID(late.ID, time.Date(2026, 3, 4, 8, 0, 0, 0, time.UTC))); n != 1 {
 		t.Fatalf("the follower's schedule applied %d times by 09:00, want once (by the leader)", n)
+	}
+}
+
+// A leader that stops gives the leadership up at once: the follower leads long before
+// the stopped one's lease (30 s) would have run out.
+func TestStoppedLeaderHandsOver(t *testing.T) {
+	prefix := newPrefix()
+	apps := &applications{applied: map[string]int{}}
+	now := time.Date(2026, 3, 1, 5, 0, 0, 0, time.UTC)
+	a := startRunnerTTL(t, prefix, apps, now, 30*time.Second)
+	eventually(t, "the first runner leads", a.sched.Leading)
+	b := startRunnerTTL(t, prefix, apps, now, 30*time.Second)
+	a.sched.Stop()
+	eventually(t, "the follower takes over", b.sched.Leading)
+}
+
+func TestElectionRefusals(t *testing.T) {
+	if _, err := etcd.NewElection(nil, 0); storage.KindOf(err) != storage.Invalid {
+		t.Fatalf("an election on no etcd store: %v, want kind Invalid", err)
+	}
+	st, err := etcd.Open(etcd.Options{Endpoints: []string{endpoint}, Prefix: newPrefix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	el, err := etcd.NewElection(st, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if _, err := el.Lead(context.Background()); storage.KindOf(err) != storage.Closed {
+		t.Fatalf("campaigning on a closed store: %v, want kind Closed", err)
 	}
 }
