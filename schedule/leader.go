@@ -34,14 +34,12 @@ const leadRetry = time.Second
 // stored LastRun and MissedReported, which the previous leader's firings and report
 // have written. Stop ends the campaign and gives the leadership up.
 func (s *Scheduler) StartLeading(ctx context.Context, l Leader) error {
-	if err := s.begin(ctx); err != nil {
-		return err
-	}
 	lctx, cancel := context.WithCancel(ctx)
 	led := make(chan struct{})
-	s.mu.Lock()
-	s.stopLead, s.led = cancel, led
-	s.mu.Unlock()
+	if err := s.begin(ctx, cancel, led); err != nil {
+		cancel()
+		return err
+	}
 	go func() {
 		defer close(led)
 		s.campaign(lctx, l)

@@ -173,15 +173,17 @@ func (s *Scheduler) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("schedule: loading schedules: %w", err)
 	}
-	if err := s.begin(ctx); err != nil {
+	if err := s.begin(ctx, nil, nil); err != nil {
 		return err
 	}
 	s.activate(ctx, stored)
 	return nil
 }
 
-// begin moves a new scheduler to started, with ctx as its firings' context.
-func (s *Scheduler) begin(ctx context.Context) error {
+// begin moves a new scheduler to started, with ctx as its firings' context, and, under
+// StartLeading, what Stop ends its campaign with and waits for (nil for Start): set in
+// the same critical section, so a Stop right after always finds them.
+func (s *Scheduler) begin(ctx context.Context, stopLead context.CancelFunc, led chan struct{}) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state != stateNew {
@@ -189,6 +191,7 @@ func (s *Scheduler) begin(ctx context.Context) error {
 	}
 	s.ctx = ctx
 	s.state = stateStarted
+	s.stopLead, s.led = stopLead, led
 	return nil
 }
 
