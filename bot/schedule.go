@@ -52,6 +52,13 @@ func (c *Core) initSchedule(opts Options) {
 // Call it once, when the front end can post; ctx is given to every firing.
 func (c *Core) Start(ctx context.Context) error { return c.sched.Start(ctx) }
 
+// StartLeading starts the scheduled rests as Start does, but they run only while l
+// elects this process (schedule.Scheduler.StartLeading): several processes may share an
+// etcd store, and one runs the schedules. It returns at once.
+func (c *Core) StartLeading(ctx context.Context, l schedule.Leader) error {
+	return c.sched.StartLeading(ctx, l)
+}
+
 // Close stops the scheduled rests and waits for a firing in progress to commit: call it
 // before closing the store. It may be called more than once, and without Start.
 func (c *Core) Close() { c.sched.Stop() }

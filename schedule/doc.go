@@ -46,6 +46,16 @@
 // scheduled time due by then; Advance waits for that read before it can move the clock
 // again, so the time a firing is applied as never depends on goroutine timing.
 //
+// # Several processes
+//
+// On a store several processes share (etcd), each runs a Scheduler under StartLeading
+// with the same Leader (storage/etcd's Election): only the elected one registers and
+// fires; the others store what their Add is given and wait. A new leader loads every
+// schedule, reports what was missed since the stored LastRun and MissedReported (so a
+// report comes once across handovers), and fires from its own now; while it leads it
+// picks up schedules the others stored (resync). A firing is never applied twice even
+// when two processes briefly both lead: Claim commits with the rest.
+//
 // # Daylight saving time
 //
 // Firings follow the zone's wall clock exactly as robfig/cron computes them: a job

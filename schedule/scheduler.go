@@ -114,6 +114,12 @@ type Scheduler struct {
 	ctx     context.Context // Start's, given to every firing
 	state   int
 	entries map[string]*entry // by schedule id
+	// leading is whether this scheduler fires: from Start on, or, under StartLeading,
+	// while its Leader says it leads. A follower registers nothing and fires nothing.
+	leading  bool
+	settled  bool               // leading, and activate has registered and reported
+	stopLead context.CancelFunc // StartLeading's: ends the campaign
+	led      chan struct{}      // closed when StartLeading's campaign loop has ended
 
 	advancing sync.Mutex     // one Advance at a time
 	firings   sync.WaitGroup // firings Advance started
@@ -161,35 +167,46 @@ func New(store storage.Store, f Firer, opts ...Option) *Scheduler {
 // the last missed firing already reported, up to now — once: the report is recorded in
 // MissedReported, so the next start says nothing of them. A missed firing is never
 // applied. A stored schedule whose expression no longer parses is logged and skipped.
-// ctx is given to every firing; Start may be called once.
+// ctx is given to every firing; Start (or StartLeading) may be called once.
 func (s *Scheduler) Start(ctx context.Context) error {
 	stored, err := s.stored(ctx)
 	if err != nil {
 		return fmt.Errorf("schedule: loading schedules: %w", err)
 	}
+	if err := s.begin(ctx, nil, nil); err != nil {
+		return err
+	}
+	s.activate(ctx, stored)
+	return nil
+}
+
+// begin moves a new scheduler to started, with ctx as its firings' context, and, under
+// StartLeading, what Stop ends its campaign with and waits for (nil for Start): set in
+// the same critical section, so a Stop right after always finds them.
+func (s *Scheduler) begin(ctx context.Context, stopLead context.CancelFunc, led chan struct{}) error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.state != stateNew {
-		s.mu.Unlock()
 		return errors.New("schedule: Start called twice or after Stop")
 	}
 	s.ctx = ctx
 	s.state = stateStarted
+	s.stopLead, s.led = stopLead, led
+	return nil
+}
+
+// activate registers stored and starts firing them from now on, then reports what each
+// missed (Start's work once the schedules are loaded). It does nothing after Stop.
+func (s *Scheduler) activate(ctx context.Context, stored []*storage.Schedule) {
+	s.mu.Lock()
+	if s.state != stateStarted {
+		s.mu.Unlock()
+		return
+	}
+	s.leading = true
 	now := s.clock.Now()
 	s.advanced = now
-	type pending struct {
-		sc    *storage.Schedule
-		sched cron.Schedule
-	}
-	var check []pending
-	for _, sc := range stored {
-		sched, err := Parse(sc.Cron, sc.TimeZone)
-		if err != nil {
-			s.log.Error("schedule: a stored schedule no longer parses; it will not run", "id", sc.ID, "channel", sc.ChannelID, "err", err)
-			continue
-		}
-		s.register(sc.ID, sched, now)
-		check = append(check, pending{sc, sched})
-	}
+	check := s.registerAll(stored, now, false)
 	if s.manual == nil {
 		s.cron.Start()
 	}
@@ -197,7 +214,37 @@ func (s *Scheduler) Start(ctx context.Context) error {
 	for _, p := range check {
 		s.reportMissed(ctx, p.sc, p.sched, now)
 	}
-	return nil
+	s.mu.Lock()
+	s.settled = s.leading
+	s.mu.Unlock()
+}
+
+// pending is a schedule just registered, whose missed firings are to be reported.
+type pending struct {
+	sc    *storage.Schedule
+	sched cron.Schedule
+}
+
+// registerAll registers stored (only those not registered yet, with onlyNew) and
+// returns them; the caller holds s.mu. One whose expression no longer parses is logged
+// (unless onlyNew: it was when the leadership began) and skipped.
+func (s *Scheduler) registerAll(stored []*storage.Schedule, now time.Time, onlyNew bool) []pending {
+	var out []pending
+	for _, sc := range stored {
+		if onlyNew && s.entries[sc.ID] != nil {
+			continue
+		}
+		sched, err := Parse(sc.Cron, sc.TimeZone)
+		if err != nil {
+			if !onlyNew {
+				s.log.Error("schedule: a stored schedule no longer parses; it will not run", "id", sc.ID, "channel", sc.ChannelID, "err", err)
+			}
+			continue
+		}
+		s.register(sc.ID, sched, now)
+		out = append(out, pending{sc, sched})
+	}
+	return out
 }
 
 // register adds a schedule to the Cron; the caller holds s.mu. Its job's first firing
@@ -337,7 +384,7 @@ func (s *Scheduler) Add(ctx context.Context, sc storage.Schedule) (storage.Sched
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state == stateStarted {
+	if s.state == stateStarted && s.leading {
 		s.register(sc.ID, sched, now)
 	}
 	return sc, nil
@@ -430,13 +477,20 @@ func (s *Scheduler) List(ctx context.Context, channelID string) ([]Listing, erro
 // ctx ends while a firing runs, Advance returns ctx's error with the clock at that
 // firing; the firing keeps running (Stop waits for it) and a later Advance goes on from
 // there. Moving the clock back fires nothing. A jump that would fire more than
-// MaxAdvance times is refused and moves nothing.
+// MaxAdvance times is refused and moves nothing. Under a Leader, a leading scheduler
+// first registers the schedules other processes stored (resync).
 func (s *Scheduler) Advance(ctx context.Context, to time.Time) error {
 	if s.manual == nil {
 		return errors.New("schedule: Advance needs a manual clock (WithClock); this scheduler runs on wall time")
 	}
 	s.advancing.Lock()
 	defer s.advancing.Unlock()
+	s.mu.Lock()
+	led := s.stopLead != nil
+	s.mu.Unlock()
+	if led {
+		s.resync(ctx)
+	}
 	s.mu.Lock()
 	if s.state != stateStarted {
 		s.mu.Unlock()
@@ -493,6 +547,10 @@ func (s *Scheduler) runOnce(ctx context.Context, e *entry) error {
 		s.mu.Unlock()
 		return errors.New("schedule: stopped while advancing the clock")
 	}
+	if !s.leading { // leadership went while advancing: the leader fires it
+		s.mu.Unlock()
+		return nil
+	}
 	s.firings.Add(1) // under s.mu, so never after Stop began waiting
 	s.mu.Unlock()
 	read := make(chan struct{})
@@ -534,7 +592,13 @@ func (s *Scheduler) Stop() {
 		return
 	}
 	s.state = stateStopped
+	s.leading, s.settled = false, false
+	stopLead, led := s.stopLead, s.led
 	s.mu.Unlock()
+	if stopLead != nil {
+		stopLead()
+		<-led
+	}
 	<-s.cron.Stop().Done()
 	s.firings.Wait()
 }

@@ -18,6 +18,7 @@ import (
 	"sheetkeeper/config"
 	"sheetkeeper/ops"
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/etcd"
 )
 
 // noTokenMessage is the one line `run` prints without a token: how to set one, and
@@ -122,11 +123,26 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	// Scheduled rests start once their posts can go out; their firings outlive the
 	// signal's context, as Close lets one in progress finish.
-	if err := m.Core.Start(context.Background()); err != nil {
+	if err := m.startSchedules(context.Background()); err != nil {
 		return fmt.Errorf("starting scheduled rests: %w", err)
 	}
 	m.Log.Info("sheetkeeper is running", "store", m.Config.StoreAt().String())
 	return nil
+}
+
+// startSchedules starts the scheduled rests with ctx. A bbolt file is held by this
+// process alone, so it runs them; an etcd store may be shared by several, and the one
+// an etcd election makes leader runs them (another takes over within the lease's TTL
+// of its death; Close gives the leadership up at once).
+func (m *Main) startSchedules(ctx context.Context) error {
+	if m.Config.StoreAt().Backend != config.Etcd {
+		return m.Core.Start(ctx)
+	}
+	el, err := etcd.NewElection(m.Store, 0)
+	if err != nil {
+		return err
+	}
+	return m.Core.StartLeading(ctx, el)
 }
 
 // Close stops the operator's endpoints, then the scheduled rests (a firing in progress
