@@ -1,15 +1,17 @@
 // Package storage keeps everything sheetkeeper must not lose: installed rulesets,
 // campaigns, library and game cards, replies with the changes they made, the message
-// ids already applied, tombstones of messages deleted before they arrived, and
-// schedules.
+// ids already applied, tombstones of messages deleted before they arrived, hint marks,
+// and schedules.
 //
 // Every command runs in ONE transaction (Store.Update): the engine's changes, the reply
 // record and the applied message id commit together or not at all, so a crash loses no
-// committed change and never leaves half a reply. Writers are serialised, so two
-// commands on one card can never both spend the same point.
+// committed change and never leaves half a reply. Two commands on one card can never
+// both spend the same point: bbolt runs writers one at a time, etcd refuses the commit of
+// a transaction whose reads changed under it and runs it again.
 //
-// The Store interface has a bbolt backend (storage/bolt) now and an etcd backend later;
-// both pass the same suite (storage/storagetest).
+// The Store interface has two backends, a bbolt file (storage/bolt) and an etcd cluster
+// (storage/etcd); both pass the same suite (storage/storagetest), and storage/migrate
+// copies one into the other.
 package storage
 
 import (
