@@ -17,6 +17,7 @@ package storage
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -251,6 +252,19 @@ const (
 	ReplyDeleted  = "deleted"  // the message is gone; its changes wait for the later replies to go
 	ReplyReverted = "reverted" // deleted and its changes undone
 )
+
+// Valid refuses, as Invalid, a reply no store keeps: a seq below 1 (seqs start at 1)
+// or a status not one of the three. Each backend checks its own keys besides.
+func (r *Reply) Valid() error {
+	if r.Seq < 1 {
+		return &Error{Kind: Invalid, Err: fmt.Errorf("storage: reply seq %d (seqs start at 1)", r.Seq)}
+	}
+	switch r.Status {
+	case ReplyLive, ReplyDeleted, ReplyReverted:
+		return nil
+	}
+	return &Error{Kind: Invalid, Err: fmt.Errorf("storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)}
+}
 
 // Schedule is a stored rest schedule (SPEC 9).
 type Schedule struct {

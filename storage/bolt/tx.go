@@ -557,14 +557,7 @@ func checkReply(r *storage.Reply) error {
 	if _, err := prefix("channel id", r.ChannelID); err != nil {
 		return err
 	}
-	if r.Seq < 1 {
-		return fail(storage.Invalid, "storage: reply seq %d (seqs start at 1)", r.Seq)
-	}
-	switch r.Status {
-	case storage.ReplyLive, storage.ReplyDeleted, storage.ReplyReverted:
-		return nil
-	}
-	return fail(storage.Invalid, "storage: reply %d in channel %s: status %q is not live, deleted or reverted", r.Seq, r.ChannelID, r.Status)
+	return r.Valid()
 }
 
 // replyPlan is what PutReply found before writing anything: where the reply sits in
