@@ -123,14 +123,9 @@ func wantKind(t *testing.T, what string, err error, k storage.Kind) {
 	}
 }
 
-func testRulesets(t *testing.T, s storage.Store) {
-	recs := []*storage.RulesetRecord{
-		{ID: "lowvell", Version: 2, Name: "Low Vell", Digest: "d2", File: []byte(`{"v":2}`), InstalledAt: When},
-		{ID: "lowvell", Version: 10, Name: "Low Vell", Digest: "d10", File: []byte(`{"v":10}`), InstalledAt: When},
-		{ID: "lowvell", Version: 1, Name: "Low Vell", Digest: "d1", File: []byte{0, 1, 2, 255}, InstalledAt: When},
-		{ID: "local/dnd", Version: 3, Name: "D&D", Files: map[string][]byte{"manifest.json": []byte("{}"), "catalogs/spells.json": []byte("[]")}, InstalledBy: "u1", InstalledAt: When},
-		{ID: "lowvell-x", Version: 1, Name: "prefix neighbour", File: []byte("{}"), InstalledAt: When},
-	}
+// putRulesets stores recs in one Update and reads each back as it was put.
+func putRulesets(t *testing.T, s storage.Store, recs []*storage.RulesetRecord) {
+	t.Helper()
 	update(t, s, func(tx storage.Tx) error {
 		for _, r := range recs {
 			if err := tx.PutRuleset(r); err != nil {
@@ -143,10 +138,24 @@ func testRulesets(t *testing.T, s storage.Store) {
 		for _, want := range recs {
 			got, err := tx.Ruleset(want.Guild, want.ID, want.Version)
 			if err != nil {
-				t.Fatalf("Ruleset(%s, %d): %v", want.ID, want.Version, err)
+				t.Fatalf("Ruleset(%q, %s, %d): %v", want.Guild, want.ID, want.Version, err)
 			}
 			sameJSON(t, "ruleset", got, want)
 		}
+		return nil
+	})
+}
+
+func testRulesets(t *testing.T, s storage.Store) {
+	recs := []*storage.RulesetRecord{
+		{ID: "lowvell", Version: 2, Name: "Low Vell", Digest: "d2", File: []byte(`{"v":2}`), InstalledAt: When},
+		{ID: "lowvell", Version: 10, Name: "Low Vell", Digest: "d10", File: []byte(`{"v":10}`), InstalledAt: When},
+		{ID: "lowvell", Version: 1, Name: "Low Vell", Digest: "d1", File: []byte{0, 1, 2, 255}, InstalledAt: When},
+		{ID: "local/dnd", Version: 3, Name: "D&D", Files: map[string][]byte{"manifest.json": []byte("{}"), "catalogs/spells.json": []byte("[]")}, InstalledBy: "u1", InstalledAt: When},
+		{ID: "lowvell-x", Version: 1, Name: "prefix neighbour", File: []byte("{}"), InstalledAt: When},
+	}
+	putRulesets(t, s, recs)
+	view(t, s, func(tx storage.Tx) error {
 		vs, err := tx.RulesetVersions("", "lowvell")
 		must(err)
 		if !slices.Equal(vs, []int{1, 2, 10}) {

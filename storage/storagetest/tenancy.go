@@ -21,22 +21,8 @@ func testGuildRulesets(t *testing.T, s storage.Store) {
 		{Guild: "", ID: "low-vell", Version: 1, Name: "Low Vell", Digest: "e", File: []byte(`{}`), InstalledAt: When},
 		{Guild: "", ID: "local/ember", Version: 1, Name: "Ember of the console", Digest: "f", File: []byte(`{"console":1}`), InstalledAt: When},
 	}
-	update(t, s, func(tx storage.Tx) error {
-		for _, r := range recs {
-			if err := tx.PutRuleset(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	putRulesets(t, s, recs)
 	view(t, s, func(tx storage.Tx) error {
-		for _, want := range recs {
-			got, err := tx.Ruleset(want.Guild, want.ID, want.Version)
-			if err != nil {
-				t.Fatalf("Ruleset(%q, %s, %d): %v", want.Guild, want.ID, want.Version, err)
-			}
-			sameJSON(t, "ruleset", got, want)
-		}
 		for guild, want := range map[string][]int{"g1": {1, 2}, "g10": {1}, "": {1}, "g2": nil, "g": nil} {
 			vs, err := tx.RulesetVersions(guild, "local/ember")
 			must(err)
