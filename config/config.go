@@ -40,6 +40,10 @@ type Config struct {
 	ConfigFile   string // where the optional file was read from
 	HTTP         string // host:port of the operator's endpoints (/healthz, /readyz, /metrics); empty: none
 	LogFormat    string // text or json
+	// Shard of Shards is the Discord gateway shard this process runs (shard.go), from
+	// the settings ShardSetting and ShardsSetting as given.
+	Shard, Shards               int
+	ShardSetting, ShardsSetting string
 }
 
 // Setting describes one setting: its flag name, its environment variables (the first
@@ -70,7 +74,7 @@ var Settings = append([]Setting{
 		field: func(c *Config) *string { return &c.HTTP }},
 	{Name: "log-format", Env: []string{"SHEETKEEPER_LOG_FORMAT"}, Help: "how logs are written: text (key=value lines) or json (one object a line)",
 		Default: func() string { return "text" }, field: func(c *Config) *string { return &c.LogFormat }},
-}, storeSettings()...)
+}, append(storeSettings(), shardSettings()...)...)
 
 // ErrHelp is returned when the user asked for --help; the help was already written.
 var ErrHelp = flag.ErrHelp
@@ -136,6 +140,11 @@ func Load(fs *flag.FlagSet, use []string, args []string, env func(string) string
 	}
 	if contains(use, "store") {
 		if err := c.resolveStore(explicit); err != nil {
+			return nil, nil, err
+		}
+	}
+	if contains(use, "shard") {
+		if err := c.resolveShards(); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
-var all = append(append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings...), StoreSettings...)
+var all = append(append(append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings...), StoreSettings...), ShardSettings...)
 
 // opsSettings are the operator's settings (SPEC 12).
 var opsSettings = []string{"http", "log-format"}

@@ -44,6 +44,12 @@ type Options struct {
 	// Guild, when set, is where slash commands are registered (instantly, for
 	// development); otherwise they are registered globally.
 	Guild string
+	// Shard of Shards is the gateway shard this bot runs (default 0 of 1: all of it).
+	// Discord sends a shard the events of the guilds with (guild_id >> 22) % Shards ==
+	// Shard, and direct messages to shard 0; each guild's channels are so handled by one
+	// process. Only shard 0 registers the slash commands: they are the application's,
+	// not a shard's, and one overwrite is enough.
+	Shard, Shards int
 	// Log receives what the bot does not show users.
 	Log *slog.Logger
 	// DeferAfter is how long a command or component may take before its answer is
@@ -65,6 +71,9 @@ type Options struct {
 func (o *Options) defaults() {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Shards < 1 {
+		o.Shards = 1
 	}
 	if o.DeferAfter <= 0 {
 		o.DeferAfter = 2 * time.Second
@@ -115,6 +124,9 @@ func New(core *bot.Core, opts Options) (*Bot, error) {
 	if strings.TrimSpace(opts.Token) == "" {
 		return nil, errors.New("discord: no token")
 	}
+	if opts.Shard < 0 || opts.Shard >= opts.Shards {
+		return nil, fmt.Errorf("discord: shard %d of %d: shards are numbered 0 to %d", opts.Shard, opts.Shards, opts.Shards-1)
+	}
 	cmds, err := buildCommands(core.Commands())
 	if err != nil {
 		return nil, fmt.Errorf("discord: slash commands: %w", err)
@@ -124,6 +136,7 @@ func New(core *bot.Core, opts Options) (*Bot, error) {
 		return nil, fmt.Errorf("discord: %w", err)
 	}
 	sess.Identify.Intents = Intents
+	sess.ShardID, sess.ShardCount = opts.Shard, opts.Shards
 	// Handlers run on the gateway's goroutine and only hand work on: message events to
 	// their channel's queue (order kept), interactions to goroutines of their own.
 	sess.SyncEvents = true
@@ -151,8 +164,8 @@ func New(core *bot.Core, opts Options) (*Bot, error) {
 // Session is the bot's discordgo session.
 func (b *Bot) Session() *discordgo.Session { return b.sess }
 
-// Open connects to the gateway, waits for READY and registers the slash commands (a
-// bulk overwrite, in the guild when Options.Guild is set, else globally).
+// Open connects to the gateway, waits for READY and, on shard 0, registers the slash
+// commands (a bulk overwrite, in the guild when Options.Guild is set, else globally).
 func (b *Bot) Open(ctx context.Context) error {
 	if err := b.sess.Open(); err != nil {
 		return fmt.Errorf("discord: connecting: %w", endpoint.Named(err))
@@ -163,19 +176,30 @@ func (b *Bot) Open(ctx context.Context) error {
 		b.closeSession()
 		return fmt.Errorf("discord: waiting for READY: %w", ctx.Err())
 	}
+	scope := "by shard 0"
+	if b.opts.Shard == 0 {
+		var err error
+		if scope, err = b.register(ctx); err != nil {
+			b.closeSession()
+			return err
+		}
+	}
+	b.log.Info("discord: connected", "user", b.botUser(), "shard", b.opts.Shard, "shards", b.opts.Shards, "commands", len(b.cmds.commands), "registered", scope)
+	return nil
+}
+
+// register overwrites the application's slash commands with the bot's, and says where.
+func (b *Bot) register(ctx context.Context) (string, error) {
 	b.mu.Lock()
 	app := b.appID
 	b.mu.Unlock()
 	if _, err := b.sess.ApplicationCommandBulkOverwrite(app, b.opts.Guild, b.cmds.commands, discordgo.WithContext(ctx)); err != nil {
-		b.closeSession()
-		return fmt.Errorf("discord: registering slash commands: %w", endpoint.Named(err))
+		return "", fmt.Errorf("discord: registering slash commands: %w", endpoint.Named(err))
 	}
-	scope := "globally"
 	if b.opts.Guild != "" {
-		scope = "in guild " + b.opts.Guild
+		return "in guild " + b.opts.Guild, nil
 	}
-	b.log.Info("discord: connected", "user", b.botUser(), "commands", len(b.cmds.commands), "registered", scope)
-	return nil
+	return "globally", nil
 }
 
 // Close stops the bot: no new event is taken, the gateway is closed, and the events and

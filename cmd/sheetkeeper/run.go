@@ -26,7 +26,7 @@ import (
 const noTokenMessage = "sheetkeeper run: no Discord token: set DISCORD_TOKEN (or SHEETKEEPER_DISCORD_TOKEN, or discord-token in a --config file); `sheetkeeper console` runs without one"
 
 func cmdRun(args []string, _ io.Reader, _, stderr io.Writer) int {
-	cfg, _, status := loadConfig("run", append(append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings...), config.StoreSettings...), args, stderr)
+	cfg, _, status := loadConfig("run", append(append(append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings...), config.StoreSettings...), config.ShardSettings...), args, stderr)
 	if status >= 0 {
 		return status
 	}
@@ -106,6 +106,9 @@ func (m *Main) Run(ctx context.Context) error {
 		API:   m.Config.DiscordAPI,
 		Guild: m.Config.DiscordGuild,
 		Log:   m.Log,
+
+		Shard:  m.Config.Shard,
+		Shards: m.Config.Shards,
 
 		OnReconnect: m.Metrics.Reconnected,
 	})
