@@ -3,14 +3,13 @@ package fakediscord
 import (
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 )
 
 // Sharding, as a test sees it: which shard an IDENTIFY asked for, and which requests
 // overwrote the application's slash commands (only shard 0 of a sharded bot should).
 // The fake serves every connection every guild's events, whatever its shard; Discord
-// sends a shard only its guilds' (ShardOf).
+// sends a shard only its guilds' ((guild_id >> 22) % shards).
 
 // Shard is the [shard, count] an IDENTIFY asked for; ok is false when it named none
 // (an unsharded client, which Discord treats as shard 0 of 1).
@@ -22,17 +21,6 @@ func (id Identify) Shard() (shard, count int, ok bool) {
 		return 0, 1, false
 	}
 	return d.Shard[0], d.Shard[1], true
-}
-
-// ShardOf is the shard of shards that Discord sends guildID's events to:
-// (guild_id >> 22) % shards. Direct messages go to shard 0. It is -1 for an id that
-// is not a snowflake or a count below 1.
-func ShardOf(guildID string, shards int) int {
-	id, err := strconv.ParseUint(guildID, 10, 64)
-	if err != nil || shards < 1 {
-		return -1
-	}
-	return int((id >> 22) % uint64(shards))
 }
 
 // CommandOverwrites returns the bulk overwrites of slash commands received so far
