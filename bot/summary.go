@@ -247,7 +247,7 @@ func poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, name string, keys []str
 	if err != nil {
 		return ""
 	}
-	live := sheet.Evaluate(rs, card, nil).Live
+	live := sheet.LiveOf(rs, card)
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
 		if p := live.Pool(k); p != nil {

@@ -128,6 +128,13 @@ func evaluateCard(ix *index, card *Card, items ItemStats) *Values {
 	return v
 }
 
+// LiveOf is the card's live state as it stands, Evaluate(rs, card, nil).Live, worked
+// out the way a live-only op works it (evaluateLive): a reply's summary asks only for
+// pools left, so the skills and saves (and a live sheet's second pass) are not made.
+func LiveOf(rs *ruleset.Ruleset, card *Card) *Resolved {
+	return evaluateLive(newIndex(rs), card).Live
+}
+
 // evaluateLive is the evaluation a live-only op runs on: such an op reads nothing but the
 // live state (Values.Live), and the live state needs only the build's numbers — pool and
 // track maximums, hideWhen, wound levels — so skills and saves are left to be worked out

@@ -314,6 +314,7 @@ type store struct {
 	stopped chan struct{} // closed when the committer has finished
 
 	cards record.CardMemo
+	camps campaignMemo
 
 	// beforeCommit, when a test sets it, runs before each batch is written; its error
 	// fails the batch as a failed commit would.
@@ -330,7 +331,7 @@ func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
 		return errClosed
 	}
 	return s.db.View(func(btx *bolt.Tx) error {
-		t := &tx{kv: boltKV{btx}, cards: &s.cards}
+		t := &tx{kv: boltKV{btx}, cards: &s.cards, camps: &s.camps}
 		defer func() { t.done = true }()
 		return fn(t)
 	})

@@ -95,7 +95,7 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 		return fmt.Errorf("storage: begin transaction: %w", err)
 	}
 	view := &pendingKV{rtx: rtx, p: &s.pending, batch: s.open.id, writes: make([]write, 0, 8), undo: make([]undoEntry, 0, 8)}
-	t := &tx{kv: view, cards: &s.cards}
+	t := &tx{kv: view, cards: &s.cards, camps: &s.camps}
 	returned := false
 	defer func() {
 		if !returned { // fn panicked or exited its goroutine

@@ -21,6 +21,7 @@ type tx struct {
 	done bool // fn has returned: the Tx must not be used any more
 
 	cards   *record.CardMemo // nil: no memo
+	camps   *campaignMemo    // nil: no memo
 	written []writtenCard    // cards this function wrote, for the memo once it has returned
 
 	// mark is where on a channel's reply chain the last Reply lookup stopped, so the
@@ -319,8 +320,33 @@ func (t *tx) PutCampaign(c *storage.Campaign) error {
 	}
 	return t.forgetHint(c.ChannelID)
 }
+
+// Campaign reads through the campaign memo when the tx has one (campmemo.go).
 func (t *tx) Campaign(channelID string) (*storage.Campaign, error) {
-	return getFrom[storage.Campaign](t, campaignTable, channelID)
+	if t.camps == nil {
+		return getFrom[storage.Campaign](t, campaignTable, channelID)
+	}
+	k, err := single(campaignTable.key, channelID)
+	if err != nil {
+		return nil, err
+	}
+	data, err := t.getRaw(campaignTable.bucket, k)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", campaignTable.what(channelID), err)
+	}
+	if data == nil {
+		return nil, fmt.Errorf("%s: %w", campaignTable.what(channelID), errNotFound)
+	}
+	if c := t.camps.lookup(channelID, data); c != nil {
+		return c, nil
+	}
+	c := new(storage.Campaign)
+	if err := json.Unmarshal(data, c); err != nil {
+		err = fail(storage.Damaged, "storage: %s record %q: %w", campaignTable.bucket, k, err)
+		return nil, fmt.Errorf("%s: %w", campaignTable.what(channelID), err)
+	}
+	t.camps.add(channelID, data, c)
+	return c, nil
 }
 func (t *tx) DeleteCampaign(channelID string) error { return deleteIn(t, campaignTable, channelID) }
 
