@@ -258,23 +258,16 @@ func (s *Scheduler) register(id string, sched cron.Schedule, now time.Time) {
 	s.entries[id] = &entry{cronID: cronID, sched: sched, job: j, wrapped: s.cron.Entry(cronID).WrappedJob}
 }
 
-// reportMissed reports sc's firings in (its last known point, now] once.
+// reportMissed reports sc's firings in (its last known point, now] once. The report is
+// claimed before it is posted, as a firing is (the claim is the fence): the store is read
+// again in the transaction that records MissedReported, so a firing another process
+// committed meanwhile, or a report another leader already claimed, is never reported.
+// A post that then fails is logged, not retried: a missed-firing report is told at most
+// once.
 func (s *Scheduler) reportMissed(ctx context.Context, sc *storage.Schedule, sched cron.Schedule, now time.Time) {
-	since := latest(sc.CreatedAt, sc.LastRun, sc.MissedReported)
-	if since.IsZero() {
-		return
-	}
-	m, ok := missedBetween(sched, since, now)
-	if !ok {
-		return
-	}
-	loc := zoneOf(sched)
-	m.First, m.Last = m.First.In(loc), m.Last.In(loc)
-	if err := s.firer.Missed(ctx, *sc, m); err != nil {
-		s.log.Error("schedule: reporting missed firings failed; the next start reports them again", "id", sc.ID, "err", err)
-		return
-	}
+	var m Missed
 	err := s.store.Update(ctx, func(tx storage.Tx) error {
+		m = Missed{}
 		cur, err := tx.Schedule(sc.ID)
 		if storage.KindOf(err) == storage.NotFound {
 			return nil
@@ -282,14 +275,29 @@ func (s *Scheduler) reportMissed(ctx context.Context, sc *storage.Schedule, sche
 		if err != nil {
 			return err
 		}
-		if !m.Last.After(cur.MissedReported) {
+		since := latest(cur.CreatedAt, cur.LastRun, cur.MissedReported)
+		if since.IsZero() {
 			return nil
 		}
+		got, ok := missedBetween(sched, since, now)
+		if !ok {
+			return nil
+		}
+		m = got
 		cur.MissedReported = m.Last
 		return tx.PutSchedule(cur)
 	})
 	if err != nil {
-		s.log.Error("schedule: recording a missed-firing report failed", "id", sc.ID, "err", err)
+		s.log.Error("schedule: recording a missed-firing report failed; the next start reports them", "id", sc.ID, "err", err)
+		return
+	}
+	if m.Count == 0 {
+		return
+	}
+	loc := zoneOf(sched)
+	m.First, m.Last = m.First.In(loc), m.Last.In(loc)
+	if err := s.firer.Missed(ctx, *sc, m); err != nil {
+		s.log.Error("schedule: posting a missed-firing report failed (it is recorded as reported)", "id", sc.ID, "err", err)
 	}
 }
 
