@@ -1,9 +1,12 @@
 package parser
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"sheetkeeper/refusal"
 )
 
 // The tags the engine rolls for (SPEC 3.6): a check against the campaign's resolution,
@@ -30,6 +33,7 @@ var (
 // dice, resolution, complication — is dropped: the engine throws the dice itself, also
 // for a tag that reads like an engine's record (SPEC 3.4, 3.6).
 func readCheck(body string, attrs []rawAttr) Tag {
+	runBareValues(body, attrs) // skill=Sleight of Hand: a bare value runs on to the next key
 	l := lookup{attrs: attrs}
 	t := Tag{Kind: SkillCheck, Raw: strings.TrimSpace(body)}
 	bad := func(detail string) Tag { return malformed(SkillCheck, body, attrs, detail) }
@@ -117,7 +121,12 @@ func readDiceTag(body string, attrs []rawAttr) Tag {
 	if err != nil {
 		// A notation past the bounds is as unreadable to the roller as one that is no
 		// notation: both are refused malformed, the detail saying which bound it broke.
-		return malformed(DiceRoll, body, attrs, err.Error())
+		detail := err.Error()
+		var re *refusal.Error
+		if errors.As(err, &re) && re.Detail != "" {
+			detail = re.Detail
+		}
+		return malformed(DiceRoll, body, attrs, detail)
 	}
 	t.Op = "roll"
 	t.Attrs = []Attr{{"dice", d.String()}}

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strings"
 	"testing"
 
 	"sheetkeeper/refusal"
@@ -225,5 +226,35 @@ func TestCheckBareMode(t *testing.T) {
 		if got, _ := tag.Get("mode"); got != c.mode {
 			t.Errorf("%s: mode %q, want %q", c.in, got, c.mode)
 		}
+	}
+}
+
+// TestCheckBareValueRunsOn: an unquoted skill of several words runs on to the next key,
+// as an inventory tag's bare values do (it was cut to its first word).
+func TestCheckBareValueRunsOn(t *testing.T) {
+	m := Read(`[skill_check: who=Mira skill=Sleight of Hand dc=15]`)
+	if len(m.Tags) != 1 || m.Tags[0].Malformed {
+		t.Fatalf("%+v", m.Tags)
+	}
+	if got := m.Tags[0].Canonical(); got != `[skill_check: who="Mira" skill="Sleight of Hand" dc="15"]` {
+		t.Errorf("read as %s", got)
+	}
+}
+
+// TestDiceRefusalDetail: a roll past the bounds is malformed, its detail the bound's
+// words alone (not the inner refusal's "bad-amount: …").
+func TestDiceRefusalDetail(t *testing.T) {
+	m := Read(`[dice: 200d6]`)
+	if len(m.Tags) != 1 || !m.Tags[0].Malformed || strings.HasPrefix(m.Tags[0].Detail, "bad-amount") || m.Tags[0].Detail == "" {
+		t.Fatalf("%+v", m.Tags)
+	}
+}
+
+// TestQuotedLineOfTags: every tag on a quote line is skipped, however many.
+func TestQuotedLineOfTags(t *testing.T) {
+	text := "> " + strings.Repeat(`[sheet: who="Mira" op="spend" pool="hp" amount="1"] `, 30) + "\n[dice: 1d6]"
+	m := Read(text)
+	if len(m.Tags) != 1 || m.Tags[0].Kind != DiceRoll {
+		t.Fatalf("read %d tags: %+v", len(m.Tags), m.Tags)
 	}
 }

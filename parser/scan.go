@@ -212,7 +212,11 @@ func dropQuoted(text string, spans []span, code [][2]int) []span {
 			}
 		}
 		if quoted == quoteLine {
-			continue // pos stays before s: the breaks in its body count
+			// pos moves to s's start, not past it: the breaks in its body count, and the
+			// text before it, searched already, is not searched again (linear on a long
+			// quoted line of tags).
+			pos = s.start
+			continue
 		}
 		out = append(out, s)
 		pos = s.end
