@@ -20,48 +20,61 @@ import (
 // written cards go into it from their caller's goroutine after it has let go of the run
 // lock (or, in etcd, after the commit), in parallel with the next commands (see
 // Remember). Keys are the backend's own: one string per stored record.
-type CardMemo struct {
+type CardMemo struct{ memo Memo[storage.CardRecord] }
+
+// Memo memoises decoding one kind of record: raw JSON → decoded record, used only when
+// the stored bytes are exactly those it was decoded from (so never stale), handing out
+// copies. Its zero value is ready; it holds at most maxMemo records.
+type Memo[T any] struct {
 	mu sync.Mutex
-	m  map[string]cachedCard
+	m  map[string]memoEntry[T]
 }
 
-type cachedCard struct {
+type memoEntry[T any] struct {
 	raw []byte
-	rec *storage.CardRecord
+	rec *T
 }
 
-// maxCachedCards bounds the memo (a 2 KB card takes about 8 KB with its decoded form).
-const maxCachedCards = 4096
+// maxMemo bounds a memo (a 2 KB card takes about 8 KB with its decoded form).
+const maxMemo = 4096
 
-// Lookup returns a copy of the record decoded from raw, if the memo has it.
-func (c *CardMemo) Lookup(k string, raw []byte) *storage.CardRecord {
+// Lookup returns clone of the record decoded from raw, if the memo has it.
+func (c *Memo[T]) Lookup(k string, raw []byte, clone func(*T) *T) *T {
 	c.mu.Lock()
 	e, ok := c.m[k]
 	c.mu.Unlock()
 	if !ok || !bytes.Equal(e.raw, raw) {
 		return nil
 	}
-	return CloneCard(e.rec)
+	return clone(e.rec)
 }
 
-// Add keeps rec as the decoding of raw; both must be the cache's own.
-func (c *CardMemo) Add(k string, raw []byte, rec *storage.CardRecord) {
+// Add keeps rec as the decoding of raw; both must be the memo's own.
+func (c *Memo[T]) Add(k string, raw []byte, rec *T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
-		c.m = map[string]cachedCard{}
+		c.m = map[string]memoEntry[T]{}
 	}
-	if len(c.m) >= maxCachedCards {
+	if len(c.m) >= maxMemo {
 		n := 0
 		for k := range c.m { // drop a quarter, arbitrary ones
 			delete(c.m, k)
-			if n++; n >= maxCachedCards/4 {
+			if n++; n >= maxMemo/4 {
 				break
 			}
 		}
 	}
-	c.m[k] = cachedCard{raw: raw, rec: rec}
+	c.m[k] = memoEntry[T]{raw: raw, rec: rec}
 }
+
+// Lookup returns a copy of the card record decoded from raw, if the memo has it.
+func (c *CardMemo) Lookup(k string, raw []byte) *storage.CardRecord {
+	return c.memo.Lookup(k, raw, CloneCard)
+}
+
+// Add keeps rec as the decoding of raw; both must be the cache's own.
+func (c *CardMemo) Add(k string, raw []byte, rec *storage.CardRecord) { c.memo.Add(k, raw, rec) }
 
 // Remember keeps what a command wrote at key, raw (the bytes stored, the memo's own
 // from now on) encoding rec (the caller's record, which may have changed since), once
