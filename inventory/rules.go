@@ -174,19 +174,8 @@ func (c *checker) conditions(path string, v any) []Condition {
 	if v == nil {
 		return nil
 	}
-	list, ok := v.([]any)
-	if !ok || len(list) > 20 {
-		c.Add(path, "expected a list of at most 20 conditions")
-		return nil
-	}
 	var out []Condition
-	for i, x := range list {
-		p := rules.PathOf(path, i)
-		m, ok := x.(map[string]any)
-		if !ok {
-			c.Add(p, "expected an object")
-			continue
-		}
+	c.objects(path, v, 0, "expected a list of at most 20 conditions", func(p string, m map[string]any) {
 		c.onlyKeys(p, m, "value", "op", "to", "to2")
 		cd := Condition{Value: c.ruleStr(p, m, "value", true), Op: c.ruleStr(p, m, "op", true), To: m["to"], To2: m["to2"]}
 		c.address(rules.PathOf(p, "value"), cd.Value)
@@ -200,17 +189,19 @@ func (c *checker) conditions(path string, v any) []Condition {
 			c.operand(rules.PathOf(p, "to2"), cd.To2)
 		}
 		out = append(out, cd)
-	}
+	})
 	return out
 }
 
-func (c *checker) actions(path string, v any) []Action {
+// objects hands each object of the list v at path to fn with its path: a list of at
+// least min and at most 20 objects, else the problem words at path; an element that is
+// no object is a problem of its own.
+func (c *checker) objects(path string, v any, min int, words string, fn func(p string, m map[string]any)) {
 	list, ok := v.([]any)
-	if !ok || len(list) == 0 || len(list) > 20 {
-		c.Add(path, "expected a list of 1 up to 20 actions")
-		return nil
+	if !ok || len(list) < min || len(list) > 20 {
+		c.Add(path, "%s", words)
+		return
 	}
-	var out []Action
 	for i, x := range list {
 		p := rules.PathOf(path, i)
 		m, ok := x.(map[string]any)
@@ -218,6 +209,13 @@ func (c *checker) actions(path string, v any) []Action {
 			c.Add(p, "expected an object")
 			continue
 		}
+		fn(p, m)
+	}
+}
+
+func (c *checker) actions(path string, v any) []Action {
+	var out []Action
+	c.objects(path, v, 1, "expected a list of 1 up to 20 actions", func(p string, m map[string]any) {
 		a := Action{Set: c.ruleStr(p, m, "set", false), Add: c.ruleStr(p, m, "add", false),
 			Change: c.ruleStr(p, m, "change", false), Message: c.ruleStr(p, m, "message", false), To: m["to"], By: m["by"]}
 		switch {
@@ -250,7 +248,7 @@ func (c *checker) actions(path string, v any) []Action {
 			c.Add(p, "an action is set, add, change or message")
 		}
 		out = append(out, a)
-	}
+	})
 	return out
 }
 
