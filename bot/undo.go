@@ -59,41 +59,47 @@ func redoRow(seq int64) []Row {
 // undoClick answers Undo: the reply is reverted as a delete of its message would revert
 // it (revertLatest).
 func (c *Core) undoClick(ctx context.Context, comp Component, args []string) (Response, error) {
-	seq, err := replySeq(args[0])
-	if err != nil {
-		return Response{}, err
-	}
-	var acts []Action
-	err = c.store.Update(ctx, func(tx storage.Tx) error {
-		acts = nil
-		camp, r, err := c.pressedReply(tx, comp, seq, "undo")
-		if err != nil {
-			return err
-		}
-		switch r.Status {
-		case storage.ReplyReverted:
-			return refusal.New(refusal.NotAllowed, "This post is undone already: Redo applies it again.")
-		case storage.ReplyDeleted:
-			return refusal.New(refusal.NotAllowed, "This post's message was deleted: its changes are undone when the replies after it are undone or deleted.")
-		}
-		latest, err := latestLive(tx, r)
-		if err != nil {
-			return err
-		}
-		if !latest {
-			return refusal.New(refusal.NotAllowed, "A later reply builds on this one: undo the later ones first, newest first.")
-		}
-		acts, err = c.revertLatest(tx, camp, r, c.Now(), whoPressed(comp.User))
-		return err
+	return c.replyPress(ctx, comp, args, replyButton{
+		verb: "undo", done: "↩ Undone.",
+		refuse: map[string]string{
+			storage.ReplyReverted: "This post is undone already: Redo applies it again.",
+			storage.ReplyDeleted:  "This post's message was deleted: its changes are undone when the replies after it are undone or deleted.",
+		},
+		later: "A later reply builds on this one: undo the later ones first, newest first.",
+		act: func(tx storage.Tx, camp *storage.Campaign, r *storage.Reply) ([]Action, error) {
+			return c.revertLatest(tx, camp, r, c.Now(), whoPressed(comp.User))
+		},
 	})
-	if err != nil {
-		return Response{}, err
-	}
-	return c.clickAnswer(ctx, comp, seq, acts, "↩ Undone."), nil
 }
 
 // redoClick answers Redo: the undone reply's text is applied again as its message was.
 func (c *Core) redoClick(ctx context.Context, comp Component, args []string) (Response, error) {
+	return c.replyPress(ctx, comp, args, replyButton{
+		verb: "redo", done: "↪ Redone.",
+		refuse: map[string]string{
+			storage.ReplyLive:    "This post is in effect already: there is nothing to redo.",
+			storage.ReplyDeleted: "This post's message was deleted and is waiting to be undone: there is nothing to redo.",
+		},
+		later: "A later reply was applied since this one was undone: redone now, its tags would run out of order. Undo the later replies first, or write the tags again in a new message.",
+		act: func(tx storage.Tx, camp *storage.Campaign, r *storage.Reply) ([]Action, error) {
+			a, err := c.redo(tx, camp, r, whoPressed(comp.User))
+			return []Action{a}, err
+		},
+	})
+}
+
+// replyButton is what one of a reply's buttons does: refused (not-allowed) while the
+// reply's status is one of refuse's, or while a later live reply builds on it; else act,
+// in the same transaction.
+type replyButton struct {
+	verb, done string
+	refuse     map[string]string // status → why not
+	later      string            // why not, while a later reply builds on this one
+	act        func(tx storage.Tx, camp *storage.Campaign, r *storage.Reply) ([]Action, error)
+}
+
+// replyPress answers a press of b on the reply args names, all or nothing.
+func (c *Core) replyPress(ctx context.Context, comp Component, args []string, b replyButton) (Response, error) {
 	seq, err := replySeq(args[0])
 	if err != nil {
 		return Response{}, err
@@ -101,31 +107,27 @@ func (c *Core) redoClick(ctx context.Context, comp Component, args []string) (Re
 	var acts []Action
 	err = c.store.Update(ctx, func(tx storage.Tx) error {
 		acts = nil
-		camp, r, err := c.pressedReply(tx, comp, seq, "redo")
+		camp, r, err := c.pressedReply(tx, comp, seq, b.verb)
 		if err != nil {
 			return err
 		}
-		switch r.Status {
-		case storage.ReplyLive:
-			return refusal.New(refusal.NotAllowed, "This post is in effect already: there is nothing to redo.")
-		case storage.ReplyDeleted:
-			return refusal.New(refusal.NotAllowed, "This post's message was deleted and is waiting to be undone: there is nothing to redo.")
+		if why, ok := b.refuse[r.Status]; ok {
+			return refusal.New(refusal.NotAllowed, "%s", why)
 		}
 		latest, err := latestLive(tx, r)
 		if err != nil {
 			return err
 		}
 		if !latest {
-			return refusal.New(refusal.NotAllowed, "A later reply was applied since this one was undone: redone now, its tags would run out of order. Undo the later replies first, or write the tags again in a new message.")
+			return refusal.New(refusal.NotAllowed, "%s", b.later)
 		}
-		a, err := c.redo(tx, camp, r, whoPressed(comp.User))
-		acts = []Action{a}
+		acts, err = b.act(tx, camp, r)
 		return err
 	})
 	if err != nil {
 		return Response{}, err
 	}
-	return c.clickAnswer(ctx, comp, seq, acts, "↪ Redone."), nil
+	return c.clickAnswer(ctx, comp, seq, acts, b.done), nil
 }
 
 // redo applies reply r's text again, making it live with the changes it makes now, and
