@@ -3,6 +3,7 @@ package inventory
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"sheetkeeper/ruleset/rules"
@@ -227,7 +228,7 @@ func (c *checker) checkFields(path string, fs []Field) {
 			c.Problems.AddKind(strictjson.Limit, p, fmt.Sprintf("at most %d options or suggestions allowed", MaxOptions))
 		}
 		for k := range f.Labels {
-			if !contains(f.Options, k) {
+			if !slices.Contains(f.Options, k) {
 				c.Add(rules.PathOf(p, "labels", k), "labels an option %q the field does not have", rules.Clip(k))
 			}
 		}
@@ -283,13 +284,4 @@ func (c *checker) checkStates() {
 			c.CatalogText(rules.PathOf(lp, "label"), l.Label, maxLabelLen)
 		}
 	}
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

@@ -3,6 +3,7 @@ package inventory
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"sheetkeeper/ruleset/rules"
 	"sheetkeeper/strictjson"
@@ -159,7 +160,7 @@ func (c *checker) fieldValue(path string, f *Field, v any) bool {
 	case "select":
 		if s, ok := v.(string); !ok {
 			c.Add(path, "expected a string")
-		} else if !contains(f.Options, s) {
+		} else if !slices.Contains(f.Options, s) {
 			c.Add(path, "%q is not one of the field's options", rules.Clip(s))
 		} else {
 			return true

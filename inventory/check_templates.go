@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"sheetkeeper/ruleset/rules"
@@ -134,7 +135,7 @@ func (c *checker) checkRenamed() {
 			c.Problems.AddKind(strictjson.Limit, p, fmt.Sprintf("has %d keys, at most %d allowed", len(m), maxRenamedPerTmpl))
 		}
 		for _, old := range rules.SortedKeys(m) {
-			if !contains(t.Categories, m[old]) {
+			if !slices.Contains(t.Categories, m[old]) {
 				c.Add(rules.PathOf(p, old), "renames to %q, which is not one of the template's categories", rules.Clip(m[old]))
 			}
 		}

@@ -4,40 +4,41 @@ import (
 	"strings"
 
 	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
 )
 
-// FindItem finds a catalog item by name (or id), ignoring case: an exact name first,
-// else the one name that starts with it. None is unknown-item; several, ambiguous.
+// FindItem finds a catalog item by name (or id), names folded as every name a user
+// types is (ruleset.FoldName): an exact name first, else the one name that starts with
+// it. None is unknown-item; several, ambiguous.
 func (s *System) FindItem(name string) (*Item, error) {
 	if it := s.CatalogItem(name); it != nil {
 		return it, nil
 	}
-	var starts []*Item
-	for _, it := range s.Catalog {
-		if strings.EqualFold(it.Name, name) {
-			return it, nil
-		}
-		if len(name) > 0 && len(it.Name) >= len(name) && strings.EqualFold(it.Name[:len(name)], name) {
-			starts = append(starts, it)
-		}
-	}
-	return pick1(starts, name, refusal.UnknownItem, func(it *Item) string { return it.Name })
+	return findNamed(s.Catalog, name, refusal.UnknownItem, func(it *Item) (string, bool) { return it.Name, false })
 }
 
-// FindEntry finds an entry of an inventory by its item's name as it is now, the same
-// way.
+// FindEntry finds an entry of an inventory by its item's name as it is now (or its
+// item's id), the same way.
 func (c *Campaign) FindEntry(inv []*Entry, name string) (*Entry, error) {
-	var starts []*Entry
-	for _, e := range inv {
-		n := c.Now(e).Name
-		if strings.EqualFold(n, name) || e.Item.ID == name {
-			return e, nil
+	return findNamed(inv, name, refusal.NotHeld, func(e *Entry) (string, bool) { return c.Now(e).Name, e.Item.ID == name })
+}
+
+// findNamed is the one of list whose name (of) is name, or that is it by id (of's
+// second answer); else the one whose name starts with it; none refused for none.
+func findNamed[T any](list []T, name string, none refusal.Reason, of func(T) (string, bool)) (T, error) {
+	want := ruleset.FoldName(name)
+	var starts []T
+	for _, x := range list {
+		n, byID := of(x)
+		folded := ruleset.FoldName(n)
+		if byID || folded == want {
+			return x, nil
 		}
-		if len(name) > 0 && len(n) >= len(name) && strings.EqualFold(n[:len(name)], name) {
-			starts = append(starts, e)
+		if want != "" && strings.HasPrefix(folded, want) {
+			starts = append(starts, x)
 		}
 	}
-	return pick1(starts, name, refusal.NotHeld, func(e *Entry) string { return c.Now(e).Name })
+	return pick1(starts, name, none, func(x T) string { n, _ := of(x); return n })
 }
 
 // pick1 is the one thing found, none refused with the reason given, several ambiguous.

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,7 +36,7 @@ func newMoney(cur *Currency) *Money {
 	}
 	m := &Money{Coins: cur.Coins, perWeight: cur.PerWeight, show: -1}
 	for i, c := range cur.Coins {
-		if len(cur.Change) == 0 || contains(cur.Change, c.Key) || i == len(cur.Coins)-1 {
+		if len(cur.Change) == 0 || slices.Contains(cur.Change, c.Key) || i == len(cur.Coins)-1 {
 			m.change = append(m.change, i)
 		}
 		if c.Key == cur.Show {

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"sheetkeeper/ruleset/rules"
@@ -160,7 +161,7 @@ func (c *checker) knownState(path, key string) bool {
 
 func (c *checker) onlyKeys(p string, m map[string]any, keys ...string) {
 	for _, k := range rules.SortedKeys(m) {
-		if !contains(keys, k) {
+		if !slices.Contains(keys, k) {
 			c.Add(rules.PathOf(p, k), strictjson.MsgUnknownKey)
 		}
 	}

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"slices"
 	"strings"
 
 	"sheetkeeper/refusal"
@@ -65,7 +66,7 @@ func (c *Campaign) ruleMatches(r *SlotRule, e *Entry, cur *Current) bool {
 			return false
 		}
 	}
-	if cats, _ := categories(r.Category); len(cats) > 0 && !contains(cats, cur.Category) {
+	if cats, _ := categories(r.Category); len(cats) > 0 && !slices.Contains(cats, cur.Category) {
 		return false
 	}
 	if r.Feature != "" && !cur.Has(r.Feature) {
