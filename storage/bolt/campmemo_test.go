@@ -37,6 +37,20 @@ func TestCloneCampaignIsDeep(t *testing.T) {
 			}
 		}
 	}
+	// And cloneCampaign does copy them: every slice filled, none shared by the clone.
+	var c storage.Campaign
+	cv := reflect.ValueOf(&c).Elem()
+	for i := range ct.NumField() {
+		if f := cv.Field(i); f.Kind() == reflect.Slice {
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		}
+	}
+	dv := reflect.ValueOf(cloneCampaign(&c)).Elem()
+	for i := range ct.NumField() {
+		if f := cv.Field(i); f.Kind() == reflect.Slice && f.Pointer() == dv.Field(i).Pointer() {
+			t.Errorf("cloneCampaign shares Campaign.%s", ct.Field(i).Name)
+		}
+	}
 }
 
 // TestCampaignMemoHandsOutCopies: changing a campaign read through the memo changes
