@@ -1,6 +1,9 @@
 package storage
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Kind is the class of a storage failure, so callers decide by kind and never by an
 // error's words: a front end tells "no such card" (NotFound) from a broken file
@@ -82,4 +85,22 @@ func KindOf(err error) Kind {
 		}
 		err = e.Err
 	}
+}
+
+// Errorf is an error of kind k whose cause says format: how the backends word theirs.
+func Errorf(k Kind, format string, args ...any) error {
+	return &Error{Kind: k, Err: fmt.Errorf(format, args...)}
+}
+
+// NotFoundf is a NotFound error for the record format names.
+func NotFoundf(format string, args ...any) error {
+	return &Error{Op: fmt.Sprintf(format, args...), Kind: NotFound}
+}
+
+// InGuild is how an error names a ruleset namespace: "" for the shared one.
+func InGuild(guild string) string {
+	if guild == "" {
+		return ""
+	}
+	return " of guild " + guild
 }

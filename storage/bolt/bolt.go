@@ -46,17 +46,6 @@ var errClosed = &storage.Error{Op: "storage", Kind: storage.Closed}
 // errNotFound is a lookup's miss, before the lookup says what it looked for.
 var errNotFound = &storage.Error{Kind: storage.NotFound}
 
-// fail is an error of kind k whose words are fmt.Errorf(format, args...)'s: the kinds
-// classify the messages sheetkeeper has always written without changing them.
-func fail(k storage.Kind, format string, args ...any) error {
-	return &storage.Error{Kind: k, Err: fmt.Errorf(format, args...)}
-}
-
-// notFound is a NotFound error for the record format names.
-func notFound(format string, args ...any) error {
-	return &storage.Error{Op: fmt.Sprintf(format, args...), Kind: storage.NotFound}
-}
-
 // Open opens (creating it and its folder when missing) the database at path, waits at
 // most opts.Timeout for another process holding it, and brings its schema up to date.
 // A database written by a newer sheetkeeper is refused untouched, and so is a damaged
@@ -94,9 +83,9 @@ func open(path string, opts Options) (*store, error) {
 	case storage.KindOf(err) != storage.Other:
 		return nil, err
 	case errors.Is(err, berrors.ErrTimeout):
-		return nil, fail(storage.Locked, "database %s is in use by another sheetkeeper process (waited %s for it)", path, timeout)
+		return nil, storage.Errorf(storage.Locked, "database %s is in use by another sheetkeeper process (waited %s for it)", path, timeout)
 	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
-		return nil, fail(storage.Foreign, "%s is not a sheetkeeper database (or is damaged): %v", path, err)
+		return nil, storage.Errorf(storage.Foreign, "%s is not a sheetkeeper database (or is damaged): %v", path, err)
 	case err != nil:
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -138,7 +127,7 @@ var migrations = [SchemaVersion]func(*bolt.Tx) error{
 func migrateReplyLog(btx *bolt.Tx) error {
 	old := btx.Bucket(bucketRepliesV1)
 	if old == nil {
-		return fail(storage.Damaged, "bucket %q missing", bucketRepliesV1)
+		return storage.Errorf(storage.Damaged, "bucket %q missing", bucketRepliesV1)
 	}
 	log, err := btx.CreateBucket(bucketReplyLog)
 	if err != nil {
@@ -173,7 +162,7 @@ func migrateReplyLog(btx *bolt.Tx) error {
 func migrateReplyChain(btx *bolt.Tx) error {
 	idx, seqs, msgs := btx.Bucket(bucketReplyIdxV2), btx.Bucket(bucketSeqs), btx.Bucket(bucketMessages)
 	if idx == nil || seqs == nil || msgs == nil {
-		return fail(storage.Damaged, "a schema 2 bucket is missing")
+		return storage.Errorf(storage.Damaged, "a schema 2 bucket is missing")
 	}
 	chain, err := btx.CreateBucket(bucketReplyChain)
 	if err != nil {
@@ -186,7 +175,7 @@ func migrateReplyChain(btx *bolt.Tx) error {
 	err = idx.ForEach(func(k, v []byte) error {
 		n := len(k) - 9
 		if n < 1 || k[n] != sep || len(v) != 8 {
-			return fail(storage.Damaged, "reply index entry %q damaged", k)
+			return storage.Errorf(storage.Damaged, "reply index entry %q damaged", k)
 		}
 		seq, id := binary.BigEndian.Uint64(k[n+1:]), binary.BigEndian.Uint64(v)
 		if !bytes.Equal(k[:n], channel) {
@@ -204,7 +193,7 @@ func migrateReplyChain(btx *bolt.Tx) error {
 	}
 	err = seqs.ForEach(func(k, v []byte) error {
 		if len(v) != 8 {
-			return fail(storage.Damaged, "seqs record %q damaged", k)
+			return storage.Errorf(storage.Damaged, "seqs record %q damaged", k)
 		}
 		h := heads[string(k)]
 		heads[string(k)] = head{max(h.seq, binary.BigEndian.Uint64(v)), h.newest}
@@ -222,7 +211,7 @@ func migrateReplyChain(btx *bolt.Tx) error {
 	err = msgs.ForEach(func(k, v []byte) error {
 		i := bytes.IndexByte(k, sep)
 		if i < 1 || len(v) != 8 {
-			return fail(storage.Damaged, "message index entry %q damaged", k)
+			return storage.Errorf(storage.Damaged, "message index entry %q damaged", k)
 		}
 		// An entry naming no reply guards nothing: it goes (moved with a nil id).
 		id := idx.Get(append(append(bytes.Clone(k[i+1:]), sep), v...))
@@ -261,15 +250,15 @@ func schemaOf(btx *bolt.Tx) (uint64, error) {
 func migrate(btx *bolt.Tx, path string) error {
 	v, err := schemaOf(btx)
 	if err != nil {
-		return fail(storage.Foreign, "%s is not a sheetkeeper database: %v", path, err)
+		return storage.Errorf(storage.Foreign, "%s is not a sheetkeeper database: %v", path, err)
 	}
 	if v > SchemaVersion {
-		return fail(storage.Newer, "database %s was written by a newer sheetkeeper (schema version %d; this one knows up to %d): upgrade sheetkeeper to open it", path, v, SchemaVersion)
+		return storage.Errorf(storage.Newer, "database %s was written by a newer sheetkeeper (schema version %d; this one knows up to %d): upgrade sheetkeeper to open it", path, v, SchemaVersion)
 	}
 	if v == 0 {
 		// A bbolt file with buckets but no version is someone else's database.
 		if k, _ := btx.Cursor().First(); k != nil {
-			return fail(storage.Foreign, "%s is not a sheetkeeper database: it holds other buckets and no sheetkeeper schema version", path)
+			return storage.Errorf(storage.Foreign, "%s is not a sheetkeeper database: it holds other buckets and no sheetkeeper schema version", path)
 		}
 	}
 	for ; v < SchemaVersion; v++ {
@@ -286,7 +275,7 @@ func migrate(btx *bolt.Tx, path string) error {
 	}
 	for _, name := range allBuckets {
 		if btx.Bucket(name) == nil {
-			return fail(storage.Damaged, "database %s is damaged: bucket %q missing", path, name)
+			return storage.Errorf(storage.Damaged, "database %s is damaged: bucket %q missing", path, name)
 		}
 	}
 	return nil

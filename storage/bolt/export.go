@@ -60,7 +60,7 @@ func (s *store) Export(ctx context.Context, fn func(storage.Record) error) error
 				Seq       int64  `json:"seq"`
 			}
 			if err := json.Unmarshal(v, &r); err != nil {
-				return fail(storage.Damaged, "storage: %s record %x: %w", bucketReplyLog, k, err)
+				return storage.Errorf(storage.Damaged, "storage: %s record %x: %w", bucketReplyLog, k, err)
 			}
 			return emit(storage.ReplyRecords, replyRecordKey(r.ChannelID, r.Seq), v)
 		})
@@ -69,7 +69,7 @@ func (s *store) Export(ctx context.Context, fn func(storage.Record) error) error
 		}
 		err = each(bucketSeqs, func(k, v []byte) error {
 			if len(v) != 16 {
-				return fail(storage.Damaged, "storage: database damaged: %s record %q is %d bytes", bucketSeqs, k, len(v))
+				return storage.Errorf(storage.Damaged, "storage: database damaged: %s record %q is %d bytes", bucketSeqs, k, len(v))
 			}
 			return emit(storage.SeqRecords, string(k), v[:8])
 		})
@@ -79,7 +79,7 @@ func (s *store) Export(ctx context.Context, fn func(storage.Record) error) error
 		return each(bucketTombstones, func(k, v []byte) error {
 			msg, ch, ok := strings.Cut(string(k), string(rune(sep)))
 			if !ok {
-				return fail(storage.Damaged, "storage: database damaged: %s key %q", bucketTombstones, k)
+				return storage.Errorf(storage.Damaged, "storage: database damaged: %s key %q", bucketTombstones, k)
 			}
 			return emit(storage.TombstoneRecords, ch+string(rune(sep))+msg, v)
 		})
@@ -106,7 +106,7 @@ func (s *store) Import(ctx context.Context, recs []storage.Record) error {
 // importRecord writes one record with the indexes it needs.
 func (t *tx) importRecord(r storage.Record) error {
 	bad := func(why string) error {
-		return fail(storage.Invalid, "storage: import %s record %q: %s", r.Kind, r.Key, why)
+		return storage.Errorf(storage.Invalid, "storage: import %s record %q: %s", r.Kind, r.Key, why)
 	}
 	if r.Key == "" {
 		return bad("empty key")

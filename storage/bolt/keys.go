@@ -71,10 +71,10 @@ const sep = 0x00
 // it is refused; so is an empty one.
 func prefix(what, part string) ([]byte, error) {
 	if part == "" {
-		return nil, fail(storage.Invalid, "storage: empty %s", what)
+		return nil, storage.Errorf(storage.Invalid, "storage: empty %s", what)
 	}
 	if strings.IndexByte(part, sep) >= 0 {
-		return nil, fail(storage.Invalid, "storage: %s %q holds a NUL byte", what, part)
+		return nil, storage.Errorf(storage.Invalid, "storage: %s %q holds a NUL byte", what, part)
 	}
 	k := make([]byte, 0, len(part)+1+16)
 	k = append(k, part...)
@@ -86,7 +86,7 @@ func prefix(what, part string) ([]byte, error) {
 // separator alone, which no other guild's keys start with.
 func guildPrefix(guild string) ([]byte, error) {
 	if strings.IndexByte(guild, sep) >= 0 {
-		return nil, fail(storage.Invalid, "storage: guild id %q holds a NUL byte", guild)
+		return nil, storage.Errorf(storage.Invalid, "storage: guild id %q holds a NUL byte", guild)
 	}
 	return append([]byte(guild), sep), nil
 }
@@ -116,7 +116,7 @@ func rulesetKey(guild, id string, version int) ([]byte, error) {
 // single is a one-part key.
 func single(what, part string) ([]byte, error) {
 	if part == "" {
-		return nil, fail(storage.Invalid, "storage: empty %s", what)
+		return nil, storage.Errorf(storage.Invalid, "storage: empty %s", what)
 	}
 	return []byte(part), nil
 }
@@ -129,7 +129,7 @@ func nameKey(what, part, name string) ([]byte, error) {
 	}
 	n := ruleset.FoldName(name)
 	if n == "" {
-		return nil, fail(storage.Invalid, "storage: empty card name %q", name)
+		return nil, storage.Errorf(storage.Invalid, "storage: empty card name %q", name)
 	}
 	return append(p, n...), nil
 }

@@ -34,7 +34,7 @@ import (
 func migrateRulesetTenancy(btx *bolt.Tx) error {
 	rs, camps := btx.Bucket(bucketRulesets), btx.Bucket(bucketCampaigns)
 	if rs == nil || camps == nil {
-		return fail(storage.Damaged, "a schema 4 bucket is missing")
+		return storage.Errorf(storage.Damaged, "a schema 4 bucket is missing")
 	}
 	users, err := localRulesetGuilds(camps)
 	if err != nil {
@@ -48,11 +48,11 @@ func migrateRulesetTenancy(btx *bolt.Tx) error {
 	err = rs.ForEach(func(k, v []byte) error {
 		n := len(k) - 9
 		if n < 1 || k[n] != sep || bytes.IndexByte(k[:n], sep) >= 0 {
-			return fail(storage.Damaged, "ruleset key %q damaged", k)
+			return storage.Errorf(storage.Damaged, "ruleset key %q damaged", k)
 		}
 		o := old{key: bytes.Clone(k), id: bytes.Clone(k[:n])}
 		if err := json.Unmarshal(v, &o.rec); err != nil {
-			return fail(storage.Damaged, "storage: %s record %q: %w", bucketRulesets, k, err)
+			return storage.Errorf(storage.Damaged, "storage: %s record %q: %w", bucketRulesets, k, err)
 		}
 		olds = append(olds, o)
 		return nil
@@ -101,7 +101,7 @@ func localRulesetGuilds(camps *bolt.Bucket) (map[string]map[string]bool, error) 
 			} `json:"ruleset"`
 		}
 		if err := json.Unmarshal(v, &c); err != nil {
-			return fail(storage.Damaged, "storage: %s record %q: %w", bucketCampaigns, k, err)
+			return storage.Errorf(storage.Damaged, "storage: %s record %q: %w", bucketCampaigns, k, err)
 		}
 		if !storage.Imported(c.Ruleset.ID) {
 			return nil

@@ -37,7 +37,7 @@ func (b boltKV) bucket(name []byte) (*bolt.Bucket, error) { return bucketIn(b.bt
 func bucketIn(btx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
 	bk := btx.Bucket(name)
 	if bk == nil {
-		return nil, fail(storage.Damaged, "storage: database damaged: bucket %q missing", name)
+		return nil, storage.Errorf(storage.Damaged, "storage: database damaged: bucket %q missing", name)
 	}
 	if btx.Writable() {
 		bk.FillPercent = fillPercent(name)
@@ -250,11 +250,11 @@ func (k *pendingKV) get(bucket, key []byte) ([]byte, error) {
 func (k *pendingKV) put(bucket, key, value []byte) error {
 	switch {
 	case len(key) == 0:
-		return fail(storage.Invalid, "storage: %s: empty key", bucket)
+		return storage.Errorf(storage.Invalid, "storage: %s: empty key", bucket)
 	case len(key) > bolt.MaxKeySize:
-		return fail(storage.Invalid, "storage: %s: key of %d bytes (at most %d)", bucket, len(key), bolt.MaxKeySize)
+		return storage.Errorf(storage.Invalid, "storage: %s: key of %d bytes (at most %d)", bucket, len(key), bolt.MaxKeySize)
 	case int64(len(value)) > bolt.MaxValueSize:
-		return fail(storage.Invalid, "storage: %s: value of %d bytes (at most %d)", bucket, len(value), bolt.MaxValueSize)
+		return storage.Errorf(storage.Invalid, "storage: %s: value of %d bytes (at most %d)", bucket, len(value), bolt.MaxValueSize)
 	}
 	k.set(write{bucket: bucket, key: key, value: value})
 	return nil

@@ -223,7 +223,7 @@ func withFile(path string, opts Options, fn func(*os.File, int64) error) error {
 	defer f.Close()
 	if err := lockFile(f, false, timeoutOf(opts)); err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
-			return fail(storage.Locked, "database %s is in use by another sheetkeeper process (waited %s for it): stop it, or copy it with `sheetkeeper backup` and use the copy", path, timeoutOf(opts))
+			return storage.Errorf(storage.Locked, "database %s is in use by another sheetkeeper process (waited %s for it): stop it, or copy it with `sheetkeeper backup` and use the copy", path, timeoutOf(opts))
 		}
 		return fmt.Errorf("lock database %s: %w", path, err)
 	}
@@ -232,14 +232,14 @@ func withFile(path string, opts Options, fn func(*os.File, int64) error) error {
 		return fmt.Errorf("open database %s: %w", path, err)
 	}
 	if info.Size() == 0 {
-		return damaged("database %s is an empty file", path)
+		return storage.Errorf(storage.Damaged, "database %s is an empty file", path)
 	}
 	err = fn(f, info.Size())
 	switch storage.KindOf(err) {
 	case storage.Damaged:
-		return fail(storage.Damaged, "database %s is damaged: %v", path, err)
+		return storage.Errorf(storage.Damaged, "database %s is damaged: %v", path, err)
 	case storage.Foreign:
-		return fail(storage.Foreign, "%s is not a sheetkeeper database: %v", path, err)
+		return storage.Errorf(storage.Foreign, "%s is not a sheetkeeper database: %v", path, err)
 	}
 	return err
 }

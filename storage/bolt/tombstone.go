@@ -50,12 +50,12 @@ func (t *tx) PutTombstone(ts *storage.Tombstone) error {
 		return err
 	}
 	if ts.At.IsZero() {
-		return fail(storage.Invalid, "storage: tombstone of message %s in channel %s has no time", ts.MessageID, ts.ChannelID)
+		return storage.Errorf(storage.Invalid, "storage: tombstone of message %s in channel %s has no time", ts.MessageID, ts.ChannelID)
 	}
 	if v, err := t.getRaw(bucketMessages, key); err != nil {
 		return err
 	} else if v != nil {
-		return fail(storage.Conflict, "storage: message %s in channel %s is applied: it cannot have a tombstone", ts.MessageID, ts.ChannelID)
+		return storage.Errorf(storage.Conflict, "storage: message %s in channel %s is applied: it cannot have a tombstone", ts.MessageID, ts.ChannelID)
 	}
 	old, err := t.getRaw(bucketTombstones, key)
 	if err != nil {
@@ -111,7 +111,7 @@ func (t *tx) Tombstone(channelID, messageID string) (*storage.Tombstone, error) 
 	ts := new(storage.Tombstone)
 	if err := t.get(bucketTombstones, key, ts); err != nil {
 		if storage.KindOf(err) == storage.NotFound {
-			return nil, notFound("tombstone of message %s in channel %s", messageID, channelID)
+			return nil, storage.NotFoundf("tombstone of message %s in channel %s", messageID, channelID)
 		}
 		return nil, err
 	}

@@ -58,7 +58,7 @@ const (
 
 var _ storage.Tx = (*tx)(nil)
 
-var errTxDone = fail(storage.Closed, "storage: transaction used after its function returned")
+var errTxDone = storage.Errorf(storage.Closed, "storage: transaction used after its function returned")
 
 // use returns the kv, unless the function has returned.
 func (t *tx) use() (kv, error) {
@@ -87,7 +87,7 @@ func (t *tx) get(bucket, key []byte, v any) error {
 		return errNotFound
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fail(storage.Damaged, "storage: %s record %q: %w", bucket, key, err)
+		return storage.Errorf(storage.Damaged, "storage: %s record %q: %w", bucket, key, err)
 	}
 	return nil
 }
@@ -106,7 +106,7 @@ func (t *tx) putRaw(bucket, key, value []byte) error {
 func (t *tx) put(bucket, key []byte, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
-		return fail(storage.Invalid, "storage: encode %s record: %w", bucket, err)
+		return storage.Errorf(storage.Invalid, "storage: encode %s record: %w", bucket, err)
 	}
 	return t.putRaw(bucket, key, data)
 }
@@ -140,7 +140,7 @@ func decodeAll[T any](t *tx, bucket, pfx []byte) ([]*T, error) {
 	err := t.scan(bucket, pfx, func(k, v []byte) error {
 		r := new(T)
 		if err := json.Unmarshal(v, r); err != nil {
-			return fail(storage.Damaged, "storage: %s record %q: %w", bucket, k, err)
+			return storage.Errorf(storage.Damaged, "storage: %s record %q: %w", bucket, k, err)
 		}
 		out = append(out, r)
 		return nil
@@ -174,7 +174,7 @@ func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
 	}
 	rec := new(storage.CardRecord)
 	if err := json.Unmarshal(data, rec); err != nil {
-		return nil, fail(storage.Damaged, "storage: %s record %q: %w", bucket, key, err)
+		return nil, storage.Errorf(storage.Damaged, "storage: %s record %q: %w", bucket, key, err)
 	}
 	if t.cards != nil && rec.Card != nil {
 		t.cards.Add(ck, bytes.Clone(data), record.CloneCard(rec))
@@ -185,7 +185,7 @@ func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
 func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
 	data, err := record.Encode(c, record.AppendCard)
 	if err != nil {
-		return fail(storage.Invalid, "storage: encode %s record: %w", bucket, err)
+		return storage.Errorf(storage.Invalid, "storage: encode %s record: %w", bucket, err)
 	}
 	if err := t.putRaw(bucket, key, data); err != nil {
 		return err
@@ -223,17 +223,9 @@ func (t *tx) Ruleset(guild, id string, version int) (*storage.RulesetRecord, err
 	}
 	r := new(storage.RulesetRecord)
 	if err := t.get(bucketRulesets, k, r); err != nil {
-		return nil, fmt.Errorf("ruleset %s version %d%s: %w", id, version, inGuild(guild), err)
+		return nil, fmt.Errorf("ruleset %s version %d%s: %w", id, version, storage.InGuild(guild), err)
 	}
 	return r, nil
-}
-
-// inGuild names a guild's namespace for an error; the shared one goes unnamed.
-func inGuild(guild string) string {
-	if guild == "" {
-		return ""
-	}
-	return " of guild " + guild
 }
 
 func (t *tx) RulesetVersions(guild, id string) ([]int, error) {
@@ -342,7 +334,7 @@ func (t *tx) Campaign(channelID string) (*storage.Campaign, error) {
 	}
 	c := new(storage.Campaign)
 	if err := json.Unmarshal(data, c); err != nil {
-		err = fail(storage.Damaged, "storage: %s record %q: %w", campaignTable.bucket, k, err)
+		err = storage.Errorf(storage.Damaged, "storage: %s record %q: %w", campaignTable.bucket, k, err)
 		return nil, fmt.Errorf("%s: %w", campaignTable.what(channelID), err)
 	}
 	t.camps.add(channelID, data, c)
@@ -358,7 +350,7 @@ func (t *tx) Campaigns() ([]*storage.Campaign, error) {
 
 func cardName(c *storage.CardRecord) (string, error) {
 	if c == nil || c.Card == nil {
-		return "", fail(storage.Invalid, "storage: card record without a card")
+		return "", storage.Errorf(storage.Invalid, "storage: card record without a card")
 	}
 	return c.Card.Name, nil
 }
@@ -465,7 +457,7 @@ type chainLink struct{ seq, prev uint64 }
 func (t *tx) link(id uint64) (chainLink, error) {
 	seq, prev, found, err := t.getPair(bucketReplyChain, be64(id))
 	if err == nil && !found {
-		err = fail(storage.Damaged, "storage: database damaged: reply chain record %d missing", id)
+		err = storage.Errorf(storage.Damaged, "storage: database damaged: reply chain record %d missing", id)
 	}
 	return chainLink{seq, prev}, err
 }
@@ -497,7 +489,7 @@ func (t *tx) getPair(bucket, key []byte) (a, b uint64, found bool, err error) {
 	case err != nil || v == nil:
 		return 0, 0, false, err
 	case len(v) != 16:
-		return 0, 0, false, fail(storage.Damaged, "storage: database damaged: %s record %q is %d bytes", bucket, key, len(v))
+		return 0, 0, false, storage.Errorf(storage.Damaged, "storage: database damaged: %s record %q is %d bytes", bucket, key, len(v))
 	}
 	return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:]), true, nil
 }
@@ -621,7 +613,7 @@ func (t *tx) planReply(r *storage.Reply) (replyPlan, error) {
 		}
 	}
 	if p.data, err = record.Encode(r, record.AppendReply); err != nil {
-		return p, fail(storage.Invalid, "storage: encode reply record: %w", err)
+		return p, storage.Errorf(storage.Invalid, "storage: encode reply record: %w", err)
 	}
 	return p, nil
 }
@@ -655,7 +647,7 @@ func (t *tx) replyMessageKeys(r *storage.Reply, id uint64) (oldKey, key []byte, 
 		if err != nil {
 			return nil, nil, err
 		}
-		return nil, nil, fail(storage.Conflict, "storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, other.seq)
+		return nil, nil, storage.Errorf(storage.Conflict, "storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, other.seq)
 	}
 	return oldKey, key, nil
 }
@@ -710,7 +702,7 @@ func (t *tx) replyAt(id uint64) (*storage.Reply, error) {
 	r := new(storage.Reply)
 	if err := t.get(bucketReplyLog, be64(id), r); err != nil {
 		if storage.KindOf(err) == storage.NotFound {
-			return nil, fail(storage.Damaged, "storage: database damaged: reply log record %d missing", id)
+			return nil, storage.Errorf(storage.Damaged, "storage: database damaged: reply log record %d missing", id)
 		}
 		return nil, err
 	}
@@ -723,14 +715,14 @@ func (t *tx) Reply(channelID string, seq int64) (*storage.Reply, error) {
 		return nil, err
 	}
 	if id == 0 {
-		return nil, notFound("reply %d in channel %s", seq, channelID)
+		return nil, storage.NotFoundf("reply %d in channel %s", seq, channelID)
 	}
 	return t.replyAt(id)
 }
 
 func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error) {
 	if messageID == "" {
-		return nil, notFound("reply to no message in channel %s", channelID)
+		return nil, storage.NotFoundf("reply to no message in channel %s", channelID)
 	}
 	mk, err := messageKey(channelID, messageID)
 	if err != nil {
@@ -741,7 +733,7 @@ func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error)
 		return nil, err
 	}
 	if v == nil {
-		return nil, notFound("reply to message %s in channel %s", messageID, channelID)
+		return nil, storage.NotFoundf("reply to message %s in channel %s", messageID, channelID)
 	}
 	return t.replyAt(binary.BigEndian.Uint64(v))
 }
@@ -778,7 +770,7 @@ func (t *tx) LastReply(channelID string) (*storage.Reply, error) {
 		return nil, err
 	}
 	if h.newest == 0 {
-		return nil, notFound("last reply in channel %s", channelID)
+		return nil, storage.NotFoundf("last reply in channel %s", channelID)
 	}
 	return t.replyAt(h.newest)
 }

@@ -64,11 +64,6 @@ func bucketName(path [][]byte) string {
 	return strings.Join(parts, "/")
 }
 
-// damaged is a Damaged error; its words are what, where (the caller names the file).
-func damaged(format string, args ...any) error {
-	return &storage.Error{Kind: storage.Damaged, Err: fmt.Errorf(format, args...)}
-}
-
 // readMetas finds the meta page bbolt would use, as bbolt does (the valid one with the
 // higher transaction id, trying meta page 1 when meta page 0 says no page size), and
 // checks what bbolt takes from it on trust: the page size, the root and freelist page
@@ -95,15 +90,15 @@ func readMetas(r io.ReaderAt, size int64, rep *Report, older bool) (*pageFile, b
 	}
 	if pageSize == 0 {
 		if anyMagic || looksLikeBolt(r, size) {
-			return nil, m0, damaged("neither meta page is readable (both overwritten?)")
+			return nil, m0, storage.Errorf(storage.Damaged, "neither meta page is readable (both overwritten?)")
 		}
 		return nil, m0, &storage.Error{Kind: storage.Foreign, Err: fmt.Errorf("not a bbolt database file")}
 	}
 	if pageSize < 1024 || pageSize > 1<<24 || pageSize&(pageSize-1) != 0 {
-		return nil, m0, damaged("meta page says a page is %d bytes", pageSize)
+		return nil, m0, storage.Errorf(storage.Damaged, "meta page says a page is %d bytes", pageSize)
 	}
 	if size < 2*pageSize {
-		return nil, m0, damaged("the file is %d bytes, shorter than its two %d-byte meta pages (truncated?)", size, pageSize)
+		return nil, m0, storage.Errorf(storage.Damaged, "the file is %d bytes, shorter than its two %d-byte meta pages (truncated?)", size, pageSize)
 	}
 	m1, _, ok1 := read(pageSize)
 	metas := [2]struct {
@@ -125,7 +120,7 @@ func readMetas(r io.ReaderAt, size int64, rep *Report, older bool) (*pageFile, b
 	if len(valid) == 0 {
 		// Meta page 0 named no page size and a later offset's meta page did, but neither
 		// meta page at that size is whole.
-		return nil, m0, damaged("neither meta page is readable")
+		return nil, m0, storage.Errorf(storage.Damaged, "neither meta page is readable")
 	}
 	if older && len(valid) < 2 {
 		return nil, m0, errNoOlder
@@ -137,13 +132,13 @@ func readMetas(r io.ReaderAt, size int64, rep *Report, older bool) (*pageFile, b
 	m := use.m
 	switch {
 	case int64(m.pageSize) != pageSize:
-		return nil, m, damaged("meta page %d says a page is %d bytes, the other %d", use.n, m.pageSize, pageSize)
+		return nil, m, storage.Errorf(storage.Damaged, "meta page %d says a page is %d bytes, the other %d", use.n, m.pageSize, pageSize)
 	case m.hwm < 3 || m.hwm > 1<<48:
-		return nil, m, damaged("meta page %d: %d pages is no database", use.n, m.hwm)
+		return nil, m, storage.Errorf(storage.Damaged, "meta page %d: %d pages is no database", use.n, m.hwm)
 	case m.root < 2 || m.root >= m.hwm:
-		return nil, m, damaged("meta page %d: root page %d is out of bounds", use.n, m.root)
+		return nil, m, storage.Errorf(storage.Damaged, "meta page %d: root page %d is out of bounds", use.n, m.root)
 	case m.freelist != noFreelist && (m.freelist < 2 || m.freelist >= m.hwm):
-		return nil, m, damaged("meta page %d: freelist page %d is out of bounds", use.n, m.freelist)
+		return nil, m, storage.Errorf(storage.Damaged, "meta page %d: freelist page %d is out of bounds", use.n, m.freelist)
 	}
 	if m.hwm > uint64(size/pageSize) {
 		// Walk on (salvage keeps what lies before the cut); Open refuses a problem.
@@ -183,7 +178,7 @@ func survey(r io.ReaderAt, size int64, rep *Report, older bool, onBucket func([]
 		// (FuzzSurvey looks for them): a file it cannot make sense of is refused as
 		// damaged, never a crash.
 		if p := recover(); p != nil {
-			err = damaged("unreadable (%v)", p)
+			err = storage.Errorf(storage.Damaged, "unreadable (%v)", p)
 		}
 	}()
 	f, m, err := readMetas(r, size, rep, older)
@@ -261,13 +256,13 @@ func verify(f *os.File, path string) error {
 		if n := len(rep.Problems) + rep.MoreProblems - 1; n > 0 {
 			more = fmt.Sprintf(" (and %d more problems)", n)
 		}
-		err = damaged("%s%s", rep.Problems[0], more)
+		err = storage.Errorf(storage.Damaged, "%s%s", rep.Problems[0], more)
 	}
 	switch storage.KindOf(err) {
 	case storage.Damaged:
-		return fail(storage.Damaged, "database %s is damaged: %v. It was left as it is: restore it from a backup, or run `sheetkeeper db check %s` to see what is readable and `sheetkeeper db salvage %s` to copy every intact record into a new file", path, err, path, path)
+		return storage.Errorf(storage.Damaged, "database %s is damaged: %v. It was left as it is: restore it from a backup, or run `sheetkeeper db check %s` to see what is readable and `sheetkeeper db salvage %s` to copy every intact record into a new file", path, err, path, path)
 	case storage.Foreign:
-		return fail(storage.Foreign, "%s is not a sheetkeeper database: %v", path, err)
+		return storage.Errorf(storage.Foreign, "%s is not a sheetkeeper database: %v", path, err)
 	}
 	return err
 }

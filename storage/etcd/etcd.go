@@ -88,16 +88,6 @@ var (
 	errReadOnly = &storage.Error{Op: "storage", Kind: storage.ReadOnly}
 )
 
-// fail is an error of kind k whose words are fmt.Errorf(format, args...)'s.
-func fail(k storage.Kind, format string, args ...any) error {
-	return &storage.Error{Kind: k, Err: fmt.Errorf(format, args...)}
-}
-
-// notFound is a NotFound error for the record format names.
-func notFound(format string, args ...any) error {
-	return &storage.Error{Op: fmt.Sprintf(format, args...), Kind: storage.NotFound}
-}
-
 type store struct {
 	cli     *clientv3.Client
 	keys    keys
@@ -116,7 +106,7 @@ type store struct {
 // something else Foreign.
 func Open(opts Options) (storage.Store, error) {
 	if len(opts.Endpoints) == 0 {
-		return nil, fail(storage.Invalid, "open etcd store: no endpoints given")
+		return nil, storage.Errorf(storage.Invalid, "open etcd store: no endpoints given")
 	}
 	s := &store{keys: keys{opts.Prefix}, where: strings.Join(opts.Endpoints, ","), timeout: opts.Timeout, onUpdate: opts.OnUpdate}
 	if s.keys.prefix == "" {
@@ -169,10 +159,10 @@ func (s *store) checkSchema() error {
 	}
 	kvs := resp.Responses[0].GetResponseRange().Kvs
 	if len(kvs) != 1 || len(kvs[0].Value) != 8 {
-		return fail(storage.Foreign, "storage: %q at etcd %s does not hold a sheetkeeper schema version: the prefix is not a sheetkeeper store", k, s.where)
+		return storage.Errorf(storage.Foreign, "storage: %q at etcd %s does not hold a sheetkeeper schema version: the prefix is not a sheetkeeper store", k, s.where)
 	}
 	if v := binary.BigEndian.Uint64(kvs[0].Value); v > schemaVersion {
-		return fail(storage.Newer, "storage: prefix %q at etcd %s was written by a newer sheetkeeper (schema version %d; this one knows up to %d): upgrade sheetkeeper", s.keys.prefix, s.where, v, schemaVersion)
+		return storage.Errorf(storage.Newer, "storage: prefix %q at etcd %s was written by a newer sheetkeeper (schema version %d; this one knows up to %d): upgrade sheetkeeper", s.keys.prefix, s.where, v, schemaVersion)
 	}
 	return nil
 }
@@ -253,7 +243,7 @@ func (s *store) run(ctx context.Context, write bool, fn func(storage.Tx) error) 
 			return attempt - 1, err
 		}
 		if attempt == maxAttempts {
-			return attempt, fail(storage.Conflict, "storage: gave up after %d attempts, each losing to another writer of the same records", attempt)
+			return attempt, storage.Errorf(storage.Conflict, "storage: gave up after %d attempts, each losing to another writer of the same records", attempt)
 		}
 		select {
 		case <-time.After(rand.N(backoff) + backoff/2):

@@ -73,7 +73,7 @@ func recordOf(k string) (storage.RecordKind, string, error) {
 	case "ch":
 		return channelRecordOf(k, rest)
 	default:
-		return "", "", fail(storage.Damaged, "storage: key %q is not one sheetkeeper writes", k)
+		return "", "", storage.Errorf(storage.Damaged, "storage: key %q is not one sheetkeeper writes", k)
 	}
 	if rest == "" {
 		return "", "", nil // the family's guard
@@ -85,7 +85,7 @@ func recordOf(k string) (storage.RecordKind, string, error) {
 func channelRecordOf(k, rest string) (storage.RecordKind, string, error) {
 	ch, tail, ok := strings.Cut(rest, sep)
 	if !ok || ch == "" || tail == "" {
-		return "", "", fail(storage.Damaged, "storage: key %q is not one sheetkeeper writes", k)
+		return "", "", storage.Errorf(storage.Damaged, "storage: key %q is not one sheetkeeper writes", k)
 	}
 	part := tail[1:]
 	switch tail[0] {
@@ -105,7 +105,7 @@ func channelRecordOf(k, rest string) (storage.RecordKind, string, error) {
 	case kindHint:
 		return storage.HintRecords, ch, nil
 	}
-	return "", "", fail(storage.Damaged, "storage: key %q is not one sheetkeeper writes", k)
+	return "", "", storage.Errorf(storage.Damaged, "storage: key %q is not one sheetkeeper writes", k)
 }
 
 func (s *store) Import(ctx context.Context, recs []storage.Record) error {
@@ -130,7 +130,7 @@ var families = map[storage.RecordKind]string{storage.RulesetRecords: "r/", stora
 // importRecord writes one record with the index entry it needs.
 func (t *tx) importRecord(r storage.Record) error {
 	bad := func(why string) error {
-		return fail(storage.Invalid, "storage: import %s record %q: %s", r.Kind, r.Key, why)
+		return storage.Errorf(storage.Invalid, "storage: import %s record %q: %s", r.Kind, r.Key, why)
 	}
 	if r.Key == "" {
 		return bad("empty key")

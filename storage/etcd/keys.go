@@ -52,10 +52,10 @@ func (k keys) schema() string { return k.prefix + "meta/schema" }
 // reach into another part's range, so it is refused; so is an empty one.
 func part(what, p string) (string, error) {
 	if p == "" {
-		return "", fail(storage.Invalid, "storage: empty %s", what)
+		return "", storage.Errorf(storage.Invalid, "storage: empty %s", what)
 	}
 	if strings.Contains(p, sep) {
-		return "", fail(storage.Invalid, "storage: %s %q holds a NUL byte", what, p)
+		return "", storage.Errorf(storage.Invalid, "storage: %s %q holds a NUL byte", what, p)
 	}
 	return p + sep, nil
 }
@@ -63,7 +63,7 @@ func part(what, p string) (string, error) {
 // single is a one-part key's part: any id but the empty one.
 func single(what, id string) (string, error) {
 	if id == "" {
-		return "", fail(storage.Invalid, "storage: empty %s", what)
+		return "", storage.Errorf(storage.Invalid, "storage: empty %s", what)
 	}
 	return id, nil
 }
@@ -72,7 +72,7 @@ func single(what, id string) (string, error) {
 // namespace), whose keys so start with the separator alone.
 func guild(g string) (string, error) {
 	if strings.Contains(g, sep) {
-		return "", fail(storage.Invalid, "storage: guild id %q holds a NUL byte", g)
+		return "", storage.Errorf(storage.Invalid, "storage: guild id %q holds a NUL byte", g)
 	}
 	return g + sep, nil
 }
@@ -120,7 +120,7 @@ func (k keys) inChannel(ch string, kind byte) (string, error) {
 func cardName(name string) (string, error) {
 	n := ruleset.FoldName(name)
 	if n == "" {
-		return "", fail(storage.Invalid, "storage: empty card name %q", name)
+		return "", storage.Errorf(storage.Invalid, "storage: empty card name %q", name)
 	}
 	return n, nil
 }

@@ -38,7 +38,7 @@ const DefaultLeaseTTL = 5 * time.Second
 func NewElection(st storage.Store, ttl time.Duration) (*Election, error) {
 	s, ok := st.(*store)
 	if !ok {
-		return nil, fail(storage.Invalid, "storage: an etcd election needs an etcd store, not %T", st)
+		return nil, storage.Errorf(storage.Invalid, "storage: an etcd election needs an etcd store, not %T", st)
 	}
 	if ttl <= 0 {
 		ttl = DefaultLeaseTTL

@@ -29,17 +29,9 @@ func (t *tx) Ruleset(guild, id string, version int) (*storage.RulesetRecord, err
 	}
 	r := new(storage.RulesetRecord)
 	if err := t.getJSON(k, r); err != nil {
-		return nil, fmt.Errorf("ruleset %s version %d%s: %w", id, version, inGuild(guild), err)
+		return nil, fmt.Errorf("ruleset %s version %d%s: %w", id, version, storage.InGuild(guild), err)
 	}
 	return r, nil
-}
-
-// inGuild names a guild's namespace for an error; the shared one goes unnamed.
-func inGuild(guild string) string {
-	if guild == "" {
-		return ""
-	}
-	return " of guild " + guild
 }
 
 // Rulesets are never deleted, so their ranges have no guard (see scanOpts).
@@ -57,7 +49,7 @@ func (t *tx) RulesetVersions(guild, id string) ([]int, error) {
 	var out []int
 	for _, e := range got {
 		if len(e.key) != len(p)+8 {
-			return nil, fail(storage.Damaged, "storage: database damaged: ruleset key %q", e.key)
+			return nil, storage.Errorf(storage.Damaged, "storage: database damaged: ruleset key %q", e.key)
 		}
 		out = append(out, int(int64(binary.BigEndian.Uint64([]byte(e.key[len(p):]))^1<<63)))
 	}
@@ -212,7 +204,7 @@ func (t *tx) cardKey(s shelf, holder, name string) (string, error) {
 
 func (t *tx) putOn(s shelf, holder string, c *storage.CardRecord) error {
 	if c == nil || c.Card == nil {
-		return fail(storage.Invalid, "storage: card record without a card")
+		return storage.Errorf(storage.Invalid, "storage: card record without a card")
 	}
 	k, err := t.cardKey(s, holder, c.Card.Name)
 	if err != nil {
@@ -223,7 +215,7 @@ func (t *tx) putOn(s shelf, holder string, c *storage.CardRecord) error {
 	}
 	data, err := record.Encode(c, record.AppendCard)
 	if err != nil {
-		return fail(storage.Invalid, "storage: encode card record: %w", err)
+		return storage.Errorf(storage.Invalid, "storage: encode card record: %w", err)
 	}
 	if err := t.putRaw(k, data); err != nil {
 		return err

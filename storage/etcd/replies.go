@@ -16,7 +16,7 @@ import (
 // seqAt decodes a counter or message index value: a BE(seq).
 func seqAt(key string, v []byte) (int64, error) {
 	if len(v) != 8 {
-		return 0, fail(storage.Damaged, "storage: database damaged: record %q is %d bytes, not a seq", key, len(v))
+		return 0, storage.Errorf(storage.Damaged, "storage: database damaged: record %q is %d bytes, not a seq", key, len(v))
 	}
 	return int64(binary.BigEndian.Uint64(v)), nil
 }
@@ -91,7 +91,7 @@ func (t *tx) PutReply(r *storage.Reply) error {
 	}
 	data, err := record.Encode(r, record.AppendReply)
 	if err != nil {
-		return fail(storage.Invalid, "storage: encode reply record: %w", err)
+		return storage.Errorf(storage.Invalid, "storage: encode reply record: %w", err)
 	}
 	if mk != "" {
 		t.set(mk, []byte(be64(uint64(r.Seq))))
@@ -141,7 +141,7 @@ func (t *tx) takeMessage(r *storage.Reply) (string, error) {
 		return "", err
 	}
 	if seq != r.Seq {
-		return "", fail(storage.Conflict, "storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, seq)
+		return "", storage.Errorf(storage.Conflict, "storage: message %s in channel %s is already reply %d", r.MessageID, r.ChannelID, seq)
 	}
 	return mk, nil
 }
@@ -151,7 +151,7 @@ func (t *tx) Reply(channelID string, seq int64) (*storage.Reply, error) {
 		if _, err := part("channel id", channelID); err != nil {
 			return nil, err
 		}
-		return nil, notFound("reply %d in channel %s", seq, channelID)
+		return nil, storage.NotFoundf("reply %d in channel %s", seq, channelID)
 	}
 	k, err := t.s.keys.reply(channelID, seq)
 	if err != nil {
@@ -160,7 +160,7 @@ func (t *tx) Reply(channelID string, seq int64) (*storage.Reply, error) {
 	r := new(storage.Reply)
 	if err := t.getJSON(k, r); err != nil {
 		if storage.KindOf(err) == storage.NotFound {
-			return nil, notFound("reply %d in channel %s", seq, channelID)
+			return nil, storage.NotFoundf("reply %d in channel %s", seq, channelID)
 		}
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func (t *tx) Reply(channelID string, seq int64) (*storage.Reply, error) {
 
 func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error) {
 	if messageID == "" {
-		return nil, notFound("reply to no message in channel %s", channelID)
+		return nil, storage.NotFoundf("reply to no message in channel %s", channelID)
 	}
 	mk, err := t.s.keys.message(channelID, kindMsg, messageID)
 	if err != nil {
@@ -180,7 +180,7 @@ func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error)
 		return nil, err
 	}
 	if !found {
-		return nil, notFound("reply to message %s in channel %s", messageID, channelID)
+		return nil, storage.NotFoundf("reply to message %s in channel %s", messageID, channelID)
 	}
 	seq, err := seqAt(mk, v)
 	if err != nil {
@@ -188,7 +188,7 @@ func (t *tx) ReplyByMessage(channelID, messageID string) (*storage.Reply, error)
 	}
 	r, err := t.Reply(channelID, seq)
 	if storage.KindOf(err) == storage.NotFound {
-		return nil, fail(storage.Damaged, "storage: database damaged: message %s in channel %s names reply %d, which is missing", messageID, channelID, seq)
+		return nil, storage.Errorf(storage.Damaged, "storage: database damaged: message %s in channel %s names reply %d, which is missing", messageID, channelID, seq)
 	}
 	return r, err
 }
@@ -228,7 +228,7 @@ func (t *tx) LastReply(channelID string) (*storage.Reply, error) {
 		return nil, err
 	}
 	if len(got) == 0 {
-		return nil, notFound("last reply in channel %s", channelID)
+		return nil, storage.NotFoundf("last reply in channel %s", channelID)
 	}
 	rs, err := t.decodeReplies(got)
 	if err != nil {
@@ -258,7 +258,7 @@ func (t *tx) PutTombstone(ts *storage.Tombstone) error {
 		return err
 	}
 	if ts.At.IsZero() {
-		return fail(storage.Invalid, "storage: tombstone of message %s in channel %s has no time", ts.MessageID, ts.ChannelID)
+		return storage.Errorf(storage.Invalid, "storage: tombstone of message %s in channel %s has no time", ts.MessageID, ts.ChannelID)
 	}
 	if !t.write {
 		return errReadOnly
@@ -267,7 +267,7 @@ func (t *tx) PutTombstone(ts *storage.Tombstone) error {
 	if _, applied, err := t.get(mk); err != nil {
 		return err
 	} else if applied {
-		return fail(storage.Conflict, "storage: message %s in channel %s is applied: it cannot have a tombstone", ts.MessageID, ts.ChannelID)
+		return storage.Errorf(storage.Conflict, "storage: message %s in channel %s is applied: it cannot have a tombstone", ts.MessageID, ts.ChannelID)
 	}
 	_, found, err := t.get(key)
 	if err != nil {
@@ -308,7 +308,7 @@ func (t *tx) Tombstone(channelID, messageID string) (*storage.Tombstone, error) 
 	ts := new(storage.Tombstone)
 	if err := t.getJSON(key, ts); err != nil {
 		if storage.KindOf(err) == storage.NotFound {
-			return nil, notFound("tombstone of message %s in channel %s", messageID, channelID)
+			return nil, storage.NotFoundf("tombstone of message %s in channel %s", messageID, channelID)
 		}
 		return nil, err
 	}

@@ -53,7 +53,7 @@ type kv struct {
 
 var _ storage.Tx = (*tx)(nil)
 
-var errTxDone = fail(storage.Closed, "storage: transaction used after its function returned")
+var errTxDone = storage.Errorf(storage.Closed, "storage: transaction used after its function returned")
 
 func (t *tx) use() error {
 	if t.done {
@@ -260,7 +260,7 @@ func (t *tx) getJSON(key string, v any) error {
 
 func (t *tx) decode(key string, data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
-		return fail(storage.Damaged, "storage: record %q: %w", strings.TrimPrefix(key, t.s.keys.prefix), err)
+		return storage.Errorf(storage.Damaged, "storage: record %q: %w", strings.TrimPrefix(key, t.s.keys.prefix), err)
 	}
 	return nil
 }
@@ -271,7 +271,7 @@ func (t *tx) putJSON(key string, v any) error {
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
-		return fail(storage.Invalid, "storage: encode record: %w", err)
+		return storage.Errorf(storage.Invalid, "storage: encode record: %w", err)
 	}
 	return t.putRaw(key, data)
 }
@@ -323,10 +323,10 @@ func (t *tx) txn() ([]clientv3.Cmp, []clientv3.Op, error) {
 	}
 	lim := t.s.limits
 	if n := max(len(cmps), len(ops)); n > lim.ops {
-		return nil, nil, fail(storage.Invalid, "storage: the transaction checks %d reads and makes %d writes: more than the %d operations an etcd transaction takes (--max-txn-ops)", len(cmps), len(ops), lim.ops)
+		return nil, nil, storage.Errorf(storage.Invalid, "storage: the transaction checks %d reads and makes %d writes: more than the %d operations an etcd transaction takes (--max-txn-ops)", len(cmps), len(ops), lim.ops)
 	}
 	if size > lim.bytes {
-		return nil, nil, fail(storage.Invalid, "storage: the transaction is %s: more than the %s an etcd request takes (--max-request-bytes)", bytesText(size), bytesText(lim.bytes))
+		return nil, nil, storage.Errorf(storage.Invalid, "storage: the transaction is %s: more than the %s an etcd request takes (--max-request-bytes)", bytesText(size), bytesText(lim.bytes))
 	}
 	return cmps, ops, nil
 }
