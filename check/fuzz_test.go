@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"sheetkeeper/parser"
+	"sheetkeeper/refusal"
 	"sheetkeeper/sheet"
 )
 
@@ -42,8 +43,8 @@ func FuzzResolve(f *testing.F) {
 				}
 				res, err := Resolve(rs, c.v, req, Seeded(seed))
 				if err != nil {
-					if tag := refusalOf(err); tag == "" {
-						t.Fatalf("%q: %v is no refusal", text, err)
+					if r := refusal.Of(err); !r.Known() {
+						t.Fatalf("%q: %v is no refusal of the vocabulary (%q)", text, err, r)
 					}
 					continue
 				}
