@@ -50,14 +50,14 @@ func (c *Core) cmdGMBrief(ctx context.Context, cmd Command) (Response, error) {
 		}
 		// One text block, however long: a front end with a message limit splits it
 		// (Discord's adapter closes and reopens the block at each cut).
-		resp = Response{Ephemeral: true, Content: "```text\n" + gmBrief(t.rules, t.camp, t.cards) + "\n```"}
+		resp = Response{Ephemeral: true, Content: "```text\n" + gmBrief(t.rules, t.catalogs, t.camp, t.cards) + "\n```"}
 		return nil
 	})
 	return resp, err
 }
 
 // gmBrief is the whole brief as text.
-func gmBrief(l *ruleset.Loaded, camp *storage.Campaign, cards []*sheet.Card) string {
+func gmBrief(l *ruleset.Loaded, ix *catalog.Index, camp *storage.Campaign, cards []*sheet.Card) string {
 	rs := l.Ruleset
 	layers := catalog.Layers(rs, camp.Layers)
 	var b strings.Builder
@@ -94,7 +94,7 @@ func gmBrief(l *ruleset.Loaded, camp *storage.Campaign, cards []*sheet.Card) str
 		b.WriteString("\n(nobody has joined this game yet)")
 	}
 	for _, card := range cards {
-		b.WriteString("\n\n" + sheetBlock(l, card))
+		b.WriteString("\n\n" + sheetBlock(l, ix, card))
 	}
 	return b.String()
 }

@@ -88,7 +88,8 @@ func gmBriefOf(t *testing.T, m *cmdTable) string {
 		recs, err = tx.GameCards(m.ch)
 		return err
 	})
-	return gmBrief(m.loaded(camp), camp, cardsOf(recs))
+	l := m.loaded(camp)
+	return gmBrief(l, m.core.catalogs(l), camp, cardsOf(recs))
 }
 
 func TestGMBriefSheetBlock5e(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"sheetkeeper/catalog"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 )
@@ -90,7 +91,7 @@ func cellText(v any) string {
 // default (or always shown), wound tracks with their level and penalty; notes;
 // conditions on; and the lists gm.sheetSummary names, by row name with the columns it
 // asks for, grouped and filtered as it says.
-func sheetBlock(l *ruleset.Loaded, card *sheet.Card) string {
+func sheetBlock(l *ruleset.Loaded, ix *catalog.Index, card *sheet.Card) string {
 	rs := l.Ruleset
 	vals := sheet.Evaluate(rs, card, nil)
 	var lines []string
@@ -128,7 +129,7 @@ func sheetBlock(l *ruleset.Loaded, card *sheet.Card) string {
 	}
 	if sum := rs.GM.SheetSummary; sum != nil {
 		for i := range sum.Lists {
-			push(listLine(l, vals, card, &sum.Lists[i]))
+			push(listLine(l, ix, vals, card, &sum.Lists[i]))
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -239,7 +240,7 @@ func tracksLine(vals *sheet.Values) string {
 
 // listLine is one gm.sheetSummary list of a card: "Workings: Ember Dart 1, Kindle Wick
 // 0", or grouped "Spells (0): Fire Bolt; (3): Fireball".
-func listLine(l *ruleset.Loaded, vals *sheet.Values, card *sheet.Card, sl *ruleset.SummaryList) string {
+func listLine(l *ruleset.Loaded, ix *catalog.Index, vals *sheet.Values, card *sheet.Card, sl *ruleset.SummaryList) string {
 	rs := l.Ruleset
 	list := rs.Sheet.List(sl.List)
 	if list == nil || vals.Hidden(list.HideWhen) {
@@ -276,7 +277,7 @@ func listLine(l *ruleset.Loaded, vals *sheet.Values, card *sheet.Card, sl *rules
 		if len(beside) > 0 {
 			name += " " + strings.Join(beside, " ")
 		}
-		name += checkNote(l, row.Marker())
+		name += checkNote(l.Ruleset, ix, row.Marker())
 		group := ""
 		if sl.GroupBy != "" {
 			group = cellText(row[sl.GroupBy])
@@ -332,29 +333,15 @@ func columnText(list *ruleset.List, id string, row sheet.Row) string {
 
 // checkNote is what a row's entry does to a check, and what that costs, for an entry with
 // check mechanics: " (check: {"dice":1}; costs 1 grit)".
-func checkNote(l *ruleset.Loaded, marker string) string {
-	if marker == "" {
+func checkNote(rs *ruleset.Ruleset, ix *catalog.Index, marker string) string {
+	e, ok := ix.Marked(marker)
+	if !ok || e.Mechanics == nil || e.Mechanics.Check == nil {
 		return ""
 	}
-	catID, id, ok := strings.Cut(marker, "/")
-	if !ok || l.Catalog(catID) == nil {
-		return ""
+	js, _ := json.Marshal(e.Mechanics.Check)
+	s := " (check: " + string(js)
+	if len(e.Mechanics.Cost) > 0 {
+		s += "; " + costWords(rs, e.Mechanics)
 	}
-	entries, err := l.Entries(catID)
-	if err != nil {
-		return ""
-	}
-	for i := range entries {
-		e := &entries[i]
-		if e.ID != id || e.Mechanics == nil || e.Mechanics.Check == nil {
-			continue
-		}
-		js, _ := json.Marshal(e.Mechanics.Check)
-		s := " (check: " + string(js)
-		if len(e.Mechanics.Cost) > 0 {
-			s += "; " + costWords(l.Ruleset, e.Mechanics)
-		}
-		return s + ")"
-	}
-	return ""
+	return s + ")"
 }
