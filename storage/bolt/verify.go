@@ -187,13 +187,26 @@ func survey(r io.ReaderAt, size int64, rep *Report, older bool, onBucket func([]
 	}
 	w := newWalker(f)
 	w.onProblem = rep.problem
-	counts := map[string]int{}
+	// Records are counted by their bucket's raw path (its parts joined by 0), looked up
+	// through a reused buffer, so a record costs no allocation: every open walks them all.
+	index := map[string]int{} // raw path → its bucket's place in rep.Buckets
+	var key []byte
+	rawPath := func(path [][]byte) []byte {
+		key = key[:0]
+		for i, p := range path {
+			if i > 0 {
+				key = append(key, 0)
+			}
+			key = append(key, p...)
+		}
+		return key
+	}
 	w.onBucket = func(path [][]byte, seq uint64) {
 		if len(path) > 0 {
-			name := bucketName(path)
-			if _, ok := counts[name]; !ok {
-				rep.Buckets = append(rep.Buckets, BucketCount{Name: name})
-				counts[name] = 0
+			raw := rawPath(path)
+			if _, ok := index[string(raw)]; !ok {
+				index[string(raw)] = len(rep.Buckets)
+				rep.Buckets = append(rep.Buckets, BucketCount{Name: bucketName(path)})
 			}
 		}
 		if onBucket != nil {
@@ -205,7 +218,9 @@ func survey(r io.ReaderAt, size int64, rep *Report, older bool, onBucket func([]
 			rep.problem(path, fmt.Errorf("a record outside any bucket"))
 			return
 		}
-		counts[bucketName(path)]++
+		if i, ok := index[string(rawPath(path))]; ok {
+			rep.Buckets[i].Records++
+		}
 		if len(path) == 1 && bytes.Equal(path[0], bucketMeta) && bytes.Equal(k, keySchema) && len(v) == 8 {
 			rep.Schema = binary.BigEndian.Uint64(v)
 		}
@@ -231,9 +246,6 @@ func survey(r io.ReaderAt, size int64, rep *Report, older bool, onBucket func([]
 		if isFree && w.seen[id] {
 			rep.problem(nil, fmt.Errorf("page %d is both free and in use", id))
 		}
-	}
-	for i := range rep.Buckets {
-		rep.Buckets[i].Records = counts[rep.Buckets[i].Name]
 	}
 	return nil
 }
