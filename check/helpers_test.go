@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"sheetkeeper/parser"
-	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 )
@@ -100,5 +99,3 @@ func request2tag(t testing.TB, text string) parser.Tag {
 	t.Helper()
 	return parser.Read(text).Tags[0]
 }
-
-func refusalOf(err error) string { return string(refusal.Of(err)) }
