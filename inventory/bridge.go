@@ -98,7 +98,7 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 // whose limit is the character's Local value bindingMax (the sheet's binding.max, which
 // the caller feeds in), else the ruleset's constant.
 func bridgeBinding(b *ruleset.Binding) (features, states []any) {
-	limit := map[string]any{"value": "bindingMax", "mode": "block", "label": b.Label}
+	limit := map[string]any{"value": bindingMax, "mode": "block", "label": b.Label}
 	if b.Max.Const != nil {
 		limit["default"] = *b.Max.Const
 	}
