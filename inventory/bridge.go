@@ -44,7 +44,9 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 	if it.Carry != nil {
 		weightStat = it.Carry.Stat
 	}
-	f["commonFields"] = bridgeFields(it, weightStat)
+	if fields := bridgeFields(it, weightStat); len(fields) > 0 {
+		f["commonFields"] = fields // a null is no array: a block with no words leaves it out
+	}
 	if weightStat != "" {
 		for _, s := range it.Stats {
 			if s.ID == weightStat {
@@ -86,7 +88,9 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	f["catalog"] = catalog
+	if len(catalog) > 0 {
+		f["catalog"] = catalog
+	}
 	data, err := json.Marshal(f)
 	if err != nil {
 		return nil, strictjson.Problems{{Msg: err.Error()}}

@@ -16,8 +16,13 @@ import (
 // guide (shortened: one coin family), its Guard adding the guard of worn armor as the
 // guide's chapter "Items on the sheet" writes it, and an outfitter's catalog.
 func outfitted(t *testing.T) *ruleset.Loaded {
+	return referenceWith(t, "ember-roads.json", outfit)
+}
+
+// referenceWith loads a reference ruleset after edit has changed it.
+func referenceWith(t *testing.T, name string, edit func(doc)) *ruleset.Loaded {
 	t.Helper()
-	data, err := os.ReadFile("../../shared/reference/marinara/ember-roads.json")
+	data, err := os.ReadFile("../../shared/reference/marinara/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,17 +30,36 @@ func outfitted(t *testing.T) *ruleset.Loaded {
 	if err := json.Unmarshal(data, &d); err != nil {
 		t.Fatal(err)
 	}
-	words := func(ids ...string) []any {
-		var ws []any
-		for _, id := range ids {
-			ws = append(ws, doc{"id": id, "label": strings.ToUpper(id[:1]) + id[1:]})
-		}
-		return ws
+	edit(d)
+	out, _ := json.Marshal(d)
+	l, err := ruleset.LoadFile(out)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return l
+}
+
+// itemWords are item words whose labels are their ids capitalised.
+func itemWords(ids ...string) []any {
+	var ws []any
+	for _, id := range ids {
+		ws = append(ws, doc{"id": id, "label": strings.ToUpper(id[:1]) + id[1:]})
+	}
+	return ws
+}
+
+// mods is an item effect of flat on checks of one skill.
+func mods(skill string, flat int) doc {
+	return doc{"modifiers": []any{doc{"to": "checks", "skills": []any{skill}, "flat": flat}}}
+}
+
+func item(id, label string, it doc) doc { return doc{"id": id, "label": label, "item": it} }
+
+func outfit(d doc) {
 	d["items"] = doc{
-		"categories": words("weapon", "armor", "gear"),
-		"rarities":   words("common", "storied"),
-		"tags":       words("thrown", "arrow", "charm"),
+		"categories": itemWords("weapon", "armor", "gear"),
+		"rarities":   itemWords("common", "storied"),
+		"tags":       itemWords("thrown", "arrow", "charm"),
 		"stats": []any{
 			doc{"id": "bulk", "label": "Bulk", "type": "number", "min": 0, "max": 10, "default": 0},
 			doc{"id": "guard", "label": "Guard", "type": "number", "min": 0, "max": 4, "default": 0},
@@ -52,10 +76,6 @@ func outfitted(t *testing.T) *ruleset.Loaded {
 			dv["of"] = append(dv["of"].([]any), doc{"itemStat": doc{"stat": "guard", "from": "worn", "pick": "sum"}})
 		}
 	}
-	mods := func(skill string, flat int) doc {
-		return doc{"modifiers": []any{doc{"to": "checks", "skills": []any{skill}, "flat": flat}}}
-	}
-	item := func(id, label string, it doc) doc { return doc{"id": id, "label": label, "item": it} }
 	d["catalogs"] = append(d["catalogs"].([]any), doc{"id": "outfitter", "label": "Outfitter", "holds": "items", "entries": []any{
 		item("leather-coat", "Leather coat", doc{"category": "armor", "rarity": "common", "stats": doc{"bulk": 2, "guard": 1},
 			"slots": doc{"body": 1}, "worn": mods("sneak", -1)}),
@@ -70,12 +90,6 @@ func outfitted(t *testing.T) *ruleset.Loaded {
 		item("grave-spade", "Grave spade", doc{"category": "weapon", "stats": doc{"bulk": 3}, "slots": doc{"hands": 2},
 			"requires": []any{doc{"value": doc{"abilityScore": "brawn"}, "atLeast": 2, "otherwise": mods("scrap", -1)}}}),
 	}})
-	out, _ := json.Marshal(d)
-	l, err := ruleset.LoadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
 }
 
 // kit is the outfitted ruleset's campaign and items, and a traveller with an empty bag.
@@ -88,8 +102,9 @@ type kit struct {
 	inv   []*Entry
 }
 
-func newKit(t *testing.T) *kit {
-	l := outfitted(t)
+func newKit(t *testing.T) *kit { return kitOn(t, outfitted(t)) }
+
+func kitOn(t *testing.T, l *ruleset.Loaded) *kit {
 	sys, ps := FromRuleset(l.Ruleset, l.Entries)
 	if len(ps) > 0 {
 		t.Fatal(ps)
@@ -103,7 +118,9 @@ func newKit(t *testing.T) *kit {
 		t.Fatal(err)
 	}
 	card := sheet.NewCard("Mira", l.Ruleset.ID, l.Ruleset.Version, l.Ruleset.Sheet.Version)
-	card.Build.Abilities = map[string]float64{"wits": 1, "heart": 2}
+	if l.Ruleset.ID == "ember-roads" {
+		card.Build.Abilities = map[string]float64{"wits": 1, "heart": 2}
+	}
 	return &kit{t: t, rs: l.Ruleset, c: c, items: items, card: card}
 }
 
@@ -311,5 +328,61 @@ func TestHoldingsAbilitiesAndRequirements(t *testing.T) {
 	spade.Equipped = true
 	if res, _ := k.checkOn(scrap); res.Effects != 0 {
 		t.Errorf("the gauntlets meet the spade's requirement: effects %d", res.Effects)
+	}
+}
+
+// Gravewatch, a dice pool, given the guide's Dawn bell and grave spade: the bound bell
+// adds a die to Ward and only to Ward; the spade in a weak warden's hands takes one off
+// Dig.
+func TestGravewatchItemsOnAPool(t *testing.T) {
+	l := referenceWith(t, "gravewatch.json", func(d doc) {
+		d["items"] = doc{
+			"categories": itemWords("tool"),
+			"stats":      []any{doc{"id": "heft", "label": "Heft", "type": "number", "min": 0, "max": 10}},
+			"slots":      []any{doc{"id": "hands", "label": "Hands", "count": 2}},
+			"binding":    doc{"label": "Bound", "max": doc{"const": 1}},
+			"carry":      doc{"stat": "heft", "encumberedAbove": doc{"abilityScore": "sinew"}},
+		}
+		d["catalogs"] = append(d["catalogs"].([]any), doc{"id": "chapel", "label": "Chapel", "holds": "items", "entries": []any{
+			item("dawn-bell", "Dawn bell", doc{"category": "tool", "stats": doc{"heft": 1}, "binds": doc{}, "worn": mods("ward", 1)}),
+			item("grave-spade", "Grave spade", doc{"category": "tool", "stats": doc{"heft": 3}, "slots": doc{"hands": 2},
+				"requires": []any{doc{"value": doc{"abilityScore": "sinew"}, "atLeast": 3, "otherwise": mods("dig", -1)}}}),
+		}})
+	})
+	k := kitOn(t, l)
+	bell := k.c.NewEntry("bell", k.c.System.CatalogItem("chapel/dawn-bell"), 1)
+	spade := k.c.NewEntry("spade", k.c.System.CatalogItem("chapel/grave-spade"), 1)
+	k.inv = []*Entry{bell, spade}
+	const ward = `[skill_check: who="Mira" skill="Ward" dc="2"]`
+	bare, _ := k.checkOn(ward)
+	if _, err := k.c.SetState(k.inv, bell, StateChange{Key: BoundState, On: true}, BindingMax(k.rs, k.values())); err != nil {
+		t.Fatal(err)
+	}
+	res, rec := k.checkOn(ward)
+	if res.Number != bare.Number || res.Effects != 1 || !strings.Contains(rec, `effects="+1" from="Dawn bell"`) {
+		t.Errorf("the bound bell: bare %s, now %s", bare.Dice, rec)
+	}
+	if res, _ := k.checkOn(`[skill_check: who="Mira" skill="Listen" dc="2"]`); res.Effects != 0 {
+		t.Errorf("the bell changed Listen: %+v", res)
+	}
+	k.equip(spade)
+	if res, rec := k.checkOn(`[skill_check: who="Mira" skill="Dig" dc="2"]`); res.Effects != -1 || !strings.Contains(rec, `from="Grave spade"`) {
+		t.Errorf("the spade with Sinew 2: %s", rec)
+	}
+	if got, ok := k.holdings().ItemStat(&ruleset.ItemStat{Stat: "heft", From: "worn", Pick: "sum"}); !ok || got != 4 {
+		t.Errorf("worn heft: %v %v", got, ok)
+	}
+}
+
+// An items block of categories alone, with no item catalog, still bridges: no common
+// fields and no catalog, and holdings that hold nothing read every default.
+func TestBareItemsBlockBridges(t *testing.T) {
+	l := referenceWith(t, "ember-roads.json", func(d doc) { d["items"] = doc{"categories": itemWords("gear")} })
+	k := kitOn(t, l)
+	if len(k.c.System.Catalog) != 0 || len(k.c.System.CommonFields) != 0 {
+		t.Errorf("catalog %v, fields %v", k.c.System.Catalog, k.c.System.CommonFields)
+	}
+	if _, ok := k.holdings().ItemStat(&ruleset.ItemStat{From: "all", Pick: "count"}); ok {
+		t.Error("an empty bag picked something")
 	}
 }
