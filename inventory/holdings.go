@@ -74,13 +74,16 @@ type held struct {
 	worn bool
 }
 
-// each calls f for every entry with a count, as it is now.
+// each calls f for every entry with a count, as it is now. The holdings read the
+// inventory afresh every time, so they follow an equip or a bind made after they were
+// made; one held is reused, so a pass allocates once.
 func (h *Holdings) each(f func(*held)) {
+	var x held
 	for _, e := range h.inv {
 		if e == nil || e.Item == nil || e.Qty <= 0 {
 			continue
 		}
-		x := held{e: e, now: h.c.Now(e), rule: h.items[e.Item.ID]}
+		x = held{e: e, now: h.c.Now(e), rule: h.items[e.Item.ID]}
 		_, slotted := h.c.SlotFor(e)
 		slotted = slotted || x.rule != nil && len(x.rule.Slots) > 0
 		binds := x.now.Has(bindsFeature)
@@ -108,13 +111,15 @@ func (h *Holdings) ItemStat(s *ruleset.ItemStat) (float64, bool) {
 			}
 			return
 		}
-		v, gives := h.stat(it, s.Stat)
-		if !gives {
-			return
-		}
+		val, gives := h.stat(it, s.Stat)
+		v, isNum := number(val)
 		switch {
+		case !gives:
+			return
 		case s.Pick == "count":
 			x += qty
+		case !isNum:
+			return
 		case s.Pick == "sum":
 			x += v * qty
 		case !ok:
@@ -175,9 +180,10 @@ func (it *held) tagged(tag string) bool {
 	return false
 }
 
-// stat is an item's number for a stat as it is now, and whether the item gives it: the
-// carry stat is the item's weight (the bridge made it so), every other its field.
-func (h *Holdings) stat(it *held, id string) (float64, bool) {
+// stat is an item's value for a stat as it is now, and whether the item gives it: the
+// carry stat is the item's weight (the bridge made it so), every other its field (an
+// empty one gives nothing).
+func (h *Holdings) stat(it *held, id string) (any, bool) {
 	if id == h.weightStat {
 		listed := false
 		if it.rule != nil {
@@ -185,12 +191,8 @@ func (h *Holdings) stat(it *held, id string) (float64, bool) {
 		}
 		return it.now.Weight, listed || it.now.Weight != 0
 	}
-	v, ok := it.now.Field(id)
-	if !ok {
-		return 0, false
-	}
-	x, isNum := number(v)
-	return x, isNum
+	v, _ := it.now.Field(id)
+	return v, v != nil && v != ""
 }
 
 func number(v any) (float64, bool) {

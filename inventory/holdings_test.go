@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,6 +146,11 @@ func (k *kit) equip(e *Entry) {
 
 func (k *kit) holdings() *Holdings { return k.c.Holdings(k.rs, k.items, k.inv) }
 
+var _ interface {
+	sheet.ItemStats
+	sheet.ItemAbilities
+} = (*Holdings)(nil)
+
 func (k *kit) values() *sheet.Values { return sheet.Evaluate(k.rs, k.card, k.holdings()) }
 
 // The acceptance of the bridge: Ember Roads' Guard is 6 plus Wits plus the guard of the
@@ -207,6 +213,7 @@ func TestHoldingsItemStat(t *testing.T) {
 		{"bulk is the weight, times how many", ruleset.ItemStat{Stat: "bulk", From: "all", Pick: "sum"}, 2 + 1 + 2 + 4, true},
 		{"count every item by how many", ruleset.ItemStat{From: "all", Pick: "count"}, 1 + 1 + 2 + 1 + 12 + 1, true},
 		{"count what gives guard", ruleset.ItemStat{Stat: "guard", From: "all", Pick: "count"}, 3, true},
+		{"count what gives a word", ruleset.ItemStat{Stat: "damage", From: "worn", Pick: "count"}, 2, true},
 		{"a bound charm is worn", ruleset.ItemStat{From: "worn", Pick: "count", Tag: "charm"}, 1, true},
 		{"slot", ruleset.ItemStat{Stat: "guard", From: "worn", Pick: "sum", Slot: "hands"}, 1, true},
 		{"category", ruleset.ItemStat{From: "worn", Pick: "count", Category: "weapon"}, 2, true},
@@ -384,5 +391,24 @@ func TestBareItemsBlockBridges(t *testing.T) {
 	}
 	if _, ok := k.holdings().ItemStat(&ruleset.ItemStat{From: "all", Pick: "count"}); ok {
 		t.Error("an empty bag picked something")
+	}
+}
+
+// Guard on a sheet with 200 items held: what every sheet view and check pays.
+func BenchmarkGuardOf200Items(b *testing.B) {
+	k := newKit(&testing.T{})
+	ids := []string{"leather-coat", "buckler", "hand-axe", "arrow", "waystone", "fox-charm", "ox-gauntlets", "grave-spade", "scale-coat"}
+	for i := range 200 {
+		k.inv = append(k.inv, k.c.NewEntry(strconv.Itoa(i), k.c.System.CatalogItem("outfitter/"+ids[i%len(ids)]), 1))
+	}
+	k.inv[0].Equipped = true
+	b.ReportAllocs()
+	for b.Loop() {
+		h := k.holdings()
+		v := sheet.Evaluate(k.rs, k.card, h)
+		if v.Derived["guard"] != 8 {
+			b.Fatal(v.Derived["guard"])
+		}
+		_ = h.CheckItems(v)
 	}
 }
