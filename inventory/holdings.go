@@ -230,12 +230,18 @@ func (h *Holdings) ItemAbilities() map[string]sheet.AbilityChange {
 	return out
 }
 
-// effects calls f with each held ruleset item's effect in force, once per item: worn
-// while it is worn, else carried.
+// effects calls f with each held ruleset item's effect in force: worn while it is worn,
+// else carried; each once however many stacks of the item are held (one coat worn and
+// one packed apply the worn effect and the carried one, once each).
 func (h *Holdings) effects(f func(*held, *ruleset.ItemEffect)) {
-	seen := map[string]bool{}
+	type use struct {
+		id   string
+		worn bool
+	}
+	seen := map[use]bool{}
 	h.each(func(it *held) {
-		if it.rule == nil || seen[it.e.Item.ID] {
+		u := use{it.e.Item.ID, it.worn}
+		if it.rule == nil || seen[u] {
 			return
 		}
 		eff := it.rule.Carried
@@ -245,7 +251,7 @@ func (h *Holdings) effects(f func(*held, *ruleset.ItemEffect)) {
 		if eff == nil {
 			return
 		}
-		seen[it.e.Item.ID] = true
+		seen[u] = true
 		f(it, eff)
 	})
 }
@@ -292,4 +298,21 @@ func BindingMax(rs *ruleset.Ruleset, v *sheet.Values) func(name string) (float64
 		}
 		return math.Floor(v.Ref(&rs.Items.Binding.Max)), true
 	}
+}
+
+// Encumbrance is what the character's load means, read against the items block's carry
+// numbers off their sheet v (encumberedAbove and limit); p is their purse, whose coins
+// weigh by perWeight. Without carry, weight means nothing: never encumbered.
+func (h *Holdings) Encumbrance(v *sheet.Values, p Purse) Encumbrance {
+	load := h.c.Carried(h.inv, p)
+	it := h.rs.Items
+	if it == nil || it.Carry == nil || v == nil {
+		return Encumbrance{Carried: load.Carried, Above: math.Inf(1)}
+	}
+	var limit *float64
+	if it.Carry.Limit != nil {
+		x := v.Ref(it.Carry.Limit)
+		limit = &x
+	}
+	return Encumber(load.Carried, v.Ref(&it.Carry.EncumberedAbove), limit)
 }

@@ -295,6 +295,10 @@ func TestHoldingsOnChecks(t *testing.T) {
 	if res, rec := k.checkOn(sneak); res.Total != bare.Total || res.Effects != 0 || !strings.Contains(rec, `from="Fox charm, Leather coat"`) {
 		t.Errorf("charm and coat: total %d, record %s", res.Total, rec)
 	}
+	k.inv = append(k.inv, k.c.NewEntry("coat2", k.c.System.CatalogItem("outfitter/leather-coat"), 1))
+	if res, _ := k.checkOn(sneak); res.Total != bare.Total || res.Effects != 0 {
+		t.Errorf("a second coat, packed, changes nothing: effects %d", res.Effects)
+	}
 	const sway = `[skill_check: who="Mira" skill="Sway"]`
 	k.add("waystone", 2)
 	k.add("waystone", 1)
@@ -316,8 +320,12 @@ func TestHoldingsAbilitiesAndRequirements(t *testing.T) {
 		t.Errorf("the spade in weak hands: %d, %s", res.Effects, rec)
 	}
 	k.c.Unequip(spade)
+	bare, _ := k.checkOn(scrap)
 	gloves := k.add("ox-gauntlets", 1)
 	k.equip(gloves)
+	if res, _ := k.checkOn(scrap); res.Score != 2 || res.Modifier != bare.Modifier+2 {
+		t.Errorf("Scrap rolls with Brawn 2 in the gauntlets: score %d, modifier %d (bare %d)", res.Score, res.Modifier, bare.Modifier)
+	}
 	v := k.values()
 	if v.AbilityScores["brawn"] != 2 || v.AbilityMods["brawn"] != 2 {
 		t.Errorf("gauntlets set Brawn to 2: %v", v.AbilityScores["brawn"])
@@ -410,5 +418,19 @@ func BenchmarkGuardOf200Items(b *testing.B) {
 			b.Fatal(v.Derived["guard"])
 		}
 		_ = h.CheckItems(v)
+	}
+}
+
+// The load is read against carry's encumberedAbove off the sheet (Ember: 10 bulk here).
+func TestHoldingsEncumbrance(t *testing.T) {
+	k := newKit(t)
+	k.add("scale-coat", 1)
+	k.add("leather-coat", 2)
+	if e := k.holdings().Encumbrance(k.values(), nil); e.Carried != 8 || e.Above != 10 || e.Encumbered || e.Limit != nil {
+		t.Errorf("8 bulk: %+v", e)
+	}
+	k.equip(k.add("grave-spade", 1))
+	if e := k.holdings().Encumbrance(k.values(), nil); e.Carried != 11 || !e.Encumbered {
+		t.Errorf("11 bulk: %+v", e)
 	}
 }
