@@ -260,8 +260,8 @@ func (h *Holdings) effects(f func(*held, *ruleset.ItemEffect)) {
 // Items: each item's worn effects while it is worn, its carried ones while it is only
 // carried, and, while it is worn, the otherwise of every requirement the wearer falls
 // short of, each named for its stack. v is the wearer's sheet as these holdings leave
-// it (sheet.Evaluate with h), so a requirement reads an ability as items changed it; nil
-// reads a blank sheet.
+// it (sheet.Evaluate with h), so a requirement reads an ability as items changed it
+// (nil: every value reads 0, so every requirement falls short).
 func (h *Holdings) CheckItems(v *sheet.Values) []check.ItemEffects {
 	var out []check.ItemEffects
 	add := func(name string, e *ruleset.ItemEffect) {
