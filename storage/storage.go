@@ -58,6 +58,9 @@ type Tx interface {
 	RulesetVersions(guild, id string) ([]int, error)
 	RulesetIDs(guild string) ([]string, error)
 
+	// Imported inventory systems, versioned and per guild like rulesets (system.go).
+	SystemTx
+
 	// Campaigns, one per channel (or thread). PutCampaign also forgets the channel's hint
 	// mark (MarkHinted).
 	PutCampaign(c *Campaign) error
