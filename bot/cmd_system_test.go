@@ -3,13 +3,16 @@ package bot
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"sheetkeeper/content"
 	"sheetkeeper/inventory"
 	"sheetkeeper/refusal"
 	"sheetkeeper/storage"
+	"sheetkeeper/strictjson"
 )
 
 // marchCopy is the built-in Saltmarch system under an id of its own (my-march), as a GM
@@ -156,6 +159,39 @@ func TestLookupSystem(t *testing.T) {
 			if _, err := get(c.guild, c.id, c.v); refusal.Of(err) != refusal.NotAllowed {
 				t.Errorf("%s %s v%d: %v, want not-allowed", c.guild, c.id, c.v, err)
 			}
+		}
+		return nil
+	})
+}
+
+// TestImportSystemHostile: a file over the size limit (strictjson limit) and one nested
+// past the depth limit (malformed, as strictjson reads it) are refused by kind, quickly,
+// storing nothing.
+func TestImportSystemHostile(t *testing.T) {
+	m := newCmdTable(t)
+	deep := `{"packrat":"system","id":"deep","stats":` + strings.Repeat(`{"a":`, 100000) + `1` + strings.Repeat(`}`, 100000) + `}`
+	for _, c := range []struct {
+		name string
+		data []byte
+		want strictjson.Kind
+		says string
+	}{
+		{"too big", bytes.Repeat([]byte(" "), inventory.MaxFileBytes+1), strictjson.Limit, "at most 4096 KB"},
+		{"deep", []byte(deep), strictjson.Malformed, "nested deeper than"},
+	} {
+		start := time.Now()
+		_, err := m.core.ImportSystem(context.Background(), "guild", "gm", c.data)
+		var ps strictjson.Problems
+		if !errors.As(err, &ps) || len(ps) == 0 || ps[0].Kind != c.want || !strings.Contains(ps[0].Msg, c.says) {
+			t.Errorf("%s: %v, want a %v problem saying %q", c.name, err, c.want, c.says)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("%s took %v", c.name, took)
+		}
+	}
+	m.view(func(tx storage.Tx) error {
+		if ids, err := tx.SystemIDs("guild"); err != nil || len(ids) != 0 {
+			t.Errorf("hostile files stored %q %v", ids, err)
 		}
 		return nil
 	})

@@ -99,23 +99,25 @@ func checkSystem(path string) systemResult {
 }
 
 // readSystemFile reads a system file, refusing one over the parser's limit by its size
-// before reading it.
+// (the true one) before reading it, and never reading more than the limit past it.
 func readSystemFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil {
+	st, err := f.Stat()
+	switch {
+	case err != nil:
 		return nil, err
-	} else if st.IsDir() {
+	case st.IsDir():
 		return nil, fmt.Errorf("%s is a folder: a system is one .json file", path)
+	case st.Mode().IsRegular() && st.Size() > inventory.MaxFileBytes:
+		return nil, strictjson.Problems{{Kind: strictjson.Limit, Msg: fmt.Sprintf(
+			"a system file is at most %d KB; this one is %d KB", inventory.MaxFileBytes/1024, (st.Size()+1023)/1024)}}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, inventory.MaxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	return data, nil // Parse refuses what is over the limit, saying so
+	// Anything else over the limit (a pipe) is cut at one byte past it, which Parse refuses.
+	return io.ReadAll(io.LimitReader(f, inventory.MaxFileBytes+1))
 }
 
 func cmdSystemImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"sheetkeeper/content"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
+	"sheetkeeper/strictjson"
 )
 
 // storeEnv clears the settings that would point a test at another store.
@@ -166,5 +168,22 @@ func sameFile(t *testing.T, got, want string) {
 	t.Helper()
 	if !bytes.Equal(readFile(t, got), readFile(t, want)) {
 		t.Errorf("%s is not a copy of %s", got, want)
+	}
+}
+
+// TestSystemCheckTooBig: a file over the parser's limit is refused by its true size
+// (kind limit), without being read whole.
+func TestSystemCheckTooBig(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(big, bytes.Repeat([]byte(" "), 5<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := readSystemFile(big)
+	var ps strictjson.Problems
+	if !errors.As(err, &ps) || ps[0].Kind != strictjson.Limit || !strings.Contains(ps[0].Msg, "this one is 5120 KB") {
+		t.Fatalf("%v", err)
+	}
+	if code, out, _ := runCLI(t, "", "system", "check", big); code != 1 || !strings.Contains(out, "at most 4096 KB; this one is 5120 KB") {
+		t.Fatalf("exit %d %s", code, out)
 	}
 }
