@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -195,4 +196,32 @@ func TestImportSystemHostile(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestLookupSystemConcurrent: lookups racing on a cold cache all get the one system
+// kept (go test -race watches the cache).
+func TestLookupSystemConcurrent(t *testing.T) {
+	m := newCmdTable(t)
+	m.runFile(gmUser, "system import", marchCopy(t, ""))
+	core := New(m.store, Options{}) // a cold cache
+	got := make([]*inventory.System, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			err := m.store.View(context.Background(), func(tx storage.Tx) error {
+				var err error
+				got[i], err = core.lookupSystem(context.Background(), tx, "guild", "my-march", 1)
+				return err
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for i := range got {
+		if got[i] == nil || got[i] != got[0] {
+			t.Fatalf("lookup %d got another system", i)
+		}
+	}
 }
