@@ -57,6 +57,8 @@ type Core struct {
 	// parsed once per process, not once per message.
 	mu     sync.Mutex
 	loaded map[rulesetKey]*ruleset.Loaded
+	// systems caches parsed inventory systems the same way (systems.go).
+	systems systemCache
 
 	// pickers caches each loaded ruleset's catalog index (package catalog), built once
 	// per loaded ruleset: *ruleset.Loaded → *catalog.Index (cmd_pick.go, catalogs).
