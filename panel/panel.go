@@ -79,8 +79,9 @@ type Job struct {
 	Budget time.Duration `json:"budget,omitempty"`
 }
 
-// budget is the time the job may take.
-func (j *Job) budget() time.Duration {
+// Time is the time the job may take: Budget, DefaultBudget when it is zero, at most
+// MaxBudget.
+func (j *Job) Time() time.Duration {
 	switch {
 	case j.Budget <= 0:
 		return DefaultBudget
@@ -158,9 +159,9 @@ const (
 
 // Error is a call that did not finish, with what stopped it and where.
 type Error struct {
-	Kind  Kind
-	Panel string // the panel's id
-	Msg   string
+	Kind  Kind   `json:"kind"`
+	Panel string `json:"panel,omitempty"` // the panel's id
+	Msg   string `json:"msg"`
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("panel %q: %s: %s", e.Panel, e.Kind, e.Msg) }

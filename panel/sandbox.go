@@ -67,7 +67,7 @@ func (s *Script) Run(j *Job) (res Result, err error) {
 	}
 	rt := goja.New()
 	rt.SetMaxCallStackSize(maxStack)
-	deadline := time.AfterFunc(j.budget(), func() { rt.Interrupt("over budget") })
+	deadline := time.AfterFunc(j.Time(), func() { rt.Interrupt("over budget") })
 	defer deadline.Stop()
 	defer func() {
 		// goja turns a script's throw into an error; a panic is its own bug, and still
@@ -78,7 +78,7 @@ func (s *Script) Run(j *Job) (res Result, err error) {
 	}()
 	out, err := s.call(rt, string(glossary), string(state))
 	if err != nil {
-		return Result{}, s.classify(err, j.budget())
+		return Result{}, s.classify(err, j.Time())
 	}
 	return s.read(out)
 }
