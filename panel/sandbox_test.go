@@ -9,14 +9,15 @@ import (
 	"sheetkeeper/panel"
 )
 
-// gm is a gm-player panel whose script is body.
+// gm is a gm-player panel whose script is body, with the most time a job may have, so
+// a loaded machine cannot turn a test's point into a timeout.
 func gm(body string) *panel.Job {
-	return &panel.Job{Panel: panel.Panel{ID: "probe", Slot: panel.SlotGMPlayer, HTML: "<script>" + body + "</script>"}}
+	return &panel.Job{Panel: panel.Panel{ID: "probe", Slot: panel.SlotGMPlayer, HTML: "<script>" + body + "</script>"}, Budget: panel.MaxBudget}
 }
 
 // inv is an inventory panel whose script is body, drawing into #root.
 func inv(body string) *panel.Job {
-	return &panel.Job{Panel: panel.Panel{ID: "probe", Slot: panel.SlotInventory, HTML: `<div id="root"></div><script>` + body + "</script>"}}
+	return &panel.Job{Panel: panel.Panel{ID: "probe", Slot: panel.SlotInventory, HTML: `<div id="root"></div><script>` + body + "</script>"}, Budget: panel.MaxBudget}
 }
 
 func wantKind(t *testing.T, err error, kind panel.Kind) {

@@ -39,7 +39,7 @@ func newWorker(t *testing.T) *worker.Worker {
 }
 
 func gm(script string) *panel.Job {
-	return &panel.Job{Panel: panel.Panel{ID: "probe", Slot: panel.SlotGMPlayer, HTML: "<script>" + script + "</script>"}}
+	return &panel.Job{Panel: panel.Panel{ID: "probe", Slot: panel.SlotGMPlayer, HTML: "<script>" + script + "</script>"}, Budget: panel.MaxBudget}
 }
 
 // fine is a job that works: what every test runs after the hostile one.
@@ -69,9 +69,7 @@ func TestAllocationWithoutBound(t *testing.T) {
 		`let s = "xy"; for (;;) s = s + s`,
 		`const a = []; for (;;) a.push({ n: a.length, list: [1, 2, 3] })`,
 	} {
-		j := gm(script)
-		j.Budget = panel.MaxBudget
-		_, err := w.Run(context.Background(), j)
+		_, err := w.Run(context.Background(), gm(script))
 		if k := panel.KindOf(err); k != panel.KindMemory && k != panel.KindTimeout {
 			t.Errorf("%s: %v (kind %q), want memory (or, for a slow grower, timeout)", script, err, k)
 		}
