@@ -1,16 +1,16 @@
 package panel
 
 // prelude is the script every call runs first, before the system's panelLib: a function
-// that, given the glossary as JSON, defines the global PackRat (with window and document,
+// that, given the glossary, defines the global PackRat (with window and document,
 // plain-JS stand-ins for what Pack Rat's panels expect of a page) and returns run, which
-// Go calls with the slot and the state as JSON once the panel's scripts have run. run
-// lives in this closure, out of the panel's reach, and uses JSON's functions as they
-// were before the panel ran, so a panel that replaces them only spoils its own result —
-// which Go reads strictly and bounds anyway.
+// Go calls with the slot and the state (plain JS values Go built) once the panel's
+// scripts have run. run lives in this closure, out of the panel's reach, and uses JSON's
+// functions as they were before the panel ran, so a panel that replaces them only
+// spoils its own result — which Go reads strictly and bounds anyway.
 //
 // What the panel draws is a tree of Node objects ({t: tag, a: attributes, k: children});
 // event handlers (onclick…) are dropped, since nothing on Discord can call them back.
-const prelude = `(function (glossaryJSON) {
+const prelude = `(function (glossary) {
   "use strict";
   const parse = JSON.parse, stringify = JSON.stringify, isArray = Array.isArray, freeze = Object.freeze;
   const MAX_NODES = 5000, MAX_NEST = 32, MAX_REQUESTS = 50, MAX_PARTS = 20;
@@ -78,7 +78,7 @@ const prelude = `(function (glossaryJSON) {
     icon: name => node("icon", { name: text(name) }),
     markup: html => node("markup", { html: text(html) }),
     fmtMod: n => (n >= 0 ? "+" : "") + n,
-    glossary: freeze(parse(glossaryJSON)),
+    glossary: freeze(glossary),
     get state() { return current; },
   });
   delete globalThis.GoError; // goja's wrapper for Go errors: nothing a panel needs
@@ -93,8 +93,8 @@ const prelude = `(function (glossaryJSON) {
       ({ label: text(s.label), value: text(s.value), title: text(s.title), sub: text(s.sub), warn: !!s.warn })) : [];
     return { stats, chips: list(r.chips), notes: list(r.notes) };
   }
-  return function run(slot, stateJSON) {
-    current = parse(stateJSON);
+  return function run(slot, state) {
+    current = state;
     const out = { requests };
     if (slot === "gm-player") {
       for (const f of handlers.compute) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -57,13 +58,13 @@ func Run(j *Job) (Result, error) {
 // runtime, the prelude, panelLib, the panel's scripts, then its state or compute
 // handlers, all within the job's budget.
 func (s *Script) Run(j *Job) (res Result, err error) {
-	state, err := json.Marshal(j.State)
+	state, err := decoded(j.State)
 	if err != nil {
 		return Result{}, fail(KindResult, s.panel.ID, "the state does not encode: %v", err)
 	}
-	glossary, err := json.Marshal(j.Glossary)
-	if err != nil || j.Glossary == nil {
-		glossary = []byte("{}")
+	glossary := make(map[string]any, len(j.Glossary))
+	for k, v := range j.Glossary {
+		glossary[k] = v
 	}
 	rt := goja.New()
 	rt.SetMaxCallStackSize(maxStack)
@@ -76,7 +77,7 @@ func (s *Script) Run(j *Job) (res Result, err error) {
 			res, err = Result{}, fail(KindCrashed, s.panel.ID, "the interpreter failed: %v", r)
 		}
 	}()
-	out, err := s.call(rt, string(glossary), string(state))
+	out, err := s.call(rt, glossary, state)
 	if err != nil {
 		return Result{}, s.classify(err, j.Time())
 	}
@@ -84,13 +85,13 @@ func (s *Script) Run(j *Job) (res Result, err error) {
 }
 
 // call runs the programs in order and returns run's JSON.
-func (s *Script) call(rt *goja.Runtime, glossary, state string) (string, error) {
+func (s *Script) call(rt *goja.Runtime, glossary map[string]any, state any) (string, error) {
 	v, err := rt.RunProgram(s.prelude)
 	if err != nil {
 		return "", err
 	}
 	setup, _ := goja.AssertFunction(v)
-	v, err = setup(goja.Undefined(), rt.ToValue(glossary))
+	v, err = setup(goja.Undefined(), jsValue(rt, glossary))
 	if err != nil {
 		return "", err
 	}
@@ -100,7 +101,7 @@ func (s *Script) call(rt *goja.Runtime, glossary, state string) (string, error) 
 			return "", err
 		}
 	}
-	v, err = run(goja.Undefined(), rt.ToValue(s.panel.Slot), rt.ToValue(state))
+	v, err = run(goja.Undefined(), rt.ToValue(s.panel.Slot), jsValue(rt, state))
 	if err != nil {
 		return "", err
 	}
@@ -109,6 +110,46 @@ func (s *Script) call(rt *goja.Runtime, glossary, state string) (string, error) 
 		return "", fail(KindResult, s.panel.ID, "the result is not JSON text")
 	}
 	return out, nil
+}
+
+// decoded is a value as decoded JSON: maps, lists, strings, numbers, booleans and nil.
+func decoded(v any) (any, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	err = json.Unmarshal(data, &out)
+	return out, err
+}
+
+// jsValue builds a decoded JSON value in the runtime as plain JS values: objects and
+// arrays the runtime makes itself (never a wrapper of a Go value, which would reach the
+// host), keys as own data properties in sorted order (so "__proto__" is only a name).
+// It is goja's JSON.parse without its token-by-token decoder, a third of a call's time.
+func jsValue(rt *goja.Runtime, v any) goja.Value {
+	switch v := v.(type) {
+	case map[string]any:
+		o := rt.NewObject()
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			o.DefineDataProperty(k, jsValue(rt, v[k]), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		}
+		return o
+	case []any:
+		items := make([]any, len(v))
+		for i, x := range v {
+			items[i] = jsValue(rt, x)
+		}
+		return rt.NewArray(items...)
+	case string, float64, bool:
+		return rt.ToValue(v)
+	}
+	return goja.Null()
 }
 
 // classify gives a runtime's error its kind.

@@ -167,3 +167,21 @@ func TestBodyIsEscaped(t *testing.T) {
 		t.Errorf("body\n%q\nwant\n%q", r.Body, want)
 	}
 }
+
+// The state reaches the panel as plain JS values: a key named __proto__ is only a name,
+// and every object is an ordinary one.
+func TestStateIsPlainData(t *testing.T) {
+	j := gm(`PackRat.on("compute", s => ({ chips: [
+		String(Object.keys(s.character.stats).includes("__proto__")),
+		String(Object.getPrototypeOf(s.character.stats) === Object.prototype),
+		String(Array.isArray(s.items)), typeof s.items[0].qty, s.items[0].name ] }))`)
+	j.State = panel.State{Character: panel.Character{Stats: map[string]any{"__proto__": 5.0}},
+		Items: []panel.Item{{Name: "Rope", Qty: 2}}}
+	r, err := panel.Run(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"true", "true", "true", "number", "Rope"}; !slices.Equal(r.Chips, want) {
+		t.Errorf("chips %v, want %v", r.Chips, want)
+	}
+}
