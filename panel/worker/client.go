@@ -36,7 +36,9 @@ type Worker struct {
 }
 
 // New returns a worker that will run command (a path and its arguments; Self gives the
-// running binary's) with env added to this process's environment.
+// running binary's) with env as its whole environment: the child needs none of this
+// process's, and holds none of its secrets (a Discord token) should a panel ever find
+// a way out of the sandbox.
 func New(command []string, env ...string) *Worker {
 	return &Worker{command: command, env: env}
 }
@@ -153,7 +155,7 @@ func start(command, env []string) (*process, error) {
 		return nil, errors.New("no panel worker command")
 	}
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append([]string{}, env...)
 	p := &process{cmd: cmd, lines: make(chan []byte), stderr: &tail{}}
 	cmd.Stderr = p.stderr
 	in, err := cmd.StdinPipe()
