@@ -118,3 +118,22 @@ func TestWorkerKilledFromOutside(t *testing.T) {
 	w.Close()
 	fine(t, w)
 }
+
+// BenchmarkWorkerCompute is one gm-player compute through the worker, as the bot calls
+// it: the job written to the pipe, run in the child (compiled once, then cached), the
+// answer read back.
+func BenchmarkWorkerCompute(b *testing.B) {
+	w := worker.New([]string{os.Args[0], "-test.run=^$"}, childEnv+"=1")
+	defer w.Close()
+	j := gm(`PackRat.on("compute", s => ({ stats: s.items.map(x => ({ label: x.name, value: x.qty })), chips: [s.character.name] }))`)
+	j.State = panel.State{Character: panel.Character{Name: "Mira"}, Items: []panel.Item{{Name: "Rope", Qty: 1}, {Name: "Torch", Qty: 5}}}
+	if _, err := w.Run(context.Background(), j); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.Run(context.Background(), j); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
