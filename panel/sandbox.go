@@ -14,7 +14,8 @@ import (
 
 // Script is a panel compiled with its system's panelLib, ready to run for any number of
 // characters: compiling is the costly part, so a caller keeps one per panel of a system.
-// A Script holds no runtime; each Run makes a fresh one.
+// A Script holds no runtime; each Run makes a fresh one, and goja's programs are tied to
+// none, so one Script may Run in several goroutines at once.
 type Script struct {
 	panel   Panel
 	prelude *goja.Program

@@ -1,6 +1,7 @@
 package panel_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -183,5 +184,31 @@ func TestStateIsPlainData(t *testing.T) {
 	}
 	if want := []string{"true", "true", "true", "number", "Rope"}; !slices.Equal(r.Chips, want) {
 		t.Errorf("chips %v, want %v", r.Chips, want)
+	}
+}
+
+// One compiled Script serves several goroutines at once, each call in its own runtime.
+func TestScriptRunsConcurrently(t *testing.T) {
+	j := gm(`let calls = 0; PackRat.on("compute", s => ({ chips: [s.character.name, String(++calls)] }))`)
+	s, err := panel.Compile(j.Lib, j.Panel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			job := *j
+			job.State.Character.Name = fmt.Sprint("c", i)
+			r, err := s.Run(&job)
+			if err == nil && !slices.Equal(r.Chips, []string{job.State.Character.Name, "1"}) {
+				err = fmt.Errorf("chips %v: a runtime was shared", r.Chips)
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
