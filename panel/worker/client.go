@@ -122,6 +122,8 @@ func (w *Worker) died(id string) error {
 	w.proc = nil
 	p.in.Close()
 	err := p.cmd.Wait()
+	for range p.lines { // a line it wrote before it went, if any
+	}
 	why := strings.TrimSpace(p.stderr.String())
 	if strings.Contains(why, "out of memory") {
 		return &panel.Error{Kind: panel.KindMemory, Panel: id, Msg: "the panel ran out of the worker's memory; the worker was restarted"}
@@ -141,7 +143,7 @@ func (w *Worker) kill() {
 	}
 }
 
-// Close stops the worker.
+// Close stops the child; a later Run starts another.
 func (w *Worker) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
