@@ -57,7 +57,7 @@ func loadState(t testing.TB, file string) panel.State {
 // The built-in systems' panels, each run for every fixture character of its system
 // (testdata/<system>-<who>.state.json), draw what testdata/<system>-<who>-<panel>.golden
 // holds: the header open and collapsed and the body for inventory panels, the stats,
-// chips and notes for gm-player ones. go test ./panel -run Builtin -update rewrites them.
+// chips and notes for gm-player ones with the card they make — what the embeds show. go test ./panel -run Builtin -update rewrites them.
 func TestBuiltinPanelsGolden(t *testing.T) {
 	for _, sys := range builtins(t) {
 		if len(sys.Panels) == 0 {
@@ -120,6 +120,9 @@ func golden(p panel.Panel, r panel.Result, purse string) []byte {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	if p.Slot == panel.SlotGMPlayer {
+		fmt.Fprintf(&b, "card:\n%s\n", panel.Card(r))
 	}
 	for _, q := range r.Requests {
 		fmt.Fprintf(&b, "request: %s %v\n", q.Action, q.Args)

@@ -270,3 +270,35 @@ func SummaryLine(parts []Part, open bool, purse string) string {
 	}
 	return strings.Join(out, " · ")
 }
+
+// Card is a gm-player panel's result as Discord markdown for a GM's player card: the
+// stats on one line ("**AC** 18 · **Load** 68 / 225 lb"; a warned one flagged ⚠️, its
+// sub in brackets), the chips as code spans, the notes as a list.
+func Card(r Result) string {
+	var lines, stats, chips []string
+	for _, s := range r.Stats {
+		text := "**" + escape(s.Label) + "** " + escape(s.Value)
+		if s.Sub != "" {
+			text += " (" + escape(s.Sub) + ")"
+		}
+		if s.Warn {
+			text = "⚠️ " + text
+		}
+		stats = append(stats, text)
+	}
+	if len(stats) > 0 {
+		lines = append(lines, strings.Join(stats, " · "))
+	}
+	for _, c := range r.Chips {
+		if c = strings.TrimSpace(strings.ReplaceAll(c, "`", "ˋ")); c != "" {
+			chips = append(chips, "`"+c+"`")
+		}
+	}
+	if len(chips) > 0 {
+		lines = append(lines, strings.Join(chips, " "))
+	}
+	for _, n := range r.Notes {
+		lines = append(lines, "• "+escape(n))
+	}
+	return clipBody(strings.Join(lines, "\n"))
+}
