@@ -27,6 +27,7 @@ func subcommands() map[string]command {
 		"backup":         {"write a consistent copy of the database to PATH", cmdBackup},
 		"console":        {"the bot in a terminal: one local channel, no token, no network", cmdConsole},
 		"db":             {"db check|salvage PATH: what is readable in a damaged database; copy it out", cmdDB},
+		"panel-worker":   {"(the bot starts it) run game systems' panels under a memory cap", cmdPanelWorker},
 		"migrate":        {"copy every record from one store to an empty other (bbolt file ↔ etcd), verified", cmdMigrate},
 		"ruleset check":  {"validate rulesets: files, package folders or .zip packages", cmdRulesetCheck},
 		"ruleset export": {"ruleset export ID: write an installed ruleset's file (--version N, --out FILE)", cmdRulesetExport},
