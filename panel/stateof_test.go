@@ -69,7 +69,7 @@ func TestStateOfFeedsTheBuiltinPanels(t *testing.T) {
 	}
 	for id, want := range map[string][]string{
 		"combat":    {"**Longsword** **+4** to hit · 1d8 + 2 slashing", "**Longbow** **+4** to hit", "Ammunition: 20 Arrow (Quiver)"},
-		"character": {"**Armor Class 16** — Chain Mail 16", "**Carried 81.3 / 225 lb**", "12 gp, 5 sp"},
+		"character": {"**Armor Class 16** — Chain Mail 16", "**Carried 62.3 / 225 lb**", "12 gp, 5 sp"},
 	} {
 		for _, w := range want {
 			if !strings.Contains(body[id], w) {
