@@ -22,6 +22,13 @@ const BoundState = "bound"
 // bindsFeature is the feature an item that must be bound has.
 const bindsFeature = "binds"
 
+// stackField is the field holding the most one stack of a ruleset's item holds; maxStack
+// is the most the guide lets a `stack` be.
+const (
+	stackField = "stack"
+	maxStack   = 999_999
+)
+
 // FromRuleset derives a system from a ruleset's items block. entries reads an item
 // catalog's entries (a Loaded's Entries, which reads a package's standalone files). A
 // ruleset without an items block has no system: nil and no problems.
@@ -91,7 +98,11 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 	if err != nil {
 		return nil, strictjson.Problems{{Msg: err.Error()}}
 	}
-	return Parse(data)
+	s, ps := Parse(data)
+	if s != nil {
+		s.words = it
+	}
+	return s, ps
 }
 
 // bridgeBinding is binding as a feature items that bind have, and a blocking state
@@ -134,6 +145,9 @@ func bridgeFields(it *ruleset.Items, weightStat string) []any {
 		opts, _ := words(it.Tags)
 		fields = append(fields, map[string]any{"key": "tags", "label": "Tags", "kind": "tags", "suggestions": opts})
 	}
+	// stackField is the most one stack of an item holds (its `stack`), as a field every
+	// item may carry, so a player's copy keeps it.
+	fields = append(fields, map[string]any{"key": stackField, "label": "Stack", "kind": "number", "min": 1, "max": maxStack})
 	kinds := map[string]string{"number": "number", "text": "text", "boolean": "checkbox", "enum": "select", "dice": "dice"}
 	for _, s := range it.Stats {
 		if s.ID == weightStat {
@@ -203,6 +217,12 @@ func bridgeItem(catalogID string, e *ruleset.Entry, weightStat string, money map
 			}
 		}
 		it["slot"], it["slotSize"] = best, ri.Slots[best]
+	}
+	if ri.Stack != nil {
+		it[stackField] = *ri.Stack
+	}
+	if ri.Charges != nil {
+		it["noStack"] = true // an item that holds charges is one to a stack
 	}
 	if ri.Binds != nil {
 		it["features"] = map[string]any{bindsFeature: true}

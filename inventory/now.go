@@ -17,7 +17,10 @@ const MaxCampaignStates = 64
 type Campaign struct {
 	System *System
 	States []State
-	order  map[string]int
+	// Invented are the items the GM invented in this game (Invent), which the table keeps:
+	// the same name is that item for the rest of the game (Resolve finds it).
+	Invented []*Item
+	order    map[string]int
 	// templates are the players' own (rule packages'), by id; see AddTemplates.
 	templates map[string]*Template
 }

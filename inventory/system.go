@@ -9,6 +9,8 @@
 // JSON path, an unusable file refused and a hostile one bounded (see Parse).
 package inventory
 
+import "sheetkeeper/ruleset"
+
 // System is one game's inventory rules, as its file gives them and after Parse has
 // checked it and turned legacy groups into templates. The fields are the file's keys;
 // only Catalog is read into a richer shape (Item), because a catalog item may carry any
@@ -52,6 +54,9 @@ type System struct {
 	Showcase   *bool             `json:"showcase,omitempty"`
 	Catalog    []*Item           `json:"-"`
 	index      *index            `json:"-"`
+	// words is the ruleset's items block a system derived from one keeps (FromRuleset):
+	// what names, inventions and freeform items are held to (see Resolve and Invent).
+	words *ruleset.Items
 }
 
 // Template decides an item's fields and what it can do. Templates nest by Parent.
