@@ -21,18 +21,47 @@ func (c *Campaign) Stacks(e *Entry) bool {
 }
 
 // Add puts e into a character's inventory: onto a loose stack of the identical item in
-// the same states when it stacks, else as a row of its own. It returns the inventory and
-// the entry now holding what was added.
+// the same states when it stacks, else as a row of its own. An item with a stack limit (a
+// ruleset item's `stack`) fills the stacks there are up to it and starts a row of its own
+// with the rest, as Marinara's inventory does; a row of more than the limit (an add of
+// many at once) is the caller's to split, since new rows need uids of their own. It
+// returns the inventory and the entry now holding what was added (the last filled).
 func (c *Campaign) Add(inv []*Entry, e *Entry) ([]*Entry, *Entry) {
-	if c.Stacks(e) {
-		for _, x := range inv {
-			if x != e && c.Stacks(x) && sameItem(x.Item, e.Item) && reflect.DeepEqual(x.Own, e.Own) && reflect.DeepEqual(x.GM, e.GM) {
-				x.Qty += e.Qty
-				return inv, x
-			}
+	if !c.Stacks(e) {
+		return append(inv, e), e
+	}
+	limit := c.StackLimit(e)
+	var last *Entry
+	for _, x := range inv {
+		if x == e || !c.Stacks(x) || !sameItem(x.Item, e.Item) || !reflect.DeepEqual(x.Own, e.Own) || !reflect.DeepEqual(x.GM, e.GM) {
+			continue
+		}
+		n := e.Qty
+		if limit > 0 {
+			n = min(n, max(limit-x.Qty, 0))
+		}
+		if n > 0 {
+			x.Qty += n
+			e.Qty -= n
+			last = x
+		}
+		if e.Qty == 0 {
+			return inv, last
 		}
 	}
 	return append(inv, e), e
+}
+
+// StackLimit is the most one row of an entry's item holds (its stack field), 0 for no
+// limit.
+func (c *Campaign) StackLimit(e *Entry) int64 {
+	cur := c.Now(e)
+	v, _ := cur.Field(stackField)
+	n, _ := v.(float64)
+	if n < 1 {
+		return 0
+	}
+	return int64(n)
 }
 
 func sameItem(a, b *Item) bool { return a == b || a.ID == b.ID && reflect.DeepEqual(*a, *b) }

@@ -213,11 +213,26 @@ func TestInventHeld(t *testing.T) {
 	wantReason(t, err, refusal.NotAllowed)
 }
 
-// TestBridgeStack: an item's stack is kept on the bridged item, and one that holds
-// charges never stacks.
+// TestBridgeStack: an item's stack is kept on the bridged item.
 func TestBridgeStack(t *testing.T) {
 	c := emberGuide(t, nil)
 	if v, _ := c.System.CatalogItem("outfitter/hand-axe").Fields[stackField]; v != 3.0 {
 		t.Errorf("stack %v", v)
+	}
+}
+
+// TestAddStackLimit: adding past a ruleset item's stack fills the stack and starts a new
+// one (the guide's `stack`).
+func TestAddStackLimit(t *testing.T) {
+	c := emberGuide(t, nil)
+	axe := c.System.CatalogItem("outfitter/hand-axe")
+	inv, _ := c.Add(nil, c.NewEntry("a", axe, 2))
+	inv, got := c.Add(inv, c.NewEntry("b", axe, 2))
+	if len(inv) != 2 || inv[0].Qty != 3 || inv[1].Qty != 1 || got != inv[1] {
+		t.Fatalf("rows %d: %d %d", len(inv), inv[0].Qty, inv[len(inv)-1].Qty)
+	}
+	inv, got = c.Add(inv, c.NewEntry("c", axe, 2))
+	if len(inv) != 2 || inv[1].Qty != 3 || got != inv[1] {
+		t.Errorf("the second stack fills: %d rows, %d", len(inv), inv[1].Qty)
 	}
 }
