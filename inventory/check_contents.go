@@ -45,6 +45,47 @@ func (c *checker) allows(path string, v any) bool {
 	return good
 }
 
+// compartments checks a container's compartments: each a place of its own inside it with
+// a key (unique), a label, and, as the container itself may have, a capacityLb bounding
+// the weight inside it, a holdLimit bounding how many things, and allows rules. Pack
+// Rat's newest names the field; its stored source shows no shape for one, so this is the
+// container's own words used again, one level down.
+func (c *checker) compartments(path string, v any) bool {
+	list, ok := v.([]any)
+	if !ok || len(list) > MaxSlots {
+		c.Add(path, "expected a list of at most %d compartments", MaxSlots)
+		return false
+	}
+	before, seen := len(c.Problems), map[string]bool{}
+	for i, x := range list {
+		p := rules.PathOf(path, i)
+		m, ok := x.(map[string]any)
+		if !ok {
+			c.Add(p, "expected an object")
+			continue
+		}
+		c.onlyKeys(p, m, "key", "label", "capacityLb", "holdLimit", "allows")
+		key, _ := m["key"].(string)
+		if c.id(rules.PathOf(p, "key"), key) && seen[key] {
+			c.Add(rules.PathOf(p, "key"), "duplicate compartment %q", rules.Clip(key))
+		}
+		seen[key] = true
+		label, _ := m["label"].(string)
+		c.label(rules.PathOf(p, "label"), label)
+		for _, k := range []string{"capacityLb", "holdLimit"} {
+			if n, set := m[k]; set {
+				if f, isNum := n.(float64); !isNum || f < 0 || f > maxWeight {
+					c.Add(rules.PathOf(p, k), "expected a number from 0 up to %s", rules.Num(maxWeight))
+				}
+			}
+		}
+		if a, set := m["allows"]; set {
+			c.allows(rules.PathOf(p, "allows"), a)
+		}
+	}
+	return len(c.Problems) == before
+}
+
 // allowRule reads one of a container's allows rules.
 func allowRule(m map[string]any) SlotRule {
 	str := func(k string) string { s, _ := m[k].(string); return s }

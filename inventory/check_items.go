@@ -184,7 +184,9 @@ func (c *checker) fieldValue(path string, f *Field, v any) bool {
 		return c.pieces(path, v)
 	case "packContents":
 		return c.packContents(path, v)
-	case "compartments", "actions":
+	case "compartments":
+		return c.compartments(path, v)
+	case "actions":
 		if l, ok := v.([]any); !ok || len(l) > MaxOptions*10 {
 			c.Add(path, "expected a list of at most %d entries", MaxOptions*10)
 			return false

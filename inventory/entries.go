@@ -71,8 +71,15 @@ func sameItem(a, b *Item) bool { return a == b || a.ID == b.ID && reflect.DeepEq
 // its capacityLb bounds the weight of everything inside it, its holdLimit how many
 // things. A refusal changes nothing.
 func (c *Campaign) Put(inv []*Entry, e, box *Entry) error {
+	return c.PutIn(inv, e, box, "")
+}
+
+// PutIn is Put into one of the box's compartments (by key; "" its main space). A
+// compartment is held to its own capacityLb, holdLimit and allows, counting what is in
+// it, and the box to its own, counting everything inside it.
+func (c *Campaign) PutIn(inv []*Entry, e, box *Entry, compartment string) error {
 	if box == nil {
-		e.Parent = ""
+		e.Parent, e.Compartment = "", ""
 		return nil
 	}
 	cur := c.Now(box)
@@ -85,32 +92,83 @@ func (c *Campaign) Put(inv []*Entry, e, box *Entry) error {
 	if c.depth(inv, box)+1+c.height(inv, e) > MaxNesting {
 		return refusal.New(refusal.NotAllowed, "containers nest at most %d deep", MaxNesting)
 	}
-	if v, ok := cur.Field("allows"); ok {
-		if list, _ := v.([]any); len(list) > 0 && !c.allowed(list, e) {
-			return refusal.New(refusal.NotAllowed, "%s does not hold %s", cur.Name, c.Now(e).Name)
+	space := holdsIn{name: cur.Name}
+	space.read(cur.Field)
+	if err := c.fits(inv, e, box, space, func(*Entry) bool { return true }); err != nil {
+		return err
+	}
+	if compartment != "" {
+		part, ok := compartmentOf(&cur, compartment)
+		if !ok {
+			return refusal.New(refusal.NotAllowed, "%s has no compartment %q", cur.Name, compartment)
+		}
+		in := func(x *Entry) bool { return x.Compartment == compartment }
+		if err := c.fits(inv, e, box, part, in); err != nil {
+			return err
 		}
 	}
-	if limit, ok := cur.Field("capacityLb"); ok {
-		if lb, _ := limit.(float64); lb > 0 {
-			if w := c.contentWeight(inv, box, 0) + c.EntryWeight(e) + c.contentWeight(inv, e, 0); w > lb {
-				return refusal.New(refusal.TooHeavy, "too heavy: %s holds %g %s", cur.Name, lb, c.System.WeightUnit(lb))
-			}
+	e.Parent, e.Compartment, e.Equipped = box.UID, compartment, false
+	return nil
+}
+
+// holdsIn is a space things go in, a container's or one of its compartments': what it is
+// called, and its allows, capacityLb and holdLimit (0: no bound).
+type holdsIn struct {
+	name          string
+	allows        []any
+	capacity, max float64
+}
+
+// read takes a space's bounds from a field reader (a container as it is now, or a
+// compartment's object).
+func (h *holdsIn) read(field func(string) (any, bool)) {
+	if v, ok := field("allows"); ok {
+		h.allows, _ = v.([]any)
+	}
+	if v, ok := field("capacityLb"); ok {
+		h.capacity, _ = v.(float64)
+	}
+	if v, ok := field("holdLimit"); ok {
+		h.max, _ = v.(float64)
+	}
+}
+
+// compartmentOf is the compartment of a container with that key.
+func compartmentOf(cur *Current, key string) (holdsIn, bool) {
+	v, _ := cur.Field("compartments")
+	list, _ := v.([]any)
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		if k, _ := m["key"].(string); k == key {
+			label, _ := m["label"].(string)
+			h := holdsIn{name: label + " of " + cur.Name}
+			h.read(func(k string) (any, bool) { v, ok := m[k]; return v, ok })
+			return h, true
 		}
 	}
-	if limit, ok := cur.Field("holdLimit"); ok {
-		if n, _ := limit.(float64); n > 0 {
-			var count int64
-			for _, x := range inv {
-				if x.Parent == box.UID && x != e {
-					count += x.Qty
-				}
-			}
-			if float64(count+e.Qty) > n {
-				return refusal.New(refusal.NoSlot, "%s holds at most %g", cur.Name, n)
-			}
+	return holdsIn{}, false
+}
+
+// fits refuses e going into a space of box when the space does not allow it or has no
+// room; counts says which of what is in box are in the space.
+func (c *Campaign) fits(inv []*Entry, e, box *Entry, h holdsIn, counts func(*Entry) bool) error {
+	if len(h.allows) > 0 && !c.allowed(h.allows, e) {
+		return refusal.New(refusal.NotAllowed, "%s does not hold %s", h.name, c.Now(e).Name)
+	}
+	var weight float64
+	var count int64
+	for _, x := range inv {
+		if x.Parent == box.UID && x != e && counts(x) {
+			weight += c.EntryWeight(x) + c.contentWeight(inv, x, 1)
+			count += x.Qty
 		}
 	}
-	e.Parent, e.Equipped = box.UID, false
+	if h.capacity > 0 && weight+c.EntryWeight(e)+c.contentWeight(inv, e, 0) > h.capacity {
+		return refusal.New(refusal.TooHeavy, "too heavy: %s holds %g %s", h.name, h.capacity, c.System.WeightUnit(h.capacity))
+	}
+	if h.max > 0 && float64(count+e.Qty) > h.max {
+		return refusal.New(refusal.NoSlot, "%s holds at most %g", h.name, h.max)
+	}
 	return nil
 }
 

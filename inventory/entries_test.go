@@ -140,3 +140,55 @@ func TestContainerAllows(t *testing.T) {
 		t.Errorf("got %v", ps)
 	}
 }
+
+// TestCompartments: a container's compartments each hold to their own capacity, count
+// and allows, and the container to its own over all of them.
+func TestCompartments(t *testing.T) {
+	s, ps := Parse(mutate(t, func(m map[string]any) {
+		cat := m["catalog"].([]any)
+		m["catalog"] = append(cat, map[string]any{"id": "lr-belt", "type": "lr-bag", "name": "Belt", "capacityLb": 3,
+			"compartments": []any{
+				map[string]any{"key": "frog", "label": "Frog", "allows": []any{map[string]any{"feature": "weapon"}}, "holdLimit": 1},
+				map[string]any{"key": "purse", "label": "Purse", "capacityLb": 0.15},
+			}})
+	}))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, _ := s.Campaign(nil)
+	belt := c.NewEntry("b", s.CatalogItem("lr-belt"), 1)
+	sword, staff := c.NewEntry("s", s.CatalogItem("lr-sword"), 1), c.NewEntry("st", s.CatalogItem("lr-staff"), 1)
+	c1, c2 := c.NewEntry("c1", s.CatalogItem("lr-curio-1"), 1), c.NewEntry("c2", s.CatalogItem("lr-curio-2"), 1)
+	mail := c.NewEntry("m", s.CatalogItem("lr-mail"), 1)
+	inv := []*Entry{belt, sword, staff, c1, c2, mail}
+	if err := c.PutIn(inv, sword, belt, "frog"); err != nil || sword.Compartment != "frog" || sword.Parent != "b" {
+		t.Fatalf("a sword in the frog: %v", err)
+	}
+	if err := c.PutIn(inv, staff, belt, "frog"); refusal.Of(err) != refusal.NoSlot {
+		t.Errorf("the frog holds one: %v", err)
+	}
+	if err := c.PutIn(inv, c1, belt, "frog"); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("the frog holds weapons: %v", err)
+	}
+	if err := c.PutIn(inv, c1, belt, "purse"); err != nil {
+		t.Errorf("a curio in the purse: %v", err)
+	}
+	if err := c.PutIn(inv, c2, belt, "purse"); refusal.Of(err) != refusal.TooHeavy || c2.Parent != "" {
+		t.Errorf("the purse holds 0.15: %v", err)
+	}
+	if err := c.PutIn(inv, mail, belt, ""); refusal.Of(err) != refusal.TooHeavy {
+		t.Errorf("the belt holds 3 in all: %v", err)
+	}
+	if err := c.PutIn(inv, c2, belt, "scabbard"); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("no such compartment: %v", err)
+	}
+	if err := c.Put(inv, sword, nil); err != nil || sword.Compartment != "" {
+		t.Errorf("out again: %v %q", err, sword.Compartment)
+	}
+	_, ps = Parse(mutate(t, func(m map[string]any) {
+		obj(m, "catalog", 5)["compartments"] = []any{map[string]any{"key": "a", "label": "A"}, map[string]any{"key": "a", "label": "B", "holdLimit": -1}}
+	}))
+	if !has(ps, "catalog[5] (lr-sack).compartments[1].key", `duplicate compartment "a"`) || !has(ps, "catalog[5] (lr-sack).compartments[1].holdLimit", "expected a number from 0 up to 1000000") {
+		t.Errorf("got %v", ps)
+	}
+}

@@ -70,8 +70,10 @@ type Entry struct {
 	// win over Own; a key absent from GM is the player's choice.
 	Own map[string]bool
 	GM  map[string]bool
-	// Parent is the uid of the container it is in ("" loose).
-	Parent string
+	// Parent is the uid of the container it is in ("" loose); Compartment the key of the
+	// container's compartment it is in ("" the container's main space).
+	Parent      string
+	Compartment string
 	// Charges left (items with charges); Fill, the pints a liquid container holds.
 	Charges int64
 	Fill    float64
