@@ -23,7 +23,7 @@ func (c *Campaign) ParseItem(data []byte) (*Item, strictjson.Problems) {
 
 func (s *System) parseItem(data []byte, own map[string]*Template) (*Item, strictjson.Problems) {
 	var raw map[string]any
-	ps := strictjson.Decode(data, &raw, "", strictjson.Options{MaxDepth: MaxDepth})
+	ps := strictjson.Decode(data, &raw, "", strictjson.Options{MaxDepth: MaxDepth, MaxItems: MaxItemFields * 5, MaxValues: maxValues / 10})
 	if len(ps) > 0 {
 		return nil, ps
 	}
