@@ -26,7 +26,7 @@ func (c *checker) allows(path string, v any) bool {
 			good = false
 			continue
 		}
-		c.onlyKeys(p, m, "item", "template", "category", "feature", "property", "name")
+		c.onlyKeys(p, m, "label", "item", "group", "template", "category", "feature", "property", "name", "size")
 		r := allowRule(m)
 		if r.Template != "" {
 			if _, ok := c.templates[r.Template]; !ok && !c.groups[r.Template] {
@@ -37,8 +37,16 @@ func (c *checker) allows(path string, v any) bool {
 		if r.Feature != "" && !c.knownFeature(rules.PathOf(p, "feature"), r.Feature) {
 			good = false
 		}
-		if _, ok := categories(r.Category); !ok {
+		if _, ok := oneOrList(r.Category); !ok {
 			c.Add(rules.PathOf(p, "category"), "expected a category or a list of categories")
+			good = false
+		}
+		if _, ok := oneOrList(r.Item); !ok {
+			c.Add(rules.PathOf(p, "item"), "expected an item's id or a list of them")
+			good = false
+		}
+		if r.Group != "" && !c.groups[r.Group] && c.templates[c.s.TemplateAlias(r.Group)] == nil {
+			c.Add(rules.PathOf(p, "group"), "unknown group %q", rules.Clip(r.Group))
 			good = false
 		}
 	}
@@ -89,8 +97,9 @@ func (c *checker) compartments(path string, v any) bool {
 // allowRule reads one of a container's allows rules.
 func allowRule(m map[string]any) SlotRule {
 	str := func(k string) string { s, _ := m[k].(string); return s }
-	return SlotRule{Item: str("item"), Template: str("template"), Category: m["category"],
-		Feature: str("feature"), Property: str("property"), Name: str("name")}
+	size, _ := m["size"].(float64)
+	return SlotRule{Item: m["item"], Group: str("group"), Template: str("template"), Category: m["category"],
+		Feature: str("feature"), Property: str("property"), Name: str("name"), Size: int(max(size, 0))}
 }
 
 // pieces checks a set's pieces: a list of names, or of objects with a name.

@@ -467,8 +467,17 @@ func (c *checker) checkSlots() {
 }
 
 func (c *checker) checkSlotRule(p string, ru SlotRule, count int, items map[string]bool) {
-	if ru.Item != "" && !items[ru.Item] {
-		c.Add(rules.PathOf(p, "item"), "unknown catalog item %q", rules.Clip(ru.Item))
+	ids, ok := oneOrList(ru.Item)
+	if !ok {
+		c.Add(rules.PathOf(p, "item"), "expected an item's id or a list of them")
+	}
+	for _, id := range ids {
+		if !items[id] {
+			c.Add(rules.PathOf(p, "item"), "unknown catalog item %q", rules.Clip(id))
+		}
+	}
+	if ru.Group != "" && !c.groups[ru.Group] && c.templates[c.s.TemplateAlias(ru.Group)] == nil {
+		c.Add(rules.PathOf(p, "group"), "unknown group %q", rules.Clip(ru.Group))
 	}
 	if ru.Template != "" {
 		if _, ok := c.templates[ru.Template]; !ok && !c.groups[ru.Template] {
@@ -481,19 +490,19 @@ func (c *checker) checkSlotRule(p string, ru SlotRule, count int, items map[stri
 	if ru.State != "" && !c.states[ru.State] {
 		c.Add(rules.PathOf(p, "state"), "unknown state %q", rules.Clip(ru.State))
 	}
-	if _, ok := categories(ru.Category); !ok {
+	if _, ok := oneOrList(ru.Category); !ok {
 		c.Add(rules.PathOf(p, "category"), "expected a category or a list of categories")
 	}
 	if ru.Size != 0 && (ru.Size < 1 || ru.Size > count) {
 		c.Add(rules.PathOf(p, "size"), "must be 1 up to the slot's count (%d)", count)
 	}
-	if ru.Item == "" && ru.Template == "" && ru.Category == nil && ru.Feature == "" && ru.Property == "" && ru.Name == "" {
-		c.Add(p, "a rule needs something to match: item, template, category, feature, property or name")
+	if ru.Item == nil && ru.Group == "" && ru.Template == "" && ru.Category == nil && ru.Feature == "" && ru.Property == "" && ru.Name == "" {
+		c.Add(p, "a rule needs something to match: item, group, template, category, feature, property or name")
 	}
 }
 
-// categories reads a rule's category: one, or a list.
-func categories(v any) ([]string, bool) {
+// oneOrList reads a rule's category or item: one, or a list.
+func oneOrList(v any) ([]string, bool) {
 	switch v := v.(type) {
 	case nil:
 		return nil, true

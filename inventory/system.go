@@ -224,10 +224,15 @@ type Slot struct {
 	Rules []SlotRule `json:"rules,omitempty" maxItems:"30"`
 }
 
-// SlotRule matches items the way a container's rules do; State makes it apply only
-// while that state is on. Category may be one category or a list.
+// SlotRule matches items the way a container's rules do (Pack Rat's ruleMatches, in
+// store.js): every criterion it gives must hold. Item is one catalog item's id or a list
+// of them; Group is a legacy file's group (the template it is now); Category is one
+// category or a list; Name is words, any of which the name has as a whole word (an "s"
+// after it allowed). State makes a slot's rule apply only while that state is on; Size is
+// how many places the item takes.
 type SlotRule struct {
-	Item     string `json:"item,omitempty"`
+	Item     any    `json:"item,omitempty"`
+	Group    string `json:"group,omitempty"`
 	Template string `json:"template,omitempty"`
 	Category any    `json:"category,omitempty"`
 	Feature  string `json:"feature,omitempty"`
