@@ -53,11 +53,12 @@ func (c *checker) allows(path string, v any) bool {
 	return good
 }
 
-// compartments checks a container's compartments: each a place of its own inside it with
-// a key (unique), a label, and, as the container itself may have, a capacityLb bounding
-// the weight inside it, a holdLimit bounding how many things, and allows rules. Pack
-// Rat's newest names the field; its stored source shows no shape for one, so this is the
-// container's own words used again, one level down.
+// compartments checks a container's compartments, Pack Rat's shape (store.js,
+// compartmentsOf): each a space of its own besides the main one — a side pocket, a lid,
+// its outside — with an id (unique) and a name; capacity "shared" (the default: what is
+// in it counts in the container's capacity, and a capacityLb bounds its part) or
+// "separate" (its own capacityLb only); and a container's own options: allows, holdLimit,
+// holdUnit, weightless, coinsApart, contentsView. "portion", from before, reads as shared.
 func (c *checker) compartments(path string, v any) bool {
 	list, ok := v.([]any)
 	if !ok || len(list) > MaxSlots {
@@ -72,26 +73,49 @@ func (c *checker) compartments(path string, v any) bool {
 			c.Add(p, "expected an object")
 			continue
 		}
-		c.onlyKeys(p, m, "key", "label", "capacityLb", "holdLimit", "allows")
-		key, _ := m["key"].(string)
-		if c.id(rules.PathOf(p, "key"), key) && seen[key] {
-			c.Add(rules.PathOf(p, "key"), "duplicate compartment %q", rules.Clip(key))
+		c.onlyKeys(p, m, "id", "name", "capacity", "capacityLb", "allows", "holdLimit", "holdUnit", "weightless", "coinsApart", "contentsView")
+		id, _ := m["id"].(string)
+		if c.id(rules.PathOf(p, "id"), id) && seen[id] {
+			c.Add(rules.PathOf(p, "id"), "duplicate compartment %q", rules.Clip(id))
 		}
-		seen[key] = true
-		label, _ := m["label"].(string)
-		c.label(rules.PathOf(p, "label"), label)
-		for _, k := range []string{"capacityLb", "holdLimit"} {
-			if n, set := m[k]; set {
-				if f, isNum := n.(float64); !isNum || f < 0 || f > maxWeight {
-					c.Add(rules.PathOf(p, k), "expected a number from 0 up to %s", rules.Num(maxWeight))
-				}
-			}
-		}
-		if a, set := m["allows"]; set {
-			c.allows(rules.PathOf(p, "allows"), a)
-		}
+		seen[id] = true
+		name, _ := m["name"].(string)
+		c.label(rules.PathOf(p, "name"), name)
+		c.compartmentOptions(p, m)
 	}
 	return len(c.Problems) == before
+}
+
+// compartmentOptions checks a compartment's options, each of the kind a container's is.
+func (c *checker) compartmentOptions(p string, m map[string]any) {
+	if v, set := m["capacity"]; set && v != "shared" && v != "separate" && v != "portion" {
+		c.Add(rules.PathOf(p, "capacity"), `expected "shared" or "separate"`)
+	}
+	for _, k := range []string{"capacityLb", "holdLimit"} {
+		if n, set := m[k]; set {
+			if f, isNum := n.(float64); !isNum || f < 0 || f > maxWeight {
+				c.Add(rules.PathOf(p, k), "expected a number from 0 up to %s", rules.Num(maxWeight))
+			}
+		}
+	}
+	for _, k := range []string{"weightless", "coinsApart"} {
+		if v, set := m[k]; set {
+			if _, isBool := v.(bool); !isBool {
+				c.Add(rules.PathOf(p, k), "expected true or false")
+			}
+		}
+	}
+	if v, set := m["holdUnit"]; set {
+		if s, isStr := v.(string); !isStr || len(s) > maxTermLen {
+			c.Add(rules.PathOf(p, "holdUnit"), "expected a word of at most %d bytes", maxTermLen)
+		}
+	}
+	if v, set := m["contentsView"]; set && v != "inherit" && v != "list" && v != "details" && v != "sealed" {
+		c.Add(rules.PathOf(p, "contentsView"), `expected "inherit", "list", "details" or "sealed"`)
+	}
+	if a, set := m["allows"]; set {
+		c.allows(rules.PathOf(p, "allows"), a)
+	}
 }
 
 // allowRule reads one of a container's allows rules.

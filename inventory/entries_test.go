@@ -141,15 +141,18 @@ func TestContainerAllows(t *testing.T) {
 	}
 }
 
-// TestCompartments: a container's compartments each hold to their own capacity, count
-// and allows, and the container to its own over all of them.
+// TestCompartments: a container's compartments as Pack Rat has them (store.js,
+// compartmentsOf and spaceSpec): each holds to its own rules, count and capacity; a
+// shared one counts in the container's capacity too, a separate one (the outside) does
+// not; a weightless one's contents weigh nothing; a container with straps has an outside.
 func TestCompartments(t *testing.T) {
 	s, ps := Parse(mutate(t, func(m map[string]any) {
 		cat := m["catalog"].([]any)
-		m["catalog"] = append(cat, map[string]any{"id": "lr-belt", "type": "lr-bag", "name": "Belt", "capacityLb": 3,
+		m["catalog"] = append(cat, map[string]any{"id": "lr-belt", "type": "lr-bag", "name": "Belt", "capacityLb": 3, "straps": true,
 			"compartments": []any{
-				map[string]any{"key": "frog", "label": "Frog", "allows": []any{map[string]any{"feature": "weapon"}}, "holdLimit": 1},
-				map[string]any{"key": "purse", "label": "Purse", "capacityLb": 0.15},
+				map[string]any{"id": "frog", "name": "Frog", "allows": []any{map[string]any{"feature": "weapon", "size": 2}}, "holdLimit": 2},
+				map[string]any{"id": "purse", "name": "Purse", "capacityLb": 0.15, "weightless": true},
+				map[string]any{"id": "loop", "name": "Loop", "capacity": "separate"},
 			}})
 	}))
 	if len(ps) > 0 {
@@ -159,13 +162,13 @@ func TestCompartments(t *testing.T) {
 	belt := c.NewEntry("b", s.CatalogItem("lr-belt"), 1)
 	sword, staff := c.NewEntry("s", s.CatalogItem("lr-sword"), 1), c.NewEntry("st", s.CatalogItem("lr-staff"), 1)
 	c1, c2 := c.NewEntry("c1", s.CatalogItem("lr-curio-1"), 1), c.NewEntry("c2", s.CatalogItem("lr-curio-2"), 1)
-	mail := c.NewEntry("m", s.CatalogItem("lr-mail"), 1)
-	inv := []*Entry{belt, sword, staff, c1, c2, mail}
+	mail, maul, sack := c.NewEntry("m", s.CatalogItem("lr-mail"), 1), c.NewEntry("ma", s.CatalogItem("lr-maul"), 1), c.NewEntry("sk", s.CatalogItem("lr-sack"), 1)
+	inv := []*Entry{belt, sword, staff, c1, c2, mail, maul, sack}
 	if err := c.PutIn(inv, sword, belt, "frog"); err != nil || sword.Compartment != "frog" || sword.Parent != "b" {
 		t.Fatalf("a sword in the frog: %v", err)
 	}
 	if err := c.PutIn(inv, staff, belt, "frog"); refusal.Of(err) != refusal.NoSlot {
-		t.Errorf("the frog holds one: %v", err)
+		t.Errorf("a weapon takes 2 of the frog's 2 places: %v", err)
 	}
 	if err := c.PutIn(inv, c1, belt, "frog"); refusal.Of(err) != refusal.NotAllowed {
 		t.Errorf("the frog holds weapons: %v", err)
@@ -177,18 +180,32 @@ func TestCompartments(t *testing.T) {
 		t.Errorf("the purse holds 0.15: %v", err)
 	}
 	if err := c.PutIn(inv, mail, belt, ""); refusal.Of(err) != refusal.TooHeavy {
-		t.Errorf("the belt holds 3 in all: %v", err)
+		t.Errorf("the belt holds 3 with its shared compartments (a sword of 1 and a curio): %v", err)
+	}
+	if err := c.PutIn(inv, maul, belt, "loop"); err != nil {
+		t.Errorf("a separate compartment is not in the belt's capacity: %v", err)
+	}
+	if err := c.PutIn(inv, mail, belt, outside); err != nil || mail.Compartment != outside {
+		t.Errorf("a belt with straps has an outside: %v", err)
 	}
 	if err := c.PutIn(inv, c2, belt, "scabbard"); refusal.Of(err) != refusal.NotAllowed {
 		t.Errorf("no such compartment: %v", err)
 	}
+	if got := c.Carried(inv, nil).Items; got != 1+2+2+1+0.1 { // the belt's own 0, staff 1, sword 1, maul 2, mail 2, c2 0.1; c1 in the weightless purse
+		t.Errorf("carried %g", got)
+	}
 	if err := c.Put(inv, sword, nil); err != nil || sword.Compartment != "" {
 		t.Errorf("out again: %v %q", err, sword.Compartment)
 	}
+	if err := c.PutIn(inv, sack, belt, "frog"); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a container goes only where a rule asks for containers: %v", err)
+	}
 	_, ps = Parse(mutate(t, func(m map[string]any) {
-		obj(m, "catalog", 5)["compartments"] = []any{map[string]any{"key": "a", "label": "A"}, map[string]any{"key": "a", "label": "B", "holdLimit": -1}}
+		obj(m, "catalog", 5)["compartments"] = []any{map[string]any{"id": "a", "name": "A"}, map[string]any{"id": "a", "name": "B", "holdLimit": -1, "capacity": "half"}}
 	}))
-	if !has(ps, "catalog[5] (lr-sack).compartments[1].key", `duplicate compartment "a"`) || !has(ps, "catalog[5] (lr-sack).compartments[1].holdLimit", "expected a number from 0 up to 1000000") {
-		t.Errorf("got %v", ps)
+	for _, want := range [][2]string{{"compartments[1].id", `duplicate compartment "a"`}, {"compartments[1].holdLimit", "expected a number from 0 up to 1000000"}, {"compartments[1].capacity", `expected "shared" or "separate"`}} {
+		if !has(ps, "catalog[5] (lr-sack)."+want[0], want[1]) {
+			t.Errorf("no %s: %v", want, ps)
+		}
 	}
 }
