@@ -13,15 +13,18 @@ func (c *Campaign) NewEntry(uid string, it *Item, qty int64) *Entry {
 	return e
 }
 
-// Stacks reports whether an entry shares one row with identical copies: its item
-// stacks (on unless false) and is no container, pack or set of pieces, and it is loose.
+// Stacks reports whether an entry shares one row with identical copies where it is: its
+// item stacks (on unless false), is no container, pack or set of pieces, and is not
+// equipped. Copies stack in a container's space as they do loose (Pack Rat's
+// addToInventory: the same item, the same parent and compartment).
 func (c *Campaign) Stacks(e *Entry) bool {
 	cur := c.Now(e)
-	return cur.Has("stacks") && !e.Item.NoStack && !cur.Has("holds") && !cur.Has("pack") && !cur.Has("deck") && e.Parent == "" && !e.Equipped
+	return cur.Has("stacks") && !e.Item.NoStack && !cur.Has("holds") && !cur.Has("pack") && !cur.Has("deck") && !e.Equipped
 }
 
-// Add puts e into a character's inventory: onto a loose stack of the identical item in
-// the same states when it stacks, else as a row of its own. An item with a stack limit (a
+// Add puts e into a character's inventory: onto a stack of the identical item in the same
+// states in the same place (loose, or the same space of the same container) when it
+// stacks, else as a row of its own. An item with a stack limit (a
 // ruleset item's `stack`) fills the stacks there are up to it and starts a row of its own
 // with the rest, as Marinara's inventory does; a row of more than the limit (an add of
 // many at once) is the caller's to split, since new rows need uids of their own. It
@@ -33,7 +36,8 @@ func (c *Campaign) Add(inv []*Entry, e *Entry) ([]*Entry, *Entry) {
 	limit := c.StackLimit(e)
 	var last *Entry
 	for _, x := range inv {
-		if x == e || !c.Stacks(x) || !sameItem(x.Item, e.Item) || !reflect.DeepEqual(x.Own, e.Own) || !reflect.DeepEqual(x.GM, e.GM) {
+		if x == e || x.Parent != e.Parent || x.Compartment != e.Compartment || !c.Stacks(x) ||
+			!sameItem(x.Item, e.Item) || !reflect.DeepEqual(x.Own, e.Own) || !reflect.DeepEqual(x.GM, e.GM) {
 			continue
 		}
 		n := e.Qty

@@ -209,3 +209,25 @@ func TestCompartments(t *testing.T) {
 		}
 	}
 }
+
+// TestAddStacksWhereItIs: copies stack inside a container's space as they do loose, and
+// never across places (Pack Rat's addToInventory matches parent and compartment).
+func TestAddStacksWhereItIs(t *testing.T) {
+	c := campaign(t)
+	skin := c.System.CatalogItem("lr-skin")
+	in := func(uid, parent, comp string) *Entry {
+		e := c.NewEntry(uid, skin, 1)
+		e.Parent, e.Compartment = parent, comp
+		return e
+	}
+	inv, _ := c.Add(nil, in("1", "sack", ""))
+	inv, got := c.Add(inv, in("2", "sack", ""))
+	if len(inv) != 1 || got.Qty != 2 {
+		t.Fatalf("in the sack: %d rows", len(inv))
+	}
+	inv, _ = c.Add(inv, in("3", "", ""))
+	inv, _ = c.Add(inv, in("4", "sack", "pocket"))
+	if len(inv) != 3 {
+		t.Errorf("loose, in the sack and in its pocket are three places: %d rows", len(inv))
+	}
+}
