@@ -2,7 +2,9 @@ package inventory
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
+	"strings"
 
 	"sheetkeeper/ruleset"
 	"sheetkeeper/strictjson"
@@ -75,6 +77,7 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 	}
 	var catalog []any
 	var ps strictjson.Problems
+	ruleItems := map[string]*ruleset.Item{}
 	for _, c := range rs.Catalogs {
 		if c.Kind() != "items" {
 			continue
@@ -87,6 +90,7 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 		for _, e := range es {
 			if e.Item != nil {
 				catalog = append(catalog, bridgeItem(c.ID, &e, weightStat, money))
+				ruleItems[c.ID+"/"+e.ID] = e.Item
 			}
 		}
 	}
@@ -100,7 +104,7 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 	}
 	s, ps := Parse(data)
 	if s != nil {
-		s.words = it
+		s.words, s.sheet, s.ruleItems = it, &rs.Sheet, ruleItems
 	}
 	return s, ps
 }
@@ -148,6 +152,13 @@ func bridgeFields(it *ruleset.Items, weightStat string) []any {
 	// stackField is the most one stack of an item holds (its `stack`), as a field every
 	// item may carry, so a player's copy keeps it.
 	fields = append(fields, map[string]any{"key": stackField, "label": "Stack", "kind": "number", "min": 1, "max": maxStack})
+	// worn and carried keep an invented item's effects in the words Invent reads back
+	// (ItemEffects), unless the ruleset has stats of those names.
+	for _, k := range []string{"worn", "carried"} {
+		if !slices.ContainsFunc(it.Stats, func(s ruleset.ItemStatDecl) bool { return s.ID == k }) {
+			fields = append(fields, map[string]any{"key": k, "label": strings.ToUpper(k[:1]) + k[1:], "kind": "text"})
+		}
+	}
 	kinds := map[string]string{"number": "number", "text": "text", "boolean": "checkbox", "enum": "select", "dice": "dice"}
 	for _, s := range it.Stats {
 		if s.ID == weightStat {

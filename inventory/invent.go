@@ -35,7 +35,8 @@ type Invention struct {
 	Slots string
 	// Binds: yes, cursed or no.
 	Binds string
-	// Worn and Carried: what the item does to its holder's checks (read by a later part).
+	// Worn and Carried: what the item does to its holder's checks while worn and while
+	// only carried, changes split by ";" (see effectsReader).
 	Worn, Carried string
 	Summary       string
 }
@@ -93,12 +94,8 @@ func (c *Campaign) Invent(in Invention) (*Invented, error) {
 	iv.slots(in.Slots)
 	iv.binds(in.Binds)
 	iv.summary(in.Summary)
-	for _, e := range []struct{ key, text string }{{"worn", in.Worn}, {"carried", in.Carried}} {
-		if strings.TrimSpace(e.text) != "" && !strings.EqualFold(strings.TrimSpace(e.text), "none") {
-			iv.note("%s= is not read yet: left out", e.key)
-		}
-	}
 	iv.holdAll()
+	iv.effects(&in)
 	data, err := json.Marshal(iv.raw)
 	if err != nil {
 		return nil, err
@@ -284,4 +281,46 @@ func (iv *inventor) summary(s string) {
 		iv.note("the summary is cut to %d characters", maxSummary)
 	}
 	iv.raw["description"] = s
+}
+
+// effects reads worn= and carried= (replacing like's), a bonus held to the rarity's cap,
+// into the item's worn and carried fields in the words ItemEffects reads back.
+func (iv *inventor) effects(in *Invention) {
+	sheet := iv.c.System.sheet
+	if sheet == nil {
+		return
+	}
+	r := &effectsReader{sheet: sheet, cap: iv.bonusCap()}
+	for _, e := range []struct{ key, text string }{{"worn", in.Worn}, {"carried", in.Carried}} {
+		if strings.TrimSpace(e.text) == "" {
+			continue
+		}
+		if iv.stat(e.key) != nil {
+			iv.note("%s= is the ruleset's stat %q here, given in stats=: left out", e.key, e.key)
+			continue
+		}
+		_, canon := r.read(e.key, e.text)
+		if canon == "" {
+			delete(iv.raw, e.key)
+			continue
+		}
+		iv.raw[e.key] = canon
+		_, slotted := iv.raw["slot"]
+		features, _ := iv.raw["features"].(map[string]any)
+		if e.key == "worn" && !slotted && features[bindsFeature] != true {
+			iv.note("it takes no slot and does not bind, so it is never worn: worn= does nothing until it does")
+		}
+	}
+	iv.notes = append(iv.notes, r.notes...)
+}
+
+// bonusCap is the most a worn or carried bonus may add at the item's rarity, or nil.
+func (iv *inventor) bonusCap() *int {
+	rarity, _ := iv.raw["rarity"].(string)
+	for _, rc := range iv.w.RarityCaps {
+		if rc.Rarity == rarity {
+			return rc.Bonus
+		}
+	}
+	return nil
 }

@@ -54,6 +54,7 @@ func emberGuide(t *testing.T, edit func(items doc)) *Campaign {
 		}},
 		doc{"id": "leather-coat", "label": "Leather coat", "item": doc{
 			"category": "armor", "rarity": "common", "stats": doc{"bulk": 2, "guard": 1}, "slots": doc{"body": 1},
+			"worn": doc{"modifiers": []any{doc{"to": "checks", "skills": []any{"sneak"}, "flat": -1}}},
 		}},
 		doc{"id": "second-axe", "label": "HAND AXE", "item": doc{"category": "weapon"}},
 	}})
@@ -234,5 +235,50 @@ func TestAddStackLimit(t *testing.T) {
 	inv, got = c.Add(inv, c.NewEntry("c", axe, 2))
 	if len(inv) != 2 || inv[1].Qty != 3 || got != inv[1] {
 		t.Errorf("the second stack fills: %d rows, %d", len(inv), inv[1].Qty)
+	}
+}
+
+// TestInventEffects: worn= and carried= in the GM's words, as the guide reads them, a
+// bonus held to the rarity's cap, kept on the item so ItemEffects reads them back; a
+// catalog item's effects are its entry's.
+func TestInventEffects(t *testing.T) {
+	c := emberGuide(t, nil)
+	got, err := c.Invent(Invention{Name: "Creaky boots", Rarity: "common", Slots: "body",
+		Worn: "+3 Sneak; disadvantage on Sway checks; Brawn +1; +1 attack roll bonus", Carried: "+1 checks"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Item.Fields["worn"] != "+1 Sneak checks; disadvantage on Sway checks; +1 Brawn" || got.Item.Fields["carried"] != "+1 checks" {
+		t.Fatalf("kept as %q and %q", got.Item.Fields["worn"], got.Item.Fields["carried"])
+	}
+	notes := strings.Join(got.Notes, "\n")
+	if !strings.Contains(notes, "+3 on Sneak is +1") || !strings.Contains(notes, `"+1 attack roll bonus" names nothing`) {
+		t.Errorf("notes:\n%s", notes)
+	}
+	back, ps := c.ParseItem(got.Data)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	worn, carried := c.ItemEffects(back)
+	if worn == nil || len(worn.Modifiers) != 2 || *worn.Modifiers[0].Flat != 1 || worn.Modifiers[0].Skills[0] != "sneak" ||
+		worn.Modifiers[1].Mode != "disadvantage" || worn.Modifiers[1].Skills[0] != "sway" || *worn.AbilityChanges["brawn"].Add != 1 {
+		t.Fatalf("worn %+v", worn)
+	}
+	if carried == nil || len(carried.Modifiers) != 1 || carried.Modifiers[0].To != "checks" || carried.Modifiers[0].Skills != nil {
+		t.Errorf("carried %+v", carried)
+	}
+	penalty, err := c.Invent(Invention{Name: "Cursed bell", Carried: "-2 Sway"})
+	if err != nil || penalty.Item.Fields["carried"] != "-2 Sway checks" {
+		t.Errorf("a penalty is never capped: %+v %v", penalty, err)
+	}
+	never, _ := c.Invent(Invention{Name: "Lucky coin", Worn: "+1 Sway"})
+	if !strings.Contains(strings.Join(never.Notes, "\n"), "never worn") {
+		t.Errorf("notes %v", never.Notes)
+	}
+	if w, cr := c.ItemEffects(c.System.CatalogItem("outfitter/hand-axe")); w != nil || cr != nil {
+		t.Errorf("the axe does nothing worn: %v %v", w, cr)
+	}
+	if w, _ := c.ItemEffects(c.System.CatalogItem("outfitter/leather-coat")); w == nil || *w.Modifiers[0].Flat != -1 {
+		t.Errorf("the coat creaks: %+v", w)
 	}
 }

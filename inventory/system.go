@@ -57,6 +57,10 @@ type System struct {
 	// words is the ruleset's items block a system derived from one keeps (FromRuleset):
 	// what names, inventions and freeform items are held to (see Resolve and Invent).
 	words *ruleset.Items
+	// sheet is that ruleset's sheet (what worn= and carried= name), ruleItems its catalogs'
+	// items by catalog item id.
+	sheet     *ruleset.Sheet
+	ruleItems map[string]*ruleset.Item
 }
 
 // Template decides an item's fields and what it can do. Templates nest by Parent.
