@@ -14,7 +14,7 @@ import (
 // emberGuide is the reference ember-roads ruleset given the items block Marinara's guide
 // shows for it (The items block) and an outfitter of three of its items; edit changes the
 // block first.
-func emberGuide(t *testing.T, edit func(items doc)) *Campaign {
+func emberGuide(t testing.TB, edit func(items doc)) *Campaign {
 	t.Helper()
 	data, err := os.ReadFile("../../shared/reference/marinara/ember-roads.json")
 	if err != nil {
@@ -281,4 +281,31 @@ func TestInventEffects(t *testing.T) {
 	if w, _ := c.ItemEffects(c.System.CatalogItem("outfitter/leather-coat")); w == nil || *w.Modifiers[0].Flat != -1 {
 		t.Errorf("the coat creaks: %+v", w)
 	}
+}
+
+// FuzzInvent: whatever a GM writes in an add, Invent answers with an item its system
+// takes (ParseItem reads the kept form back) or a refusal of the closed vocabulary, and
+// never panics.
+func FuzzInvent(f *testing.F) {
+	f.Add("Storm axe", "hand axe", "Storied", "thrown, glitter", "guard=9, damage=1d8", "hands=3", "cursed", "+3 Sneak; Brawn +1", "fails saves", "Hums.")
+	f.Add("x", "", "", "none", "guard=lots", "none", "no", "none", "-1", "")
+	f.Add("=", "=", "=", ",,,", "=,=;=", "=;=", "?", "+ ; - ; +1", "advantage", "\x00")
+	c := emberGuide(f, nil)
+	f.Fuzz(func(t *testing.T, name, like, category, rarity, tags, stats, slots, binds, worn, carried string) {
+		got, err := c.Invent(Invention{Name: name, Like: like, Category: category, Rarity: rarity, Tags: tags,
+			Stats: stats, Slots: slots, Binds: binds, Worn: worn, Carried: carried})
+		if err != nil {
+			if !refusal.Of(err).Known() {
+				t.Fatalf("not a refusal: %v", err)
+			}
+			return
+		}
+		if got.Known {
+			return
+		}
+		if _, ps := c.ParseItem(got.Data); len(ps) > 0 {
+			t.Fatalf("the kept form does not read back: %v\n%s", ps, got.Data)
+		}
+		c.ItemEffects(got.Item)
+	})
 }
