@@ -80,6 +80,9 @@ func (c *Campaign) Invent(in Invention) (*Invented, error) {
 	if in.Like != "" && iv.raw == nil {
 		iv.note("%q is none of the ruleset's items: nothing was started from", in.Like)
 	}
+	if iv.raw != nil {
+		iv.likeEffects(&in)
+	}
 	if iv.raw == nil {
 		iv.raw = map[string]any{}
 	}
@@ -323,4 +326,28 @@ func (iv *inventor) bonusCap() *int {
 		}
 	}
 	return nil
+}
+
+// likeEffects starts worn= and carried= from what the like= item does, where the GM wrote
+// none of their own (held to the rarity's cap with the rest).
+func (iv *inventor) likeEffects(in *Invention) {
+	id, _ := iv.raw["id"].(string)
+	ri := iv.c.System.RulesetItem(id)
+	if ri == nil || iv.c.System.sheet == nil {
+		return
+	}
+	for _, e := range []struct {
+		key  string
+		to   *string
+		from *ruleset.ItemEffect
+	}{{"worn", &in.Worn, ri.Worn}, {"carried", &in.Carried, ri.Carried}} {
+		if strings.TrimSpace(*e.to) != "" || e.from == nil {
+			continue
+		}
+		text, whole := effectWords(e.from, iv.c.System.sheet)
+		*e.to = text
+		if !whole {
+			iv.note("what %s does while %s is copied only as far as checks, saves and abilities go", in.Like, e.key)
+		}
+	}
 }

@@ -272,3 +272,75 @@ func (c *Campaign) ItemEffects(it *Item) (worn, carried *ruleset.ItemEffect) {
 // RulesetItem returns the ruleset's own item a catalog item was derived from (by its id,
 // "<catalog>/<entry>": its worn and carried effects, requirements, attack, use…), or nil.
 func (s *System) RulesetItem(id string) *ruleset.Item { return s.ruleItems[id] }
+
+// effectWords writes what a ruleset item does while worn or carried in the words the
+// reader reads, so an item invented like= it starts with its effects: modifiers of a
+// flat number or a mode on checks or saves (one change per skill or save), saves failed,
+// abilities raised or lowered. ok is false when it does more than those say (dice, a fight's
+// effects, an ability set), which are not carried over.
+func effectWords(e *ruleset.ItemEffect, sheet *ruleset.Sheet) (text string, ok bool) {
+	if e == nil {
+		return "", true
+	}
+	ok = len(e.Resist)+len(e.Vulnerable)+len(e.Immune)+len(e.ConditionImmunities) == 0
+	var out []string
+	label := func(list []ruleset.Skill, id string) string {
+		if w := findSheetWord(list, id); w != nil {
+			return w.Label
+		}
+		return id
+	}
+	on := func(to string, skills, saves []string, say func(target string) string) {
+		switch {
+		case to == "checks" && len(skills) > 0:
+			for _, id := range skills {
+				out = append(out, say(label(sheet.Skills, id)+" checks"))
+			}
+		case to == "saves" && len(saves) > 0:
+			for _, id := range saves {
+				out = append(out, say(label(sheet.Saves, id)+" saves"))
+			}
+		case to == "checks" || to == "saves":
+			out = append(out, say(to))
+		default:
+			ok = false
+		}
+	}
+	for _, m := range e.Modifiers {
+		switch {
+		case m.Dice != "" || m.Times != nil:
+			ok = false
+		case m.Flat != nil:
+			n := *m.Flat
+			on(m.To, m.Skills, m.Saves, func(t string) string { return fmt.Sprintf("%+d %s", n, t) })
+		case m.Mode != "":
+			on(m.To, m.Skills, m.Saves, func(t string) string { return m.Mode + " on " + t })
+		}
+	}
+	for _, eff := range e.Effects {
+		to, mode, found := strings.Cut(strings.TrimPrefix(eff, "own-"), "-")
+		if !found || !strings.HasPrefix(eff, "own-") {
+			ok = false
+			continue
+		}
+		on(to, e.Skills, e.Saves, func(t string) string { return mode + " on " + t })
+	}
+	for _, id := range e.FailsSaves {
+		out = append(out, "fails "+label(sheet.Saves, id)+" saves")
+	}
+	for _, id := range rules.SortedKeys(e.AbilityChanges) {
+		ch := e.AbilityChanges[id]
+		if ch.Add == nil {
+			ok = false
+			continue
+		}
+		name := id
+		for _, a := range sheet.Abilities {
+			if a.ID == id {
+				name = a.Label
+			}
+		}
+		out = append(out, fmt.Sprintf("%+d %s", *ch.Add, name))
+	}
+	return strings.Join(out, "; "), ok
+}

@@ -281,6 +281,14 @@ func TestInventEffects(t *testing.T) {
 	if w, _ := c.ItemEffects(c.System.CatalogItem("outfitter/leather-coat")); w == nil || *w.Modifiers[0].Flat != -1 {
 		t.Errorf("the coat creaks: %+v", w)
 	}
+	coat, err := c.Invent(Invention{Name: "Oiled coat", Like: "leather coat"})
+	if err != nil || coat.Item.Fields["worn"] != "-1 Sneak checks" || coat.Item.Slot != "body" {
+		t.Errorf("made like the coat, it creaks as the coat does: %+v %v", coat.Item.Fields, err)
+	}
+	quiet, _ := c.Invent(Invention{Name: "Quiet coat", Like: "leather coat", Worn: "+2 Sneak"})
+	if quiet.Item.Fields["worn"] != "+1 Sneak checks" {
+		t.Errorf("its own worn= over the coat's, capped at Common's +1: %v", quiet.Item.Fields["worn"])
+	}
 }
 
 // FuzzInvent: whatever a GM writes in an add, Invent answers with an item its system
