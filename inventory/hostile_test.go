@@ -122,10 +122,19 @@ func hostileFiles() []hostileFile {
 		{"a template's categories + 1", hostileSystem("templates", `[{"id":"t","name":"T","categories":`+list(MaxCategories+1, `"c%d"`)+`}]`), strictjson.Limit},
 		{"an item's keys + 1", hostileSystem("catalog", `[`+strings.TrimSuffix(object(MaxItemFields+1, `""`), "}")+`,"id":"i","type":"t","name":"I"}]`), strictjson.Limit},
 		{"within every list bound, over the budget of values", hostileSystem("catalog", list(4000, object(100, "0"))), strictjson.Limit},
+		{"toggles filling 4 MB", fill("toggles", `{}`), strictjson.Limit},
+		{"campaignSettings filling 4 MB", fill("campaignSettings", `""`), strictjson.Limit},
+		{"an item's triggers + 1", hostileSystem("catalog", `[{"id":"i","type":"t","name":"I","triggers":`+list(MaxTriggers+1, `{}`)+`}]`), strictjson.Limit},
+		{"a template's triggers + 1", hostileSystem("templates", `[{"id":"t","name":"T","triggers":`+list(MaxTriggers+1, `{}`)+`}]`), strictjson.Limit},
+		{"a set's pieces filling 4 MB", hostileSystem("catalog", `[{"id":"i","type":"t","name":"I","features":{"deck":true},"deckCards":`+list((MaxFileBytes-300)/4, `"a"`)+`}]`), strictjson.Limit},
+		{"an item's field 4 MB long", hostileSystem("catalog", `[{"id":"i","type":"t","name":"I","features":{"writable":true},"body":`+str(MaxFileBytes-300)+`}]`), strictjson.Malformed},
 		// long strings
 		{"a 4 MB id", hostileSystem("id", str(MaxFileBytes-200)), strictjson.Malformed},
 		{"a description over MaxTextBytes", hostileSystem("description", str(MaxTextBytes+1)), strictjson.Malformed},
 		{"panelLib over MaxPanelBytes", hostileSystem("panelLib", str(MaxPanelBytes+1)), strictjson.Limit},
+		{"a panel over MaxPanelBytes", hostileSystem("panels", `[{"id":"p","slot":"inventory","html":`+str(MaxPanelBytes+1)+`}]`), strictjson.Limit},
+		{"a glossary entry over MaxTextBytes", hostileSystem("glossary", `{"Finesse":`+str(MaxTextBytes+1)+`}`), strictjson.Malformed},
+		{"a feature's hint over MaxTextBytes", hostileSystem("features", `[{"key":"f","label":"F","hint":`+str(MaxTextBytes+1)+`}]`), strictjson.Malformed},
 		// a huge number of problems
 		{"5,000 items each wrong three ways", hostileSystem("catalog", list(MaxCatalog, `{"id":"","type":"nope","name":"","cost":-1}`)), strictjson.Malformed},
 		// parent chains and cycles
@@ -173,6 +182,31 @@ func TestHostileSystemFiles(t *testing.T) {
 			}
 			if mb > 64 {
 				t.Errorf("%.1f MB allocated", mb)
+			}
+		})
+	}
+}
+
+// TestHostileItems: a player's own item (ParseItem, what a table's import of one reads) is
+// bounded the same way.
+func TestHostileItems(t *testing.T) {
+	c := campaign(t)
+	for _, h := range []hostileFile{
+		{"over MaxFileBytes", make([]byte, MaxFileBytes+1), strictjson.Limit},
+		{"100,000-deep arrays", []byte(`{"id":"i","type":"lr-gear","name":"I","x":` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + `}`), strictjson.Malformed},
+		{"300,000 keys", []byte(object(300_000, "0")), strictjson.Limit},
+		{"a list filling 4 MB", []byte(`{"id":"i","type":"lr-gear","name":"I","tags":` + list((MaxFileBytes-100)/2, "0") + `}`), strictjson.Limit},
+		{"keys + 1", []byte(strings.TrimSuffix(object(MaxItemFields+1, `""`), "}") + `,"id":"i","type":"lr-gear","name":"I"}`), strictjson.Limit},
+	} {
+		t.Run(h.name, func(t *testing.T) {
+			var ps strictjson.Problems
+			elapsed, mb := allocated(func() { _, ps = c.ParseItem(h.data) })
+			t.Logf("%d KB: %v, %.1f MB allocated", len(h.data)/1024, elapsed.Round(time.Millisecond), mb)
+			if k, _ := strictjson.KindOf(ps); len(ps) == 0 || k != h.want {
+				t.Errorf("kind %v, want %v: %.300v", k, h.want, ps)
+			}
+			if elapsed > time.Second && !raceEnabled || mb > 64 {
+				t.Errorf("%v, %.1f MB", elapsed, mb)
 			}
 		})
 	}
