@@ -231,3 +231,23 @@ func TestAddStacksWhereItIs(t *testing.T) {
 		t.Errorf("loose, in the sack and in its pocket are three places: %d rows", len(inv))
 	}
 }
+
+// TestLegacyHolds: a container's "Only holds" choice from before allows rules reads as
+// Pack Rat's HOLDER_RULES: a scroll case holds ten sheets, parchment taking two places.
+func TestLegacyHolds(t *testing.T) {
+	c := campaign(t)
+	cs := &Entry{UID: "cs", Qty: 1, Item: &Item{ID: "case", Type: "lr-bag", Name: "Scroll case", Fields: map[string]any{"holds": "scrolls"}}}
+	paper := &Entry{UID: "p", Qty: 6, Item: &Item{ID: "paper", Type: "lr-gear", Name: "Paper (sheet)"}}
+	parch := &Entry{UID: "pa", Qty: 3, Item: &Item{ID: "parch", Type: "lr-gear", Name: "Parchment"}}
+	rope := &Entry{UID: "r", Qty: 1, Item: &Item{ID: "rope", Type: "lr-gear", Name: "Rope"}}
+	inv := []*Entry{cs, paper, parch, rope}
+	if err := c.Put(inv, paper, cs); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(inv, parch, cs); refusal.Of(err) != refusal.NoSlot {
+		t.Errorf("6 sheets and 3 parchments (6 places) are more than 10: %v", err)
+	}
+	if err := c.Put(inv, rope, cs); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a scroll case holds no rope: %v", err)
+	}
+}

@@ -24,6 +24,30 @@ type space struct {
 	weightless bool
 }
 
+// legacyHolds are the "Only holds" choices of a container from before allows rules
+// (its holds field), read as rules and a count as Pack Rat's HOLDER_RULES (store.js) has
+// them: a scroll case ten sheets (parchment two places), a quiver or a bolt case twenty.
+func legacyHolds(kind string) ([]any, float64) {
+	rule := func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	switch kind {
+	case "scrolls":
+		return []any{rule("name", "parchment", "size", 2.0), rule("name", "paper map chart scroll letter deed sheet"),
+			rule("template", "document", "category", []any{"Letter", "Note", "Scroll", "Map"}),
+			rule("template", "consumable", "category", []any{"Scroll"})}, 10
+	case "arrows":
+		return []any{rule("feature", "ammunition", "name", "arrow")}, 20
+	case "bolts":
+		return []any{rule("feature", "ammunition", "name", "bolt")}, 20
+	}
+	return nil, 0
+}
+
 // mainSpace is a container's main space, read off it as it is now.
 func mainSpace(cur *Current) space {
 	sp := space{name: cur.Name}
@@ -35,6 +59,15 @@ func mainSpace(cur *Current) space {
 	}
 	if v, ok := cur.Field("holdLimit"); ok {
 		sp.max, _ = v.(float64)
+	}
+	if len(sp.allows) == 0 {
+		if v, _ := cur.Field("holds"); v != nil {
+			kind, _ := v.(string)
+			var most float64
+			if sp.allows, most = legacyHolds(kind); sp.max <= 0 {
+				sp.max = most
+			}
+		}
 	}
 	if v, ok := cur.Field("weightless"); ok {
 		sp.weightless = v == true
