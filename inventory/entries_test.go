@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"os"
 	"testing"
 
 	"sheetkeeper/refusal"
@@ -249,5 +250,31 @@ func TestLegacyHolds(t *testing.T) {
 	}
 	if err := c.Put(inv, rope, cs); refusal.Of(err) != refusal.NotAllowed {
 		t.Errorf("a scroll case holds no rope: %v", err)
+	}
+}
+
+// TestQuiver5e: the built-in D&D 5e's quiver (holds: arrows) takes its arrows, twenty of
+// them, though the system has no Ammunition feature of Pack Rat's own 5e.
+func TestQuiver5e(t *testing.T) {
+	data, err := os.ReadFile("../content/systems/dnd5e-srd.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ps := Parse(data)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, _ := s.Campaign(nil)
+	quiver, arrows := c.NewEntry("q", s.CatalogItem("quiver"), 1), c.NewEntry("a", s.CatalogItem("arrow"), 20)
+	more, bolt := c.NewEntry("m", s.CatalogItem("arrow"), 1), c.NewEntry("b", s.CatalogItem("crossbow-bolt"), 1)
+	inv := []*Entry{quiver, arrows, more, bolt}
+	if err := c.Put(inv, arrows, quiver); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(inv, more, quiver); refusal.Of(err) != refusal.NoSlot {
+		t.Errorf("a twenty-first arrow: %v", err)
+	}
+	if err := c.Put(inv, bolt, quiver); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a bolt in a quiver: %v", err)
 	}
 }

@@ -1,6 +1,10 @@
 package inventory
 
-import "sheetkeeper/refusal"
+import (
+	"strings"
+
+	"sheetkeeper/refusal"
+)
 
 // A container's spaces, as Pack Rat has them (store.js): its main space and its
 // compartments — a side pocket, a lid, its outside — each with its own allows rules, its
@@ -27,7 +31,9 @@ type space struct {
 // legacyHolds are the "Only holds" choices of a container from before allows rules
 // (its holds field), read as rules and a count as Pack Rat's HOLDER_RULES (store.js) has
 // them: a scroll case ten sheets (parchment two places), a quiver or a bolt case twenty.
-func legacyHolds(kind string) ([]any, float64) {
+// Pack Rat's arrows are its D&D 5e's Ammunition feature; in a system without that
+// feature, the name alone says what an arrow is.
+func legacyHolds(kind string, ammunition bool) ([]any, float64) {
 	rule := func(kv ...any) map[string]any {
 		m := map[string]any{}
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -40,10 +46,12 @@ func legacyHolds(kind string) ([]any, float64) {
 		return []any{rule("name", "parchment", "size", 2.0), rule("name", "paper map chart scroll letter deed sheet"),
 			rule("template", "document", "category", []any{"Letter", "Note", "Scroll", "Map"}),
 			rule("template", "consumable", "category", []any{"Scroll"})}, 10
-	case "arrows":
-		return []any{rule("feature", "ammunition", "name", "arrow")}, 20
-	case "bolts":
-		return []any{rule("feature", "ammunition", "name", "bolt")}, 20
+	case "arrows", "bolts":
+		r := rule("name", strings.TrimSuffix(kind, "s"))
+		if ammunition {
+			r["feature"] = "ammunition"
+		}
+		return []any{r}, 20
 	}
 	return nil, 0
 }
@@ -64,7 +72,7 @@ func mainSpace(cur *Current) space {
 		if v, _ := cur.Field("holds"); v != nil {
 			kind, _ := v.(string)
 			var most float64
-			if sp.allows, most = legacyHolds(kind); sp.max <= 0 {
+			if sp.allows, most = legacyHolds(kind, cur.sys.FeatureByKey("ammunition") != nil); sp.max <= 0 {
 				sp.max = most
 			}
 		}
