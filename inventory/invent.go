@@ -110,8 +110,8 @@ func (c *Campaign) Invent(in Invention) (*Invented, error) {
 	return &Invented{Item: it, Data: data, Notes: iv.notes}, nil
 }
 
-// likeRaw is a copy of the file form of the catalog item like names (by id or name), or
-// nil for none.
+// likeRaw is a copy of the file form of the catalog item like names (by id or name), less
+// its description (that item's own words, not the new one's), or nil for none.
 func (c *Campaign) likeRaw(like string) map[string]any {
 	if strings.TrimSpace(like) == "" {
 		return nil

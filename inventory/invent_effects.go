@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,20 +86,11 @@ func (r *effectsReader) change(e *ruleset.ItemEffect, part string) string {
 func dropWords(ws []string, drop ...string) []string {
 	out := ws[:0:0]
 	for _, w := range ws {
-		if !containsString(drop, w) {
+		if !slices.Contains(drop, w) {
 			out = append(out, w)
 		}
 	}
 	return out
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // amount finds a change's number, first ("+1 sneak") or last ("sneak +1").
