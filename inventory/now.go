@@ -17,8 +17,9 @@ const MaxCampaignStates = 64
 type Campaign struct {
 	System *System
 	States []State
-	// Invented are the items the GM invented in this game (Invent), which the table keeps:
-	// the same name is that item for the rest of the game (Resolve finds it).
+	// Invented are the items the GM invented in this game (Invent), which the table keeps
+	// (each one's Invented.Data, read back with ParseItem) and gives every campaign it
+	// makes: the same name is that item for the rest of the game (Resolve finds it).
 	Invented []*Item
 	order    map[string]int
 	// templates are the players' own (rule packages'), by id; see AddTemplates.
