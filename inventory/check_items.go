@@ -275,6 +275,12 @@ func (c *checker) readLayer(path, state string, m map[string]any, fields map[str
 			if n, ok := r.weight(k, v); ok {
 				l.Weight = &n
 			}
+		case "slot":
+			sl := r.str(k, false)
+			l.Slot = &sl
+		case "slotSize":
+			n := r.count(k, v)
+			l.SlotSize = &n
 		default:
 			if fields == nil {
 				if l.Fields == nil {
@@ -462,6 +468,11 @@ func (c *checker) checkSlots() {
 	for i, it := range c.s.Catalog {
 		if it.Slot != "" && it.Slot != "none" && !seen[it.Slot] {
 			c.Add(rules.PathOf("catalog", i, "slot"), "unknown slot %q", rules.Clip(it.Slot))
+		}
+		for _, st := range rules.SortedKeys(it.Layers) {
+			if l := it.Layers[st]; l.Slot != nil && *l.Slot != "" && *l.Slot != "none" && !seen[*l.Slot] {
+				c.Add(rules.PathOf("catalog", i, "layers", st, "slot"), "unknown slot %q", rules.Clip(*l.Slot))
+			}
 		}
 	}
 }

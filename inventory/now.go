@@ -104,6 +104,9 @@ type Current struct {
 	Category    string
 	Cost        int64
 	Weight      float64
+	// Slot and SlotSize: where it goes when equipped (see Item).
+	Slot     string
+	SlotSize int
 
 	sys *System
 	// The on layers, in order: the first few inline (most items have none or one), the
@@ -124,7 +127,7 @@ func (c *Current) layer(i int) *Layer {
 func (c *Campaign) Now(e *Entry) Current {
 	it := e.Item
 	cur := Current{Item: it, sys: c.System, Name: it.Name, Icon: it.Icon, Description: it.Description,
-		Category: it.Category, Cost: it.Cost, Weight: it.Weight}
+		Category: it.Category, Cost: it.Cost, Weight: it.Weight, Slot: it.Slot, SlotSize: it.SlotSize}
 	cur.Template = c.itemTemplate(it)
 	if len(e.Own) == 0 && len(e.GM) == 0 {
 		return cur
@@ -161,6 +164,12 @@ func (c *Campaign) Now(e *Entry) Current {
 		}
 		if l.Weight != nil {
 			cur.Weight = *l.Weight
+		}
+		if l.Slot != nil {
+			cur.Slot = *l.Slot
+		}
+		if l.SlotSize != nil {
+			cur.SlotSize = *l.SlotSize
 		}
 	}
 	return cur

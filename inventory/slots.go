@@ -14,8 +14,8 @@ type Placement struct {
 	Size int
 }
 
-// SlotFor returns where an entry goes when equipped: the slot it names itself (with its
-// own slotSize), else the first slot with a rule it matches, a rule with a state counting
+// SlotFor returns where an entry goes when equipped, its item as it is now (a layer may
+// move it): the slot it names itself (with its own slotSize), else the first slot with a rule it matches, a rule with a state counting
 // only while that state is on. false: it takes no slot ("none", no rule matches, or the
 // system has no slots), so it equips freely.
 func (c *Campaign) SlotFor(e *Entry) (Placement, bool) {
@@ -25,16 +25,15 @@ func (c *Campaign) SlotFor(e *Entry) (Placement, bool) {
 // slotFor is SlotFor with one state taken as off (without: "" for none), to ask whether
 // switching that state off would make an item take less room.
 func (c *Campaign) slotFor(e *Entry, without string) (Placement, bool) {
-	it := e.Item
-	if it.Slot == "none" {
+	cur := c.Now(e)
+	if cur.Slot == "none" {
 		return Placement{}, false
 	}
-	cur := c.Now(e)
 	for i := range c.System.Slots {
 		s := &c.System.Slots[i]
-		if it.Slot != "" {
-			if it.Slot == s.Key {
-				return Placement{Slot: s, Size: max(1, it.SlotSize)}, true
+		if cur.Slot != "" {
+			if cur.Slot == s.Key {
+				return Placement{Slot: s, Size: max(1, cur.SlotSize)}, true
 			}
 			continue
 		}

@@ -202,3 +202,29 @@ func TestGMOverride(t *testing.T) {
 		t.Fatalf("the GM's On: %v", err)
 	}
 }
+
+// TestLayerMovesSlot: where an item goes is read off the item as it is now (Pack Rat's
+// slotFor takes currentItem), so a layer may move it: a cursed staff clings to the body.
+func TestLayerMovesSlot(t *testing.T) {
+	s, ps := Parse(mutate(t, func(m map[string]any) {
+		obj(m, "catalog", 2)["layers"] = map[string]any{"cursed": map[string]any{"slot": "body"}}
+	}))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, _ := s.Campaign(nil)
+	staff := &Entry{UID: "s", Item: s.CatalogItem("lr-staff"), Qty: 1}
+	if p, ok := c.SlotFor(staff); !ok || p.Slot.Key != "hands" {
+		t.Fatalf("in hand: %+v", p)
+	}
+	staff.GM = map[string]bool{"cursed": true}
+	if p, ok := c.SlotFor(staff); !ok || p.Slot.Key != "body" || p.Size != 1 {
+		t.Errorf("cursed, on the body: %+v", p)
+	}
+	_, ps = Parse(mutate(t, func(m map[string]any) {
+		obj(m, "catalog", 2)["layers"] = map[string]any{"cursed": map[string]any{"slot": "tail"}}
+	}))
+	if !has(ps, "catalog[2] (lr-staff).layers.cursed.slot", `unknown slot "tail"`) {
+		t.Errorf("got %v", ps)
+	}
+}
