@@ -44,7 +44,7 @@ type Layer struct {
 	Slot     *string
 	SlotSize *int
 	Features map[string]bool
-	Fields      map[string]any
+	Fields   map[string]any
 	// Locks: states only the GM can change while this layer is on.
 	Locks []string
 }
