@@ -69,6 +69,11 @@ type Main struct {
 
 	stopControl func() // the control socket (control.go)
 
+	// ShardTTL is the lease of each shard this process runs with --shards auto on
+	// etcd (etcd.DefaultLeaseTTL when 0): how long a dead process's shards go unrun.
+	ShardTTL   time.Duration
+	stopShards func() // ends the shards' leases and closes their sessions (startShards)
+
 	// The operator's view (ops.go): the metrics' registry, the metrics, and the HTTP
 	// endpoints when --http is set.
 	Registry *prometheus.Registry
@@ -107,8 +112,9 @@ func (m *Main) Run(ctx context.Context) error {
 		Guild: m.Config.DiscordGuild,
 		Log:   m.Log,
 
-		Shard:  m.Config.Shard,
-		Shards: m.Config.Shards,
+		Shard:      m.Config.Shard,
+		Shards:     m.Config.Shards,
+		ShardsAuto: m.Config.ShardsAuto,
 
 		OnReconnect: m.Metrics.Reconnected,
 	})
@@ -123,6 +129,11 @@ func (m *Main) Run(ctx context.Context) error {
 	defer cancel()
 	if err := m.Bot.Open(openCtx); err != nil {
 		return err
+	}
+	if m.Config.ShardsAuto {
+		if err := m.startShards(openCtx); err != nil {
+			return err
+		}
 	}
 	// Scheduled rests start once their posts can go out; their firings outlive the
 	// signal's context, as Close lets one in progress finish.
@@ -148,8 +159,42 @@ func (m *Main) startSchedules(ctx context.Context) error {
 	return m.Core.StartLeading(ctx, el)
 }
 
+// startShards runs the shards of --shards auto: as many as Discord recommends, all of
+// them in this process on a bbolt file (which no other process shares), else this
+// process's share of them, held by etcd leases (etcd.Shards) until Close.
+func (m *Main) startShards(ctx context.Context) error {
+	n, err := m.Bot.RecommendedShards(ctx)
+	if err != nil {
+		return err
+	}
+	if m.Config.StoreAt().Backend != config.Etcd {
+		for k := range n {
+			if err := m.Bot.OpenShard(ctx, k, n); err != nil {
+				return err
+			}
+		}
+		m.Log.Info("running every shard", "shards", n)
+		return nil
+	}
+	sh, err := etcd.NewShards(m.Store, n, m.ShardTTL, m.Log)
+	if err != nil {
+		return err
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := sh.Run(sctx, m.Bot); err != nil {
+			m.Log.Error("the shard leases ended", "err", err)
+		}
+	}()
+	m.stopShards = func() { cancel(); <-done }
+	m.Log.Info("sharing the shards through etcd", "shards", n)
+	return nil
+}
+
 // Close stops the operator's endpoints, then the scheduled rests (a firing in progress
-// commits and posts), then the bot (no new events; the ones in flight finish and
+// commits and posts), then the shards' leases (--shards auto), then the bot (no new events; the ones in flight finish and
 // answer), then closes the database. It is safe after a failed Run.
 func (m *Main) Close() error {
 	var errs []error
@@ -158,6 +203,9 @@ func (m *Main) Close() error {
 	}
 	if m.Core != nil {
 		m.Core.Close()
+	}
+	if m.stopShards != nil {
+		m.stopShards()
 	}
 	if m.Bot != nil {
 		if err := m.Bot.Close(); err != nil {
