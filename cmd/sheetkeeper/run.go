@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -26,7 +27,7 @@ import (
 const noTokenMessage = "sheetkeeper run: no Discord token: set DISCORD_TOKEN (or SHEETKEEPER_DISCORD_TOKEN, or discord-token in a --config file); `sheetkeeper console` runs without one"
 
 func cmdRun(args []string, _ io.Reader, _, stderr io.Writer) int {
-	cfg, _, status := loadConfig("run", append(append(append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings...), config.StoreSettings...), config.ShardSettings...), args, stderr)
+	cfg, _, status := loadConfig("run", runSettings(), args, stderr)
 	if status >= 0 {
 		return status
 	}
@@ -37,6 +38,11 @@ func cmdRun(args []string, _ io.Reader, _, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return runBot(ctx, cfg, stderr)
+}
+
+// runSettings are the settings `run` takes.
+func runSettings() []string {
+	return slices.Concat([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings, config.StoreSettings, config.ShardSettings)
 }
 
 // runBot runs the bot until ctx is done (a signal), then shuts it down gracefully. It

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -100,4 +101,36 @@ func TestRunShardsAuto(t *testing.T) {
 			t.Errorf("IDENTIFY named shard [%d,%d] (named: %v), want one of 4", k, n, ok)
 		}
 	}
+}
+
+// TestRunShardsAutoOnBolt: on a bbolt file, which one process holds, --shards auto runs
+// every shard Discord recommends in this process, and registers the commands once.
+func TestRunShardsAutoOnBolt(t *testing.T) {
+	fake := fakediscord.NewWith(t, fakediscord.Config{Token: "run-token", Shards: 3,
+		Guilds: []fakediscord.Guild{{ID: autoGuild, Channels: []fakediscord.Channel{{ID: autoChannel}}}}})
+	cfg := &config.Config{DB: filepath.Join(t.TempDir(), "sheetkeeper.db"), DiscordToken: "run-token", DiscordAPI: fake.URL(),
+		DiscordGuild: autoGuild, LogLevel: "debug", ShardsAuto: true}
+	var stderr syncBuffer
+	m := NewMain(cfg, &stderr)
+	if err := m.Run(context.Background()); err != nil {
+		m.Close()
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	defer m.Close()
+	if got := m.Bot.Shards(); !slices.Equal(got, []int{0, 1, 2}) {
+		t.Fatalf("runs shards %v, want all 3", got)
+	}
+	var named []int
+	for _, id := range fake.Identifies() {
+		if k, n, ok := id.Shard(); ok && n == 3 {
+			named = append(named, k)
+		}
+	}
+	if slices.Sort(named); !slices.Equal(named, []int{0, 1, 2}) {
+		t.Errorf("IDENTIFY named shards %v of 3, want 0, 1, 2", named)
+	}
+	if got := len(fake.CommandOverwrites()); got != 1 {
+		t.Errorf("the commands were overwritten %d times, want once", got)
+	}
+	answersDemo(t, fake, &stderr)
 }
