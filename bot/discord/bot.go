@@ -109,6 +109,7 @@ type Bot struct {
 	appID   string
 	closing bool
 	links   map[int]*link // ShardsAuto: the shards this process runs (shards.go)
+	opening sync.Mutex    // serialises OpenShard, so a shard opened twice at once runs once
 	queues  map[string]*queue
 	wg      sync.WaitGroup // queue workers and interactions in flight
 	base    context.Context

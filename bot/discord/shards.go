@@ -38,6 +38,8 @@ func (b *Bot) OpenShard(ctx context.Context, shard, count int) error {
 	if shard < 0 || shard >= count {
 		return fmt.Errorf("discord: shard %d of %d: shards are numbered 0 to %d", shard, count, count-1)
 	}
+	b.opening.Lock()
+	defer b.opening.Unlock()
 	b.mu.Lock()
 	if b.closing {
 		b.mu.Unlock()
