@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -212,13 +213,17 @@ func (h *holding) step(ctx context.Context) (int64, error) {
 		}
 	}
 	share := (h.count + max(members, 1) - 1) / max(members, 1)
+	var lost, kept []int
 	for _, k := range slices.Sorted(maps.Keys(h.held)) {
 		if owners[k] != h.me { // not ours any more: the key went with a lapsed lease
-			h.drop(ctx, k, false)
+			lost = append(lost, k)
+		} else {
+			kept = append(kept, k)
 		}
 	}
-	for len(h.held) > share {
-		h.drop(ctx, slices.Max(slices.Collect(maps.Keys(h.held))), true)
+	h.drop(ctx, lost, false)
+	if len(kept) > share { // the highest go
+		h.drop(ctx, kept[share:], true)
 	}
 	for k := 0; k < h.count && len(h.held) < share; k++ {
 		if _, taken := owners[k]; taken || time.Since(h.failed[k]) < time.Duration(h.ttl)*time.Second {
@@ -253,15 +258,21 @@ func (h *holding) claim(ctx context.Context, k int) error {
 	return nil
 }
 
-// drop closes shard k and, when give is set (the key is still ours), gives its claim
-// up.
-func (h *holding) drop(ctx context.Context, k int, give bool) {
-	h.r.CloseShard(k)
-	delete(h.held, k)
-	if give {
-		h.release(ctx, k)
+// drop closes shards ks, all at once (closing a gateway session takes discordgo a
+// second), and, when give is set (their keys are still ours), gives their claims up.
+func (h *holding) drop(ctx context.Context, ks []int, give bool) {
+	var wg sync.WaitGroup
+	for _, k := range ks {
+		wg.Go(func() { h.r.CloseShard(k) })
 	}
-	h.log.Info("etcd: shard handed on", "shard", k, "of", h.count)
+	wg.Wait()
+	for _, k := range ks {
+		delete(h.held, k)
+		if give {
+			h.release(ctx, k)
+		}
+		h.log.Info("etcd: shard handed on", "shard", k, "of", h.count)
+	}
 }
 
 // release deletes shard k's owner key if it is still this process's.
