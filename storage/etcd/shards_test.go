@@ -2,6 +2,7 @@ package etcd_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"testing"
@@ -31,15 +32,19 @@ func (r *running) held(name string) int {
 	return n
 }
 
-// proc is one process's etcd.ShardRunner.
+// proc is one process's etcd.ShardRunner; it fails to open the shards of refuse.
 type proc struct {
-	name string
-	all  *running
+	name   string
+	all    *running
+	refuse map[int]bool
 }
 
 func (p proc) OpenShard(_ context.Context, shard, count int) error {
 	p.all.mu.Lock()
 	defer p.all.mu.Unlock()
+	if p.refuse[shard] {
+		return fmt.Errorf("%s cannot open shard %d", p.name, shard)
+	}
 	if other, ok := p.all.by[shard]; ok {
 		p.all.t.Errorf("%s opened shard %d of %d, which %s runs", p.name, shard, count, other)
 	}
@@ -57,7 +62,7 @@ func (p proc) CloseShard(shard int) {
 
 // startShards runs a process's share of 4 shards on its own store client; stop ends it
 // cleanly and waits.
-func startShards(t *testing.T, st storage.Store, name string, all *running) (stop func()) {
+func startShards(t *testing.T, st storage.Store, name string, all *running, refuse ...int) (stop func()) {
 	t.Helper()
 	sh, err := etcd.NewShards(st, 4, time.Second, slog.New(slog.NewTextHandler(tlog{t, name}, nil)))
 	if err != nil {
@@ -65,7 +70,11 @@ func startShards(t *testing.T, st storage.Store, name string, all *running) (sto
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- sh.Run(ctx, proc{name, all}) }()
+	p := proc{name: name, all: all, refuse: map[int]bool{}}
+	for _, k := range refuse {
+		p.refuse[k] = true
+	}
+	go func() { done <- sh.Run(ctx, p) }()
 	stopped := false
 	stop = func() {
 		if stopped {
@@ -133,6 +142,22 @@ func TestShardsDivideAndHandOn(t *testing.T) {
 	stop3()
 	waitHeld(t, all, time.Second, map[string]int{"p2": 4, "p3": 0})
 	t.Logf("p2 took p3's shards over %s after p3 stopped", time.Since(start).Round(time.Millisecond))
+}
+
+// TestShardThatDoesNotOpen: a shard a process fails to open is given back, and another
+// process, whose share has room, takes it.
+func TestShardThatDoesNotOpen(t *testing.T) {
+	prefix := newPrefix()
+	all := &running{t: t, by: map[int]string{}}
+	startShards(t, openAt(t, prefix, etcd.Options{}), "p1", all, 3)
+	waitHeld(t, all, 5*time.Second, map[string]int{"p1": 3})
+	startShards(t, openAt(t, prefix, etcd.Options{}), "p2", all)
+	waitHeld(t, all, 5*time.Second, map[string]int{"p1": 2, "p2": 2})
+	all.mu.Lock()
+	defer all.mu.Unlock()
+	if all.by[3] != "p2" {
+		t.Errorf("shard 3 is run by %q, want p2", all.by[3])
+	}
 }
 
 // TestNewShardsRefused: shard leases need an etcd store and at least one shard.
