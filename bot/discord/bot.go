@@ -54,6 +54,10 @@ type Options struct {
 	// and OpenShard and CloseShard run the shards this process is given (Shard and
 	// Shards are ignored); RecommendedShards says how many there are.
 	ShardsAuto bool
+	// IdentifyInterval spaces the shards' IDENTIFYs this process sends (default 5 s:
+	// Discord takes one per 5 s from a bot whose max_concurrency is 1); negative, not
+	// at all (tests against the fake).
+	IdentifyInterval time.Duration
 	// Log receives what the bot does not show users.
 	Log *slog.Logger
 	// DeferAfter is how long a command or component may take before its answer is
@@ -78,6 +82,9 @@ func (o *Options) defaults() {
 	}
 	if o.Shards < 1 {
 		o.Shards = 1
+	}
+	if o.IdentifyInterval == 0 {
+		o.IdentifyInterval = 5 * time.Second
 	}
 	if o.DeferAfter <= 0 {
 		o.DeferAfter = 2 * time.Second
@@ -110,10 +117,12 @@ type Bot struct {
 	closing bool
 	links   map[int]*link // ShardsAuto: the shards this process runs (shards.go)
 	opening sync.Mutex    // serialises OpenShard, so a shard opened twice at once runs once
-	queues  map[string]*queue
-	wg      sync.WaitGroup // queue workers and interactions in flight
-	base    context.Context
-	cancel  context.CancelFunc
+	// identified is when OpenShard last connected a shard (guarded by opening).
+	identified time.Time
+	queues     map[string]*queue
+	wg         sync.WaitGroup // queue workers and interactions in flight
+	base       context.Context
+	cancel     context.CancelFunc
 }
 
 // link is one gateway session, a shard this process runs.

@@ -15,7 +15,7 @@ import (
 // registers the commands; a closed shard's guild goes unanswered here until it is
 // opened again.
 func TestShardsAuto(t *testing.T) {
-	h := newHarness(t, func(o *Options) { o.ShardsAuto = true })
+	h := newHarness(t, func(o *Options) { o.ShardsAuto, o.IdentifyInterval = true, -1 })
 	if ids := h.fake.Identifies(); len(ids) != 0 {
 		t.Fatalf("Open identified %d times; with ShardsAuto it connects nothing", len(ids))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -33,7 +34,9 @@ func (b *Bot) RecommendedShards(ctx context.Context) (int, error) {
 
 // OpenShard connects the gateway session of shard of count and returns once it is
 // READY (and, for shard 0, the slash commands are registered). Running a shard already
-// running is nothing.
+// running is nothing. It waits for Options.IdentifyInterval since its last IDENTIFY
+// first: Discord refuses IDENTIFYs faster than that. (Processes do not space theirs
+// with each other's: start them some seconds apart.)
 func (b *Bot) OpenShard(ctx context.Context, shard, count int) error {
 	if shard < 0 || shard >= count {
 		return fmt.Errorf("discord: shard %d of %d: shards are numbered 0 to %d", shard, count, count-1)
@@ -50,11 +53,20 @@ func (b *Bot) OpenShard(ctx context.Context, shard, count int) error {
 	if running {
 		return nil
 	}
+	if wait := time.Until(b.identified.Add(b.opts.IdentifyInterval)); wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return fmt.Errorf("discord: waiting to open shard %d: %w", shard, ctx.Err())
+		}
+	}
 	l, err := b.newLink(shard, count)
 	if err != nil {
 		return err
 	}
-	if err := b.openLink(ctx, l, shard, count); err != nil {
+	err = b.openLink(ctx, l, shard, count)
+	b.identified = time.Now()
+	if err != nil {
 		return err
 	}
 	b.mu.Lock()

@@ -77,8 +77,11 @@ type Main struct {
 
 	// ShardTTL is the lease of each shard this process runs with --shards auto on
 	// etcd (etcd.DefaultLeaseTTL when 0): how long a dead process's shards go unrun.
-	ShardTTL   time.Duration
-	stopShards func() // ends the shards' leases and closes their sessions (startShards)
+	ShardTTL time.Duration
+	// IdentifyInterval spaces the IDENTIFYs of the shards this process opens
+	// (discord.Options.IdentifyInterval: 5 s when 0, none when negative).
+	IdentifyInterval time.Duration
+	stopShards       func() // ends the shards' leases and closes their sessions (startShards)
 
 	// The operator's view (ops.go): the metrics' registry, the metrics, and the HTTP
 	// endpoints when --http is set.
@@ -121,6 +124,8 @@ func (m *Main) Run(ctx context.Context) error {
 		Shard:      m.Config.Shard,
 		Shards:     m.Config.Shards,
 		ShardsAuto: m.Config.ShardsAuto,
+		// Zero: Discord's 5 s.
+		IdentifyInterval: m.IdentifyInterval,
 
 		OnReconnect: m.Metrics.Reconnected,
 	})

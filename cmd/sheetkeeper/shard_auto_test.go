@@ -26,6 +26,7 @@ func startAuto(t *testing.T, fake *fakediscord.Server, endpoint string) (*Main, 
 	stderr := &syncBuffer{}
 	m := NewMain(cfg, stderr)
 	m.ShardTTL = time.Second
+	m.IdentifyInterval = -1 // the fake takes them as fast as they come
 	if err := m.Run(context.Background()); err != nil {
 		m.Close()
 		t.Fatalf("run: %v\n%s", err, stderr)
@@ -112,6 +113,8 @@ func TestRunShardsAutoOnBolt(t *testing.T) {
 		DiscordGuild: autoGuild, LogLevel: "debug", ShardsAuto: true}
 	var stderr syncBuffer
 	m := NewMain(cfg, &stderr)
+	m.IdentifyInterval = 50 * time.Millisecond
+	start := time.Now()
 	if err := m.Run(context.Background()); err != nil {
 		m.Close()
 		t.Fatalf("run: %v\n%s", err, stderr.String())
@@ -119,6 +122,10 @@ func TestRunShardsAutoOnBolt(t *testing.T) {
 	defer m.Close()
 	if got := m.Bot.Shards(); !slices.Equal(got, []int{0, 1, 2}) {
 		t.Fatalf("runs shards %v, want all 3", got)
+	}
+	ids := fake.Identifies()
+	if took := time.Since(start); took < 100*time.Millisecond || len(ids) != 3 || ids[2].Time.Sub(ids[1].Time) < 50*time.Millisecond {
+		t.Errorf("3 shards opened in %s, %d IDENTIFYs, not 50 ms apart", took, len(ids))
 	}
 	var named []int
 	for _, id := range fake.Identifies() {
