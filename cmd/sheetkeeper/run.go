@@ -142,7 +142,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	if m.Config.ShardsAuto {
-		if err := m.startShards(openCtx); err != nil {
+		if err := m.startShards(ctx); err != nil {
 			return err
 		}
 	}
@@ -172,9 +172,12 @@ func (m *Main) startSchedules(ctx context.Context) error {
 
 // startShards runs the shards of --shards auto: as many as Discord recommends, all of
 // them in this process on a bbolt file (which no other process shares), else this
-// process's share of them, held by etcd leases (etcd.Shards) until Close.
+// process's share of them, held by etcd leases (etcd.Shards) until Close. Opening
+// every shard takes IdentifyInterval each, so ctx (not a minute's) bounds it.
 func (m *Main) startShards(ctx context.Context) error {
-	n, err := m.Bot.RecommendedShards(ctx)
+	askCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	n, err := m.Bot.RecommendedShards(askCtx)
+	cancel()
 	if err != nil {
 		return err
 	}
@@ -205,8 +208,9 @@ func (m *Main) startShards(ctx context.Context) error {
 }
 
 // Close stops the operator's endpoints, then the scheduled rests (a firing in progress
-// commits and posts), then the shards' leases (--shards auto), then the bot (no new events; the ones in flight finish and
-// answer), then closes the database. It is safe after a failed Run.
+// commits and posts), then the shards' leases (--shards auto), then the bot (no new
+// events; the ones in flight finish and answer), then closes the database. It is safe
+// after a failed Run.
 func (m *Main) Close() error {
 	var errs []error
 	if err := m.stopOps(); err != nil {
