@@ -116,13 +116,15 @@ type Bot struct {
 	appID   string
 	closing bool
 	links   map[int]*link // ShardsAuto: the shards this process runs (shards.go)
-	opening sync.Mutex    // serialises OpenShard, so a shard opened twice at once runs once
-	// identified is when OpenShard last connected a shard (guarded by opening).
+	queues  map[string]*queue
+	wg      sync.WaitGroup // queue workers and interactions in flight
+	base    context.Context
+	cancel  context.CancelFunc
+
+	// opening serialises OpenShard, so a shard opened twice at once runs once;
+	// identified is when it last connected one.
+	opening    sync.Mutex
 	identified time.Time
-	queues     map[string]*queue
-	wg         sync.WaitGroup // queue workers and interactions in flight
-	base       context.Context
-	cancel     context.CancelFunc
 }
 
 // link is one gateway session, a shard this process runs.
