@@ -41,8 +41,11 @@ type Config struct {
 	HTTP         string // host:port of the operator's endpoints (/healthz, /readyz, /metrics); empty: none
 	LogFormat    string // text or json
 	// Shard of Shards is the Discord gateway shard this process runs (shard.go), from
-	// the settings ShardSetting and ShardsSetting as given.
+	// the settings ShardSetting and ShardsSetting as given. ShardsAuto ("--shards
+	// auto") leaves both to run time: Discord's recommended count, divided among the
+	// processes sharing the store (Shard and Shards are then 0).
 	Shard, Shards               int
+	ShardsAuto                  bool
 	ShardSetting, ShardsSetting string
 }
 

@@ -21,6 +21,10 @@ func TestShardSettings(t *testing.T) {
 	if err != nil || c.Shard != 2 || c.Shards != 3 {
 		t.Fatalf("flag over env: %+v, %v", c, err)
 	}
+	c, _, err = load(t, nil, map[string]string{"SHEETKEEPER_SHARDS": "auto"})
+	if err != nil || !c.ShardsAuto || c.Shard != 0 || c.Shards != 0 {
+		t.Fatalf("shards auto: %+v, %v", c, err)
+	}
 }
 
 func TestShardSettingsRefused(t *testing.T) {
@@ -33,7 +37,8 @@ func TestShardSettingsRefused(t *testing.T) {
 		{[]string{"--shard", "-1", "--shards", "2"}, `shard: "-1" is not a shard number`},
 		{[]string{"--shard", "x"}, `shard: "x" is not a shard number`},
 		{[]string{"--shards", "0"}, `shards: "0" is not a number of shards`},
-		{[]string{"--shards", "auto"}, `shards: "auto" is not a number of shards`},
+		{[]string{"--shards", "Auto"}, `shards: "Auto" is not a number of shards`},
+		{[]string{"--shards", "auto", "--shard", "1"}, `shard "1" with shards auto`},
 		{[]string{"--shards", "99999999999999999999"}, "is not a number of shards"},
 		{[]string{"--shards", "70000"}, "from 1 to 65536"},
 	} {

@@ -58,9 +58,10 @@ type Porter interface {
 	// snapshot, kind by kind; an error from fn stops it and comes back as it is.
 	Export(ctx context.Context, fn func(Record) error) error
 	// Import writes recs in one transaction, with the indexes they need, exactly as they
-	// are (a record already stored under its key is replaced). It is for filling an empty
-	// store: it checks no more than that each record's key and value are well formed
-	// (Invalid otherwise, and nothing is written). Callers keep each call within the
+	// are. It is for filling an empty store: it checks that each record's key and value
+	// are well formed (Invalid otherwise, and nothing is written); a record already
+	// stored under its key is replaced on bbolt, which one process holds, and refused
+	// on etcd (Conflict, nothing written), where another process may have written it. Callers keep each call within the
 	// backend's transaction limits (the etcd backend's are 128 writes, 1.5 MiB).
 	Import(ctx context.Context, recs []Record) error
 }

@@ -50,6 +50,14 @@ type Options struct {
 	// process. Only shard 0 registers the slash commands: they are the application's,
 	// not a shard's, and one overwrite is enough.
 	Shard, Shards int
+	// ShardsAuto leaves the shards to run time (shards.go): Open connects no gateway,
+	// and OpenShard and CloseShard run the shards this process is given (Shard and
+	// Shards are ignored); RecommendedShards says how many there are.
+	ShardsAuto bool
+	// IdentifyInterval spaces the shards' IDENTIFYs this process sends (default 5 s:
+	// Discord takes one per 5 s from a bot whose max_concurrency is 1); negative, not
+	// at all (tests against the fake).
+	IdentifyInterval time.Duration
 	// Log receives what the bot does not show users.
 	Log *slog.Logger
 	// DeferAfter is how long a command or component may take before its answer is
@@ -75,6 +83,9 @@ func (o *Options) defaults() {
 	if o.Shards < 1 {
 		o.Shards = 1
 	}
+	if o.IdentifyInterval == 0 {
+		o.IdentifyInterval = 5 * time.Second
+	}
 	if o.DeferAfter <= 0 {
 		o.DeferAfter = 2 * time.Second
 	}
@@ -92,27 +103,39 @@ func (o *Options) defaults() {
 // Bot connects a core to Discord. Open starts it, Close stops it.
 type Bot struct {
 	core *bot.Core
+	// sess makes every REST request; it is also the gateway session of the shard the
+	// options name (with ShardsAuto it never connects: links are the gateway).
 	sess *discordgo.Session
+	main *link
 	opts Options
 	log  *slog.Logger
 	cmds *commandSet
-
-	ready     chan struct{}
-	readyOnce sync.Once
-
-	// connected is whether the gateway is up (READY or RESUMED seen since the last
-	// disconnect); connects counts its connections, the first included.
-	connected atomic.Bool
-	connects  atomic.Int64
 
 	mu      sync.Mutex
 	botID   string
 	appID   string
 	closing bool
+	links   map[int]*link // ShardsAuto: the shards this process runs (shards.go)
 	queues  map[string]*queue
 	wg      sync.WaitGroup // queue workers and interactions in flight
 	base    context.Context
 	cancel  context.CancelFunc
+
+	// opening serialises OpenShard, so a shard opened twice at once runs once;
+	// identified is when it last connected one.
+	opening    sync.Mutex
+	identified time.Time
+}
+
+// link is one gateway session, a shard this process runs.
+type link struct {
+	sess      *discordgo.Session
+	ready     chan struct{}
+	readyOnce sync.Once
+	// connected is whether the gateway is up (READY or RESUMED seen since the last
+	// disconnect); connects counts its connections, the first included.
+	connected atomic.Bool
+	connects  atomic.Int64
 }
 
 // queue is one channel's message events waiting to be handled, in gateway order.
@@ -124,41 +147,56 @@ func New(core *bot.Core, opts Options) (*Bot, error) {
 	if strings.TrimSpace(opts.Token) == "" {
 		return nil, errors.New("discord: no token")
 	}
-	if opts.Shard < 0 || opts.Shard >= opts.Shards {
+	if !opts.ShardsAuto && (opts.Shard < 0 || opts.Shard >= opts.Shards) {
 		return nil, fmt.Errorf("discord: shard %d of %d: shards are numbered 0 to %d", opts.Shard, opts.Shards, opts.Shards-1)
 	}
 	cmds, err := buildCommands(core.Commands())
 	if err != nil {
 		return nil, fmt.Errorf("discord: slash commands: %w", err)
 	}
-	sess, err := discordgo.New("Bot " + strings.TrimSpace(opts.Token))
+	b := &Bot{core: core, opts: opts, log: opts.Log, cmds: cmds, links: map[int]*link{}, queues: map[string]*queue{}}
+	main, err := b.newLink(opts.Shard, opts.Shards)
+	if err != nil {
+		return nil, err
+	}
+	b.main, b.sess = main, main.sess
+	b.base, b.cancel = context.WithCancel(context.Background())
+	return b, nil
+}
+
+// newLink is a gateway session of shard of count, not yet connected, whose events go
+// to the bot's handlers.
+func (b *Bot) newLink(shard, count int) (*link, error) {
+	sess, err := discordgo.New("Bot " + strings.TrimSpace(b.opts.Token))
 	if err != nil {
 		return nil, fmt.Errorf("discord: %w", err)
 	}
 	sess.Identify.Intents = Intents
-	sess.ShardID, sess.ShardCount = opts.Shard, opts.Shards
+	sess.ShardID, sess.ShardCount = shard, count
 	// Handlers run on the gateway's goroutine and only hand work on: message events to
 	// their channel's queue (order kept), interactions to goroutines of their own.
 	sess.SyncEvents = true
 	sess.StateEnabled = false
 	sess.Client = &http.Client{Timeout: 30 * time.Second}
-	if api := strings.TrimSuffix(strings.TrimSpace(opts.API), "/"); api != "" && api != strings.TrimSuffix(discordgo.EndpointDiscord, "/") {
+	if api := strings.TrimSuffix(strings.TrimSpace(b.opts.API), "/"); api != "" && api != strings.TrimSuffix(discordgo.EndpointDiscord, "/") {
 		sess.Client.Transport = endpoint.Transport(api, nil)
 		sess.Dialer = endpoint.Dialer(api)
 	}
-	b := &Bot{core: core, sess: sess, opts: opts, log: opts.Log, cmds: cmds,
-		ready: make(chan struct{}), queues: map[string]*queue{}}
-	b.base, b.cancel = context.WithCancel(context.Background())
-	sess.AddHandler(b.onReady)
-	sess.AddHandler(b.onConnect)
-	sess.AddHandler(b.onDisconnect)
-	sess.AddHandler(b.onResumed)
+	l := &link{sess: sess, ready: make(chan struct{})}
+	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) { b.onReady(l, r) })
+	sess.AddHandler(func(_ *discordgo.Session, _ *discordgo.Connect) {
+		if l.connects.Add(1) > 1 && b.opts.OnReconnect != nil {
+			b.opts.OnReconnect()
+		}
+	})
+	sess.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) { l.connected.Store(false) })
+	sess.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) { l.connected.Store(true) })
 	sess.AddHandler(b.onMessageCreate)
 	sess.AddHandler(b.onMessageUpdate)
 	sess.AddHandler(b.onMessageDelete)
 	sess.AddHandler(b.onMessageDeleteBulk)
 	sess.AddHandler(b.onInteraction)
-	return b, nil
+	return l, nil
 }
 
 // Session is the bot's discordgo session.
@@ -166,25 +204,35 @@ func (b *Bot) Session() *discordgo.Session { return b.sess }
 
 // Open connects to the gateway, waits for READY and, on shard 0, registers the slash
 // commands (a bulk overwrite, in the guild when Options.Guild is set, else globally).
+// With Options.ShardsAuto it connects nothing: OpenShard does, shard by shard.
 func (b *Bot) Open(ctx context.Context) error {
-	if err := b.sess.Open(); err != nil {
-		return fmt.Errorf("discord: connecting: %w", endpoint.Named(err))
+	if b.opts.ShardsAuto {
+		return nil
+	}
+	return b.openLink(ctx, b.main, b.opts.Shard, b.opts.Shards)
+}
+
+// openLink connects l, the gateway session of shard of count, waits for its READY and,
+// for shard 0, registers the slash commands.
+func (b *Bot) openLink(ctx context.Context, l *link, shard, count int) error {
+	if err := l.sess.Open(); err != nil {
+		return fmt.Errorf("discord: connecting shard %d of %d: %w", shard, count, endpoint.Named(err))
 	}
 	select {
-	case <-b.ready:
+	case <-l.ready:
 	case <-ctx.Done():
-		b.closeSession()
+		l.close()
 		return fmt.Errorf("discord: waiting for READY: %w", ctx.Err())
 	}
 	scope := "by shard 0"
-	if b.opts.Shard == 0 {
+	if shard == 0 {
 		var err error
 		if scope, err = b.register(ctx); err != nil {
-			b.closeSession()
+			l.close()
 			return err
 		}
 	}
-	b.log.Info("discord: connected", "user", b.botUser(), "shard", b.opts.Shard, "shards", b.opts.Shards, "commands", len(b.cmds.commands), "registered", scope)
+	b.log.Info("discord: connected", "user", b.botUser(), "shard", shard, "shards", count, "commands", len(b.cmds.commands), "registered", scope)
 	return nil
 }
 
@@ -213,15 +261,24 @@ func (b *Bot) Close() error {
 	if already {
 		return nil
 	}
-	err := b.closeSession()
+	b.mu.Lock()
+	links := b.links
+	b.links = map[int]*link{}
+	b.mu.Unlock()
+	errs := []error{b.main.close()}
+	for _, l := range links {
+		errs = append(errs, l.close())
+	}
 	b.wg.Wait()
 	b.cancel()
-	return err
+	return errors.Join(errs...)
 }
 
-func (b *Bot) closeSession() error {
-	b.sess.ShouldReconnectOnError = false
-	return b.sess.Close()
+// close disconnects l's gateway (nothing when it is not connected).
+func (l *link) close() error {
+	l.sess.ShouldReconnectOnError = false
+	l.connected.Store(false)
+	return l.sess.Close()
 }
 
 func (b *Bot) botUser() string {
@@ -230,7 +287,7 @@ func (b *Bot) botUser() string {
 	return b.botID
 }
 
-func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
+func (b *Bot) onReady(l *link, r *discordgo.Ready) {
 	b.mu.Lock()
 	if r.User != nil {
 		b.botID = r.User.ID
@@ -240,25 +297,25 @@ func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
 		b.appID = r.Application.ID
 	}
 	b.mu.Unlock()
-	b.connected.Store(true)
-	b.readyOnce.Do(func() { close(b.ready) })
+	l.connected.Store(true)
+	l.readyOnce.Do(func() { close(l.ready) })
 }
 
-// Connected reports whether the gateway is up now: /readyz's answer for Discord.
-func (b *Bot) Connected() bool { return b.connected.Load() }
-
-func (b *Bot) onConnect(_ *discordgo.Session, _ *discordgo.Connect) {
-	if b.connects.Add(1) > 1 && b.opts.OnReconnect != nil {
-		b.opts.OnReconnect()
+// Connected reports whether the gateway is up now: /readyz's answer for Discord. With
+// Options.ShardsAuto it is whether every shard this process runs is up (true while it
+// runs none, waiting for a share: it is ready to take one).
+func (b *Bot) Connected() bool {
+	if !b.opts.ShardsAuto {
+		return b.main.connected.Load()
 	}
-}
-
-func (b *Bot) onDisconnect(_ *discordgo.Session, _ *discordgo.Disconnect) {
-	b.connected.Store(false)
-}
-
-func (b *Bot) onResumed(_ *discordgo.Session, _ *discordgo.Resumed) {
-	b.connected.Store(true)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, l := range b.links {
+		if !l.connected.Load() {
+			return false
+		}
+	}
+	return true
 }
 
 // ---- message events ---------------------------------------------------------------

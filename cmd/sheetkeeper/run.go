@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -26,7 +27,7 @@ import (
 const noTokenMessage = "sheetkeeper run: no Discord token: set DISCORD_TOKEN (or SHEETKEEPER_DISCORD_TOKEN, or discord-token in a --config file); `sheetkeeper console` runs without one"
 
 func cmdRun(args []string, _ io.Reader, _, stderr io.Writer) int {
-	cfg, _, status := loadConfig("run", append(append(append([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings...), config.StoreSettings...), config.ShardSettings...), args, stderr)
+	cfg, _, status := loadConfig("run", runSettings(), args, stderr)
 	if status >= 0 {
 		return status
 	}
@@ -37,6 +38,11 @@ func cmdRun(args []string, _ io.Reader, _, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return runBot(ctx, cfg, stderr)
+}
+
+// runSettings are the settings `run` takes.
+func runSettings() []string {
+	return slices.Concat([]string{"discord-token", "discord-api", "discord-guild", "log-level"}, opsSettings, config.StoreSettings, config.ShardSettings)
 }
 
 // runBot runs the bot until ctx is done (a signal), then shuts it down gracefully. It
@@ -68,6 +74,14 @@ type Main struct {
 	Bot   *discord.Bot
 
 	stopControl func() // the control socket (control.go)
+
+	// ShardTTL is the lease of each shard this process runs with --shards auto on
+	// etcd (etcd.DefaultLeaseTTL when 0): how long a dead process's shards go unrun.
+	ShardTTL time.Duration
+	// IdentifyInterval spaces the IDENTIFYs of the shards this process opens
+	// (discord.Options.IdentifyInterval: 5 s when 0, none when negative).
+	IdentifyInterval time.Duration
+	stopShards       func() // ends the shards' leases and closes their sessions (startShards)
 
 	// The operator's view (ops.go): the metrics' registry, the metrics, and the HTTP
 	// endpoints when --http is set.
@@ -107,8 +121,11 @@ func (m *Main) Run(ctx context.Context) error {
 		Guild: m.Config.DiscordGuild,
 		Log:   m.Log,
 
-		Shard:  m.Config.Shard,
-		Shards: m.Config.Shards,
+		Shard:      m.Config.Shard,
+		Shards:     m.Config.Shards,
+		ShardsAuto: m.Config.ShardsAuto,
+		// Zero: Discord's 5 s.
+		IdentifyInterval: m.IdentifyInterval,
 
 		OnReconnect: m.Metrics.Reconnected,
 	})
@@ -123,6 +140,11 @@ func (m *Main) Run(ctx context.Context) error {
 	defer cancel()
 	if err := m.Bot.Open(openCtx); err != nil {
 		return err
+	}
+	if m.Config.ShardsAuto {
+		if err := m.startShards(ctx); err != nil {
+			return err
+		}
 	}
 	// Scheduled rests start once their posts can go out; their firings outlive the
 	// signal's context, as Close lets one in progress finish.
@@ -148,9 +170,47 @@ func (m *Main) startSchedules(ctx context.Context) error {
 	return m.Core.StartLeading(ctx, el)
 }
 
+// startShards runs the shards of --shards auto: as many as Discord recommends, all of
+// them in this process on a bbolt file (which no other process shares), else this
+// process's share of them, held by etcd leases (etcd.Shards) until Close. Opening
+// every shard takes IdentifyInterval each, so ctx (not a minute's) bounds it.
+func (m *Main) startShards(ctx context.Context) error {
+	askCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	n, err := m.Bot.RecommendedShards(askCtx)
+	cancel()
+	if err != nil {
+		return err
+	}
+	if m.Config.StoreAt().Backend != config.Etcd {
+		for k := range n {
+			if err := m.Bot.OpenShard(ctx, k, n); err != nil {
+				return err
+			}
+		}
+		m.Log.Info("running every shard", "shards", n)
+		return nil
+	}
+	sh, err := etcd.NewShards(m.Store, n, m.ShardTTL, m.Log)
+	if err != nil {
+		return err
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := sh.Run(sctx, m.Bot); err != nil {
+			m.Log.Error("the shard leases ended", "err", err)
+		}
+	}()
+	m.stopShards = func() { cancel(); <-done }
+	m.Log.Info("sharing the shards through etcd", "shards", n)
+	return nil
+}
+
 // Close stops the operator's endpoints, then the scheduled rests (a firing in progress
-// commits and posts), then the bot (no new events; the ones in flight finish and
-// answer), then closes the database. It is safe after a failed Run.
+// commits and posts), then the shards' leases (--shards auto), then the bot (no new
+// events; the ones in flight finish and answer), then closes the database. It is safe
+// after a failed Run.
 func (m *Main) Close() error {
 	var errs []error
 	if err := m.stopOps(); err != nil {
@@ -158,6 +218,9 @@ func (m *Main) Close() error {
 	}
 	if m.Core != nil {
 		m.Core.Close()
+	}
+	if m.stopShards != nil {
+		m.stopShards()
 	}
 	if m.Bot != nil {
 		if err := m.Bot.Close(); err != nil {

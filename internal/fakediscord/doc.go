@@ -44,7 +44,9 @@
 // (op 1) get ACKs (op 11); RESUME (op 6) replays every dispatch after the given
 // sequence number and then sends RESUMED; a RESUME for an unknown session gets
 // INVALID SESSION (op 9). Every dispatch carries a sequence number. Frames are
-// plain JSON text; IDENTIFY's compress flag is ignored.
+// plain JSON text; IDENTIFY's compress flag is ignored. Several sessions may be
+// connected at once, one per shard: a guild's events go to the session of its shard,
+// (guild_id >> 22) % shards, as on Discord (shards.go).
 //
 // Dispatch helpers (MessageCreate, MessageUpdate, MessageDelete, Command,
 // Autocomplete, Button, Select, DispatchRaw) may be called before the bot has
@@ -58,9 +60,9 @@
 //
 // # REST
 //
-// GET /gateway and /gateway/bot, GET /users/@me and /users/{id}, GET
-// /channels/{id}, GET, POST (JSON or multipart/form-data with payload_json and
-// files[n]) /channels/{id}/messages, GET, PATCH and DELETE
+// GET /gateway and /gateway/bot (recommending Config.Shards), GET /users/@me and
+// /users/{id}, GET /channels/{id}, GET, POST (JSON or multipart/form-data with
+// payload_json and files[n]) /channels/{id}/messages, GET, PATCH and DELETE
 // /channels/{id}/messages/{mid}, PUT and GET /applications/{app}/commands and
 // /applications/{app}/guilds/{guild}/commands (bulk overwrite), POST
 // /interactions/{id}/{token}/callback (types 1, 4, 5, 6, 7, 8, 9), POST

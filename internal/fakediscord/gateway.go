@@ -38,8 +38,9 @@ type Resume struct {
 // gateway is the fake's gateway state, guarded by Server.mu.
 type gateway struct {
 	sessions      map[string]*gwSession
-	current       *gwSession // the session dispatches go to
-	pending       []event    // dispatched before any IDENTIFY
+	current       *gwSession // the session dispatches go to, unless one shard's (shards.go)
+	byShard       map[shardKey]*gwSession
+	pending       []event // dispatched before any IDENTIFY
 	duplicateNext bool
 	hold          holds // HoldNext (order.go)
 	conns         map[*wsConn]bool
@@ -50,6 +51,7 @@ type gateway struct {
 
 func (g *gateway) init() {
 	g.sessions = map[string]*gwSession{}
+	g.byShard = map[shardKey]*gwSession{}
 	g.conns = map[*wsConn]bool{}
 }
 
@@ -268,6 +270,9 @@ func (s *Server) identify(c *wsConn, d json.RawMessage) bool {
 	sess := &gwSession{id: randomToken(16), intents: id.Intents}
 	s.gw.sessions[sess.id] = sess
 	s.gw.current = sess
+	if k, n, named := s.gw.identifies[len(s.gw.identifies)-1].Shard(); named {
+		s.gw.byShard[shardKey{k, n}] = sess
+	}
 	sess.conn = c
 	c.session = sess
 
@@ -378,14 +383,15 @@ func (s *Server) sendLocked(sess *gwSession, name string, d []byte, replay bool)
 	return sess.seq
 }
 
-// dispatchLocked sends ev on the current session, as its intents allow, or
+// dispatchLocked sends ev on its shard's session or the current one (routeLocked), as
+// its intents allow, or
 // keeps it for after the first READY. It returns the sequence number, or 0
 // when the event was kept or filtered out.
 func (s *Server) dispatchLocked(ev event) int64 {
 	if s.gw.hold.keep(ev) {
 		return 0
 	}
-	sess := s.gw.current
+	sess := s.routeLocked(ev)
 	if sess == nil {
 		s.gw.pending = append(s.gw.pending, ev)
 		return 0

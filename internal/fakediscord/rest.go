@@ -293,7 +293,7 @@ func (s *Server) getLocked(seg []string) response {
 	case route(seg, "gateway", "bot"):
 		return jsonResp(200, map[string]any{
 			"url":    s.GatewayURL(),
-			"shards": 1,
+			"shards": max(s.cfg.Shards, 1),
 			"session_start_limit": map[string]any{
 				"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1,
 			},

@@ -32,6 +32,8 @@ type Config struct {
 	// first callback is accepted; default 3 s, as Discord does; negative for
 	// no limit.
 	InteractionTimeout time.Duration
+	// Shards is the shard count GET /gateway/bot recommends (default 1).
+	Shards int
 	// NoEcho stops the gateway events Discord sends a bot about the messages
 	// it creates, edits and deletes itself.
 	NoEcho bool

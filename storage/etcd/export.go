@@ -110,19 +110,38 @@ func channelRecordOf(k, rest string) (storage.RecordKind, string, error) {
 	return "", "", storage.Errorf(storage.Damaged, "storage: key %q is not one sheetkeeper writes", k)
 }
 
+// Import writes recs with one Txn that commits only if none of the keys it writes
+// exists. migrate checks a target empty once, before its first chunk, but other
+// processes may share an etcd cluster: a key one of them wrote meanwhile is not
+// overwritten but refused (kind Conflict), and nothing of the call is written.
 func (s *store) Import(ctx context.Context, recs []storage.Record) error {
-	return s.Update(ctx, func(x storage.Tx) error {
-		t := x.(*tx)
-		if err := t.use(); err != nil {
+	if s.closed.Load() {
+		return errClosed
+	}
+	t := &tx{s: s, ctx: ctx, write: true, reads: map[string]int64{}, writes: map[string]pending{}}
+	for _, r := range recs {
+		if err := t.importRecord(r); err != nil {
 			return err
 		}
-		for _, r := range recs {
-			if err := t.importRecord(r); err != nil {
-				return err
-			}
-		}
-		return nil
+	}
+	t.done = true
+	for k := range t.writes {
+		t.reads[k] = 0 // a mod revision of 0: the key is absent
+	}
+	cmps, ops, err := t.txn()
+	if err != nil || ops == nil {
+		return err
+	}
+	resp, err := s.call(ctx, func(ctx context.Context) (*clientv3.TxnResponse, error) {
+		return s.cli.Txn(ctx).If(cmps...).Then(ops...).Commit()
 	})
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return storage.Errorf(storage.Conflict, "storage: import of %d records: the target already holds one of their keys (another process wrote it): nothing of them was written", len(recs))
+	}
+	return nil
 }
 
 // families are the key families of the records keyed as they are.

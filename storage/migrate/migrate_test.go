@@ -173,3 +173,56 @@ func TestVerifyFindsDifference(t *testing.T) {
 		t.Errorf("stores differing in a card: %v, want kind Damaged", err)
 	}
 }
+
+// TestNonEmptyBoltTargetRefused: a bbolt file holding one record is refused as a
+// target too, kind Conflict, and keeps only that record.
+func TestNonEmptyBoltTargetRefused(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	src := openEtcd(t, "nonempty-bolt-src/")
+	storagetest.Fill(t, src)
+	dst := openBolt(t, filepath.Join(dir, "dst.db"))
+	defer dst.Close()
+	err := dst.Update(ctx, func(tx storage.Tx) error { _, err := tx.MarkHinted("ch9"); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrate.Copy(ctx, src, dst); storage.KindOf(err) != storage.Conflict {
+		t.Fatalf("copy into a non-empty file: %v, want kind Conflict", err)
+	}
+	if sum, err := migrate.Survey(ctx, dst); err != nil || sum.Records() != 1 {
+		t.Errorf("the refused target holds %s (%v)", sum, err)
+	}
+}
+
+// TestImportKeepsALiveWrite: migrate finds an etcd target empty once, before its first
+// chunk; a record another process writes afterwards under a key the copy carries is
+// not overwritten: the chunk is refused, kind Conflict, and writes nothing.
+func TestImportKeepsALiveWrite(t *testing.T) {
+	ctx := context.Background()
+	src := openBolt(t, filepath.Join(t.TempDir(), "src.db"))
+	defer src.Close()
+	fill(t, src)
+	recs := storagetest.Export(t, src)[:10]
+	dst := openEtcd(t, "live/")
+	live := []byte(`{"live":true}`)
+	var taken storage.Record
+	for _, r := range recs {
+		if r.Kind == storage.CampaignRecords {
+			taken = r
+		}
+	}
+	if taken.Key == "" {
+		t.Fatalf("no campaign among the first records: %+v", recs)
+	}
+	if err := dst.Import(ctx, []storage.Record{{Kind: taken.Kind, Key: taken.Key, Value: live}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Import(ctx, recs); storage.KindOf(err) != storage.Conflict {
+		t.Fatalf("import over a live record: %v, want kind Conflict", err)
+	}
+	got := storagetest.Export(t, dst)
+	if len(got) != 1 || !bytes.Equal(got[0].Value, live) {
+		t.Errorf("after the refused import the target holds %+v, want only the live record", got)
+	}
+}
