@@ -226,3 +226,39 @@ func nonEmpty(m map[string]bool) map[string]bool {
 	}
 	return maps.Clone(m)
 }
+
+// Clone is a deep copy of stored holdings, so a store's memo of a record and the
+// command changing it never share a map.
+func (s *Stored) Clone() *Stored {
+	if s == nil {
+		return nil
+	}
+	d := &Stored{Next: s.Next, Purse: maps.Clone(s.Purse), Items: slices.Clone(s.Items)}
+	for i := range d.Items {
+		e := &d.Items[i]
+		e.States, e.GM, e.Out = maps.Clone(e.States), maps.Clone(e.GM), slices.Clone(e.Out)
+		if e.Item != nil {
+			e.Item = cloneJSON(e.Item).(map[string]any)
+		}
+	}
+	return d
+}
+
+// cloneJSON deep-copies a value in JSON's generic shapes.
+func cloneJSON(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, v := range x {
+			m[k] = cloneJSON(v)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, v := range x {
+			l[i] = cloneJSON(v)
+		}
+		return l
+	}
+	return v
+}

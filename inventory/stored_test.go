@@ -55,6 +55,12 @@ func TestStoredRoundTrip(t *testing.T) {
 			t.Errorf("stored %s lacks %s", data, want)
 		}
 	}
+	if cp, _ := json.Marshal(st.Clone()); string(cp) != string(data) {
+		t.Errorf("a clone writes %s", cp)
+	}
+	if cp := st.Clone(); &cp.Items[4].Item == &st.Items[4].Item || reflect.ValueOf(cp.Items[4].Item).Pointer() == reflect.ValueOf(st.Items[4].Item).Pointer() {
+		t.Error("a clone shares an embedded item")
+	}
 	back, ps := ParseStored(data)
 	if len(ps) > 0 {
 		t.Fatal(ps)

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"sheetkeeper/inventory"
 	"sheetkeeper/sheet"
 )
 
@@ -180,6 +181,9 @@ type GM struct {
 type CardRecord struct {
 	OwnerID string      `json:"ownerId"`
 	Card    *sheet.Card `json:"card"`
+	// Inventory is a game card's holdings in its campaign's system (SPEC 7): nil for a
+	// card that holds nothing yet, and for library cards.
+	Inventory *inventory.Stored `json:"inventory,omitempty"`
 	// From names the library card a game card was joined from ("" for others).
 	From      string    `json:"from,omitempty"`
 	UpdatedAt time.Time `json:"updatedAt"`

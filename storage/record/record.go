@@ -56,6 +56,13 @@ func AppendCard(dst []byte, r *storage.CardRecord) ([]byte, error) {
 	if err != nil {
 		return jsonappend.Value(dst, r)
 	}
+	if r.Inventory != nil {
+		// Holdings are data the engine's own types write: encoding/json's bytes, as they
+		// are (an inventory tag rewrites them whole).
+		if out, err = jsonappend.Value(append(out, `,"inventory":`...), r.Inventory); err != nil {
+			return jsonappend.Value(dst, r)
+		}
+	}
 	if r.From != "" {
 		out = jsonappend.String(append(out, `,"from":`...), r.From)
 	}
