@@ -41,6 +41,9 @@ type Options struct {
 	// Observe is told what the operator's metrics count (observe.go). Nil counts
 	// nothing.
 	Observe Observer
+	// Systems finds the game systems GMs imported (SPEC 7) for campaigns that name one;
+	// nil: only the built-in systems (inventory.go).
+	Systems ImportedSystems
 }
 
 // Core is the bot. It is safe for concurrent use: events for different channels run in
@@ -66,6 +69,11 @@ type Core struct {
 	// go, and the scheduler, created by New, run by Start, stopped by Close.
 	post  func(ctx context.Context, a Action)
 	sched *schedule.Scheduler
+
+	// systems is Options.Systems; played caches each campaign system built, by its
+	// systemKey (inventory.go): parsing a system costs milliseconds, a message none.
+	systems ImportedSystems
+	played  sync.Map
 
 	// router holds the commands and the component handlers, built by New and only read
 	// afterwards (commands.go).
@@ -93,6 +101,7 @@ func New(store storage.Store, opts Options) *Core {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
+	c.systems = opts.Systems
 	c.observe = opts.Observe
 	if c.observe == nil {
 		c.observe = noObserver{}

@@ -1,0 +1,151 @@
+package bot
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sheetkeeper/content"
+	"sheetkeeper/inventory"
+	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
+	"sheetkeeper/storage"
+	"sheetkeeper/strictjson"
+)
+
+// A campaign's inventory (SPEC 7) is played on a game system: the one /campaign create
+// named (system:<id>, a built-in or one the guild imported), else the system derived
+// from the ruleset's own items block, else none (inventory tags are then refused
+// not-enabled). Building a system parses its whole file (milliseconds for the 5e SRD),
+// so each is built once per process and kept by what identifies its bytes.
+
+// ImportedSystems finds the systems a guild's GMs imported. The bot keeps none itself:
+// the part that stores imported systems (/system import) plugs in here.
+type ImportedSystems interface {
+	// ImportedSystem returns the file of system id as guild imported it, and a version
+	// that changes whenever the file does (so a re-import is built afresh); an error of
+	// kind storage.NotFound when guild has no such system.
+	ImportedSystem(tx storage.Tx, guild, id string) (file []byte, version string, err error)
+}
+
+// systemKey identifies one built system: a built-in by id (its bytes are the binary's),
+// an imported one by guild, id and version, a ruleset's by the loaded ruleset itself.
+type systemKey struct {
+	guild, id, version string
+	rules              *ruleset.Loaded
+}
+
+// played is a system as a campaign plays it, and where it came from.
+type played struct {
+	camp *inventory.Campaign
+	// from says which system it is, for /campaign show: "Saltmarch (built-in system
+	// saltmarch v1)", "the ruleset's own items (7 in its catalogs)".
+	from string
+}
+
+// playedSystem is the system camp plays its inventory on; nil (and no error) when it
+// has none. A system the campaign names that cannot be found is refused not-enabled.
+func (c *Core) playedSystem(tx storage.Tx, camp *storage.Campaign, l *ruleset.Loaded) (*played, error) {
+	if camp.System == "" {
+		if l.Ruleset.Items == nil {
+			return nil, nil
+		}
+		return c.buildSystem(systemKey{rules: l}, func() ([]byte, string, error) { return nil, "", nil })
+	}
+	return c.namedSystem(tx, camp.GuildID, camp.System)
+}
+
+// namedSystem is the system id as a campaign of guild names it: a built-in, else one of
+// the guild's imported systems.
+func (c *Core) namedSystem(tx storage.Tx, guild, id string) (*played, error) {
+	if b, ok, err := content.LookupSystem(id); err != nil {
+		return nil, err
+	} else if ok {
+		return c.buildSystem(systemKey{id: id}, func() ([]byte, string, error) { return b.File, "built-in", nil })
+	}
+	if c.systems == nil {
+		return nil, noSystem(id)
+	}
+	file, version, err := c.systems.ImportedSystem(tx, guild, id)
+	if storage.KindOf(err) == storage.NotFound {
+		return nil, noSystem(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.buildSystem(systemKey{guild: guild, id: id, version: version}, func() ([]byte, string, error) { return file, "imported", nil })
+}
+
+func noSystem(id string) error {
+	var ids []string
+	if bs, err := content.Systems(); err == nil {
+		for _, b := range bs {
+			ids = append(ids, b.ID)
+		}
+	}
+	return refusal.New(refusal.NotEnabled, "no game system %q is installed (built-in: %s; a GM adds one with /system import)", id, strings.Join(ids, ", "))
+}
+
+// buildSystem returns the system cached under k, building it from file's bytes (nil:
+// from k.rules' items block) the first time.
+func (c *Core) buildSystem(k systemKey, file func() ([]byte, string, error)) (*played, error) {
+	if p, ok := c.played.Load(k); ok {
+		return p.(*played), nil
+	}
+	data, kind, err := file()
+	if err != nil {
+		return nil, err
+	}
+	var sys *inventory.System
+	var from string
+	if k.rules != nil {
+		sys, err = problemsErr(inventory.FromRuleset(k.rules.Ruleset, k.rules.Entries))
+		if err == nil {
+			from = "the ruleset's own items (" + strconv.Itoa(len(sys.Catalog)) + " in its catalogs)"
+		}
+	} else {
+		sys, err = problemsErr(inventory.Parse(data))
+		if err == nil {
+			from = fmt.Sprintf("%s (%s system %s v%s)", sys.Name, kind, sys.ID, strconv.FormatFloat(sys.Version, 'f', -1, 64))
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("game system %s: %w", k.id, err)
+	}
+	camp, ps := sys.Campaign(nil)
+	if len(ps) > 0 {
+		return nil, fmt.Errorf("game system %s: %w", k.id, ps)
+	}
+	got, _ := c.played.LoadOrStore(k, &played{camp: camp, from: from})
+	return got.(*played), nil
+}
+
+// problemsErr is a system read, or its problems as the error.
+func problemsErr(s *inventory.System, ps strictjson.Problems) (*inventory.System, error) {
+	if len(ps) > 0 {
+		return nil, ps
+	}
+	return s, nil
+}
+
+// inventoryWords says which system camp's inventories are played on, for /campaign
+// show.
+func (c *Core) inventoryWords(tx storage.Tx, camp *storage.Campaign, l *ruleset.Loaded) string {
+	p, err := c.playedSystem(tx, camp, l)
+	switch {
+	case err != nil:
+		return "unavailable: " + plain(err)
+	case p == nil:
+		return "none (the ruleset has no items; /campaign create … system:<id> plays one)"
+	}
+	return p.from
+}
+
+// systemNote names the system a new campaign named, for a sentence: " with the game
+// system Saltmarch (…)"; "" when it named none.
+func (c *Core) systemNote(tx storage.Tx, camp *storage.Campaign, l *ruleset.Loaded) string {
+	if camp.System == "" {
+		return ""
+	}
+	return ", inventories on " + c.inventoryWords(tx, camp, l)
+}

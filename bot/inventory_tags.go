@@ -1,0 +1,224 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"sheetkeeper/inventory"
+	"sheetkeeper/parser"
+	"sheetkeeper/refusal"
+	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
+)
+
+// An [inventory:] tag (SPEC 3.5) is applied like a sheet tag: to the card who= names
+// (else the reply's default), all or nothing, its outcome written back with result, now
+// and reason. The holdings it read are restored from the card record, changed in
+// memory, and written back only when the whole tag succeeded; the reply records the
+// change as one sheet.Change at PathHoldings whose before and after are the stored
+// holdings, so a regenerate, a delete and Undo put back exactly what was there, through
+// the same revert as sheet tags (only where the holdings are still what the tag left).
+
+// PathHoldings is the change path of a card's holdings (storage.CardRecord.Inventory).
+const PathHoldings = "inventory"
+
+// invTag is one inventory tag being applied: the holdings it opened, by card record,
+// in the order it opened them.
+type invTag struct {
+	t      *table
+	c      *inventory.Campaign
+	tag    parser.Tag
+	opened []*storage.CardRecord
+	held   map[*storage.CardRecord]*inventory.Held
+	// nows is each card's now, by record.
+	nows map[*storage.CardRecord]string
+}
+
+// inventoryTag applies one inventory tag, def being the card a tag without who= is for.
+func (t *table) inventoryTag(tag parser.Tag, def string) sheet.Result {
+	if tag.Reason != "" {
+		return sheet.Result{Outcome: sheet.Refused(refusal.New(tag.Reason, "%s", tag.Detail))}
+	}
+	if t.inv == nil {
+		return notEnabledInventory(t.invWhy)
+	}
+	who := tag.Who
+	if who == "" {
+		who = def
+	}
+	if who == "" {
+		return sheet.Result{Outcome: sheet.Refused(refusal.New(refusal.WhoRequired, "say whose inventory: who=\"Name\""))}
+	}
+	rec, err := findCard(t.records, who)
+	if err != nil {
+		return sheet.Result{Outcome: sheet.Refused(err)}
+	}
+	it := &invTag{t: t, c: t.inv.camp, tag: tag, held: map[*storage.CardRecord]*inventory.Held{}, nows: map[*storage.CardRecord]string{}}
+	h, err := it.open(rec)
+	if err == nil {
+		err = it.do(rec, h)
+	}
+	if err != nil {
+		out := sheet.Refused(err)
+		return sheet.Result{Outcome: out, Cards: []sheet.CardResult{{Card: rec.Card.Name, Outcome: out}}}
+	}
+	return it.commit(rec)
+}
+
+// open restores rec's holdings for this tag (once per record).
+func (it *invTag) open(rec *storage.CardRecord) (*inventory.Held, error) {
+	if h, ok := it.held[rec]; ok {
+		return h, nil
+	}
+	h, ps := it.c.Restore(rec.Inventory)
+	if len(ps) > 0 {
+		return nil, refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
+	}
+	it.held[rec] = h
+	it.opened = append(it.opened, rec)
+	return h, nil
+}
+
+// commit writes every opened record's holdings back and records each change; the
+// tag's outcome is the first card's (rec's) now.
+func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
+	res := sheet.Result{Outcome: sheet.Applied(it.nows[rec])}
+	kept := make([]*inventory.Stored, len(it.opened))
+	for i, r := range it.opened {
+		st, err := it.c.Keep(it.held[r])
+		if err != nil {
+			return sheet.Result{Outcome: sheet.Refused(err)}
+		}
+		kept[i] = st
+	}
+	for i, r := range it.opened {
+		ch := sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: holdingsJSON(r.Inventory), After: holdingsJSON(kept[i])}
+		r.Inventory = kept[i]
+		res.Cards = append(res.Cards, sheet.CardResult{Card: r.Card.Name, Outcome: sheet.Applied(it.nows[r]), Changes: []sheet.Change{ch}})
+	}
+	return res
+}
+
+// holdingsJSON is stored holdings in JSON's generic shapes, as a change keeps them (nil
+// for none), so a change compares equal after its reply's round trip through storage.
+func holdingsJSON(st *inventory.Stored) any {
+	if st == nil {
+		return nil
+	}
+	data, err := json.Marshal(st)
+	if err != nil {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return nil
+	}
+	return v
+}
+
+// holdingsOf reads holdings back from a change's generic value (nil: none).
+func holdingsOf(v any) (*inventory.Stored, error) {
+	if v == nil {
+		return nil, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	st, ps := inventory.ParseStored(data)
+	if len(ps) > 0 {
+		return nil, ps
+	}
+	return st, nil
+}
+
+// revertHoldings undoes holdings changes, newest first, on the cards that still hold
+// what each change left, and returns what it put back: one change per card, from what
+// it held to what it holds again.
+func (t *table) revertHoldings(changes []sheet.Change) []sheet.Change {
+	var done []sheet.Change
+	at := map[*storage.CardRecord]int{}
+	for i := len(changes) - 1; i >= 0; i-- {
+		ch := changes[i]
+		if ch.Path != PathHoldings {
+			continue
+		}
+		r, err := findCard(t.records, ch.Card)
+		if err != nil {
+			continue
+		}
+		cur := holdingsJSON(r.Inventory)
+		if !sameJSON(cur, ch.After) {
+			continue
+		}
+		back, err := holdingsOf(ch.Before)
+		if err != nil {
+			continue
+		}
+		r.Inventory = back
+		t.dirty[r] = true
+		if i, ok := at[r]; ok {
+			done[i].After = ch.Before
+			continue
+		}
+		at[r] = len(done)
+		done = append(done, sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: cur, After: ch.Before})
+	}
+	return done
+}
+
+// inventoryPhrase is an inventory tag in words for its embed line: "add 3 Smoked eel",
+// "give 2 Rope to Oskar", "Drowned bell: wet on", "pay 5 bit to Oskar".
+func inventoryPhrase(t parser.Tag) string {
+	get := func(k string) string { v, _ := t.Get(k); return v }
+	s := t.Op
+	switch t.Op {
+	case "pay", "receive":
+		s += " " + get("amount")
+	case "state":
+		s = get("item") + ": " + get("key") + " " + get("state")
+	case "add", "remove", "give", "use":
+		if n := get("count"); n != "" && n != "1" {
+			s += " " + n
+		}
+		s += " " + get("item")
+	default:
+		s += " " + get("item")
+	}
+	if to := get("to"); to != "" {
+		s += " to " + to
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// sameJSON compares two generic values by their JSON.
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(x) == string(y)
+}
+
+// notEnabledInventory refuses an inventory tag in a campaign without an inventory:
+// why says what is missing ("" for the usual: no system and no items block).
+func notEnabledInventory(why string) sheet.Result {
+	if why == "" {
+		why = "this campaign has no inventory (its ruleset has no items and it names no game system): nothing was added or removed"
+	}
+	return sheet.Result{Outcome: sheet.Refused(refusal.New(refusal.NotEnabled, "%s", why))}
+}
+
+// attr is a tag attribute the parser always gives the action (item, count, key…).
+func (it *invTag) attr(key string) string {
+	v, _ := it.tag.Get(key)
+	return v
+}
+
+// count is the tag's count (the parser gives 1 up to parser.MaxCount).
+func (it *invTag) count() int64 {
+	var n int64
+	if _, err := fmt.Sscan(it.attr("count"), &n); err != nil || n < 1 {
+		return 1
+	}
+	return n
+}

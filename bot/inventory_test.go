@@ -1,0 +1,130 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"sheetkeeper/refusal"
+	"sheetkeeper/storage"
+)
+
+// holdings is a game card's stored holdings as JSON ("null" for none).
+func (m *msgTable) holdings(name string) string {
+	m.t.Helper()
+	var out []byte
+	err := m.store.View(context.Background(), func(tx storage.Tx) error {
+		r, err := gameCard(tx, m.ch, name)
+		if err != nil {
+			return err
+		}
+		out, err = json.Marshal(r.Inventory)
+		return err
+	})
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return string(out)
+}
+
+// outcomes are the reasons (or "ok") of a reply post's tags, in order.
+func outcomes(t *testing.T, acts []Action) []string {
+	t.Helper()
+	for _, a := range acts {
+		if len(a.Outcomes) == 0 {
+			continue
+		}
+		var out []string
+		for _, o := range a.Outcomes {
+			if o.Result == "ok" {
+				out = append(out, "ok")
+			} else {
+				out = append(out, o.Reason)
+			}
+		}
+		return out
+	}
+	t.Fatalf("no outcomes in %+v", acts)
+	return nil
+}
+
+func wantOutcomes(t *testing.T, what string, acts []Action, want ...refusal.Reason) {
+	t.Helper()
+	got := outcomes(t, acts)
+	var w []string
+	for _, r := range want {
+		if r == "" {
+			w = append(w, "ok")
+		} else {
+			w = append(w, string(r))
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(w, ",") {
+		t.Errorf("%s: outcomes %v, want %v", what, got, w)
+	}
+}
+
+// TestInventoryTags: Low Vell's items block is the campaign's inventory. Tags add,
+// stack, equip into slots (a full one refused, saying what to take out), give between
+// characters and pay; each refused tag changes nothing, and deleting the message puts
+// back exactly what was there before.
+func TestInventoryTags(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	m.card(ana.ID, "Mira", nil)
+	m.card(bo.ID, "Bram", nil)
+	_, acts := m.say(gmUser, `The chandler's. [inventory: action="add" item="Storm Lantern" who="Mira"] `+
+		`[inventory: action="add" item="Flask of Lamp Oil" count="3" who="Mira"] [inventory: action="receive" amount="2 shells 4 bits" who="Mira"] `+
+		`[inventory: action="equip" item="Storm Lantern" who="Mira"] [inventory: action="add" item="Boathook" who="Mira"]`)
+	wantOutcomes(t, "the first reply", acts, "", "", "", "", "")
+	first := m.holdings("Mira")
+	for _, want := range []string{`"id":"chandlery/storm-lantern","qty":1,"equipped":true`, `"id":"chandlery/flask-of-oil","qty":3`, `"purse":{"bit":4,"shell":2}`} {
+		if !strings.Contains(first, want) {
+			t.Errorf("Mira holds %s, lacking %s", first, want)
+		}
+	}
+	id2, acts := m.say(gmUser, `[inventory: action="equip" item="Boathook" who="Mira"] [inventory: action="give" item="Flask of Lamp Oil" count="2" who="Mira" to="Bram"] `+
+		`[inventory: action="pay" amount="3 bits" who="Mira" to="Bram"] [inventory: action="remove" item="Flask of Lamp Oil" count="5" who="Mira"] `+
+		`[inventory: action="give" item="Tide Glass" who="Mira" to="Bram"] [inventory: action="add" item="Golden Fleece" who="Mira"] `+
+		`[inventory: action="pay" amount="9 crowns" who="Bram"] [inventory: action="add" item="Storm Lantern"]`)
+	wantOutcomes(t, "the second reply", acts, refusal.NoSlot, "", "", refusal.Insufficient, refusal.NotHeld, refusal.UnknownItem, refusal.CannotAfford, refusal.WhoRequired)
+	if !strings.Contains(acts[0].Embeds[0].Description, "Hands is full: Boathook needs 2, 1 free; take out Storm Lantern first") {
+		t.Errorf("the no-slot refusal says %q", acts[0].Embeds[0].Description)
+	}
+	if got := m.holdings("Bram"); !strings.Contains(got, `"id":"chandlery/flask-of-oil","qty":2`) || !strings.Contains(got, `"purse":{"bit":3}`) {
+		t.Errorf("Bram holds %s", got)
+	}
+	m.delete(id2)
+	if got := m.holdings("Mira"); got != first {
+		t.Errorf("after the delete Mira holds\n%s\nwant\n%s", got, first)
+	}
+	if got := m.holdings("Bram"); got != "null" {
+		t.Errorf("after the delete Bram holds %s", got)
+	}
+}
+
+// TestInventoryBinding: Low Vell binds charms up to the sheet's charm limit (a blocking
+// limit); binding past it is refused limit, and a state the system has not is
+// unknown-state.
+func TestInventoryBinding(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	m.card(ana.ID, "Mira", nil)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Moth Charm" count="4" who="Mira"] [inventory: action="bind" item="Moth Charm" who="Mira"] `+
+		`[inventory: action="state" item="Moth Charm" key="glowing" state="on" who="Mira"] [inventory: action="unbind" item="Storm Lantern" who="Mira"]`)
+	wantOutcomes(t, "binding", acts, "", "", refusal.UnknownState, refusal.NotHeld)
+	if got := m.holdings("Mira"); !strings.Contains(got, `"states":{"bound":true}`) {
+		t.Errorf("Mira holds %s", got)
+	}
+}
+
+// TestInventoryNotEnabled: a campaign whose ruleset has no items and that names no
+// system refuses inventory tags not-enabled, changing nothing.
+func TestInventoryNotEnabled(t *testing.T) {
+	m := newMsgTable(t, "dnd5e-srd")
+	m.card(ana.ID, "Mira", nil)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Rope" who="Mira"]`)
+	wantOutcomes(t, "no inventory", acts, refusal.NotEnabled)
+	if got := m.holdings("Mira"); got != "null" {
+		t.Errorf("Mira holds %s", got)
+	}
+}
