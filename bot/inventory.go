@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -109,12 +110,25 @@ func (c *Core) buildSystem(k systemKey, file func() ([]byte, string, error)) (*p
 			from = fmt.Sprintf("%s (%s system %s v%s)", sys.Name, kind, sys.ID, strconv.FormatFloat(sys.Version, 'f', -1, 64))
 		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("game system %s: %w", k.id, err)
+	var camp *inventory.Campaign
+	if err == nil {
+		var ps strictjson.Problems
+		if camp, ps = sys.Campaign(nil); len(ps) > 0 {
+			err = ps
+		}
 	}
-	camp, ps := sys.Campaign(nil)
-	if len(ps) > 0 {
-		return nil, fmt.Errorf("game system %s: %w", k.id, ps)
+	if err != nil {
+		// Refused, not failed: a campaign whose system cannot be read still plays its
+		// sheets; only its inventory tags are refused, saying why.
+		var ps strictjson.Problems
+		if errors.As(err, &ps) && len(ps) > 1 {
+			err = fmt.Errorf("%w (and %d more problems)", ps.Head(1), ps.Total()-1)
+		}
+		what := "game system " + k.id
+		if k.rules != nil {
+			what = "the items of ruleset " + k.rules.ID
+		}
+		return nil, refusal.New(refusal.NotEnabled, "%s cannot be read: %v", what, err)
 	}
 	got, _ := c.played.LoadOrStore(k, &played{camp: camp, from: from})
 	return got.(*played), nil

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -26,6 +27,19 @@ func (m *msgTable) holdings(name string) string {
 		m.t.Fatal(err)
 	}
 	return string(out)
+}
+
+// playSystem makes the table's campaign play its inventories on a built-in system.
+func (m *msgTable) playSystem(id string) {
+	m.t.Helper()
+	m.update(func(tx storage.Tx) error {
+		camp, err := tx.Campaign(m.ch)
+		if err != nil {
+			return err
+		}
+		camp.System = id
+		return tx.PutCampaign(camp)
+	})
 }
 
 // outcomes are the reasons (or "ok") of a reply post's tags, in order.
@@ -126,5 +140,70 @@ func TestInventoryNotEnabled(t *testing.T) {
 	wantOutcomes(t, "no inventory", acts, refusal.NotEnabled)
 	if got := m.holdings("Mira"); got != "null" {
 		t.Errorf("Mira holds %s", got)
+	}
+}
+
+// TestInventoryCommand: /inventory format:json is SPEC 8.2's shape; the text view lists
+// what is equipped and carried, the load and the purse; another player's inventory is
+// refused, the GM's view is not.
+func TestInventoryCommand(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	m.playSystem("saltmarch")
+	m.card(ana.ID, "Mira", nil)
+	m.card(bo.ID, "Bram", nil)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Eel hook" who="Mira"] [inventory: action="equip" item="Eel hook" who="Mira"] `+
+		`[inventory: action="add" item="Salt salve" who="Mira"] [inventory: action="use" item="Salt salve" who="Mira"] [inventory: action="receive" amount="1 crown 2 bit" who="Mira"]`)
+	wantOutcomes(t, "the tags", acts, "", "", "", "", "")
+	run := func(u User, opts ...Option) (Response, error) {
+		return m.core.cmdInventory(context.Background(), Command{Name: "inventory", User: u, ChannelID: m.ch, Options: opts})
+	}
+	resp, err := run(ana, Option{Name: "format", Value: "json"})
+	if err != nil || !resp.Ephemeral {
+		t.Fatalf("json: %+v %v", resp, err)
+	}
+	var got struct {
+		Name   string
+		System struct{ ID string }
+		Purse  map[string]int64
+		Worth  int64
+		Weight struct {
+			Carried float64
+			Unit    string
+		}
+		Items []struct {
+			UID, ID, Name string
+			Qty           int64
+			Equipped      bool
+			States        []string
+			Charges       *int64
+		}
+	}
+	if err := json.Unmarshal([]byte(resp.Content), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "Mira" || got.System.ID != "saltmarch" || got.Purse["crown"] != 1 || got.Purse["bit"] != 2 || len(got.Items) != 2 ||
+		got.Items[0].ID != "sm-eel-hook" || !got.Items[0].Equipped || got.Items[1].Charges == nil || *got.Items[1].Charges != 2 ||
+		math.Abs(got.Weight.Carried-1.23) > 1e-9 || // the coins weigh 3/100
+		got.Worth != 96+2+16+10 {
+		t.Errorf("json: %s", resp.Content)
+	}
+	resp, err = run(ana)
+	if err != nil || len(resp.Embeds) != 1 {
+		t.Fatalf("text: %+v %v", resp, err)
+	}
+	var text []string
+	for _, f := range resp.Embeds[0].Fields {
+		text = append(text, f.Name+": "+f.Value)
+	}
+	for _, want := range []string{"Equipped: • Eel hook", "Carried: • Salt salve (2/3 charges)", "Purse: 1 crown 2 bit"} {
+		if !strings.Contains(strings.Join(text, "\n"), want) {
+			t.Errorf("text lacks %q:\n%s", want, strings.Join(text, "\n"))
+		}
+	}
+	if _, err := run(bo, Option{Name: "name", Value: "Mira"}); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("another player's inventory: %v", err)
+	}
+	if _, err := run(gmUser, Option{Name: "name", Value: "Mira"}); err != nil {
+		t.Errorf("the GM's view: %v", err)
 	}
 }
