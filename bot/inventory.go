@@ -59,6 +59,11 @@ func (c *Core) playedSystem(tx storage.Tx, camp *storage.Campaign, l *ruleset.Lo
 // namedSystem is the system id as a campaign of guild names it: a built-in, else one of
 // the guild's imported systems.
 func (c *Core) namedSystem(tx storage.Tx, guild, id string) (*played, error) {
+	// A built-in built before is found without reading its file again (an import
+	// cannot take a built-in's id, so the id alone names it).
+	if p, ok := c.played.Load(systemKey{id: id}); ok {
+		return p.(*played), nil
+	}
 	if b, ok, err := content.LookupSystem(id); err != nil {
 		return nil, err
 	} else if ok {

@@ -1,8 +1,7 @@
 package bot
 
 import (
-	"encoding/json"
-	"fmt"
+	"strconv"
 	"strings"
 
 	"sheetkeeper/inventory"
@@ -60,16 +59,32 @@ func (t *table) inventoryTag(tag parser.Tag, def string) sheet.Result {
 		err = it.do(rec, h)
 	}
 	if err != nil {
+		for _, r := range it.opened {
+			delete(t.held, r) // the refused action may have changed them in memory
+		}
 		out := sheet.Refused(err)
 		return sheet.Result{Outcome: out, Cards: []sheet.CardResult{{Card: rec.Card.Name, Outcome: out}}}
 	}
 	return it.commit(rec)
 }
 
+// heldAs is holdings in play as restored from (or kept into) stored holdings st: valid
+// while the card record still holds st, so the tags of one message restore a card's
+// holdings once, not once a tag.
+type heldAs struct {
+	st *inventory.Stored
+	h  *inventory.Held
+}
+
 // open restores rec's holdings for this tag (once per record).
 func (it *invTag) open(rec *storage.CardRecord) (*inventory.Held, error) {
 	if h, ok := it.held[rec]; ok {
 		return h, nil
+	}
+	if ha, ok := it.t.held[rec]; ok && ha.st == rec.Inventory {
+		it.held[rec] = ha.h
+		it.opened = append(it.opened, rec)
+		return ha.h, nil
 	}
 	h, ps := it.c.Restore(rec.Inventory)
 	if len(ps) > 0 {
@@ -93,49 +108,23 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 		kept[i] = st
 	}
 	for i, r := range it.opened {
-		ch := sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: holdingsJSON(r.Inventory), After: holdingsJSON(kept[i])}
+		cr := sheet.CardResult{Card: r.Card.Name, Outcome: sheet.Applied(it.nows[r])}
+		if b, a := inventory.DiffStored(r.Inventory, kept[i]); b != nil {
+			cr.Changes = []sheet.Change{{Card: r.Card.Name, Path: PathHoldings, Before: b, After: a}}
+		}
 		r.Inventory = kept[i]
-		res.Cards = append(res.Cards, sheet.CardResult{Card: r.Card.Name, Outcome: sheet.Applied(it.nows[r]), Changes: []sheet.Change{ch}})
+		if it.t.held == nil {
+			it.t.held = map[*storage.CardRecord]heldAs{}
+		}
+		it.t.held[r] = heldAs{st: kept[i], h: it.held[r]}
+		res.Cards = append(res.Cards, cr)
 	}
 	return res
 }
 
-// holdingsJSON is stored holdings in JSON's generic shapes, as a change keeps them (nil
-// for none), so a change compares equal after its reply's round trip through storage.
-func holdingsJSON(st *inventory.Stored) any {
-	if st == nil {
-		return nil
-	}
-	data, err := json.Marshal(st)
-	if err != nil {
-		return nil
-	}
-	var v any
-	if json.Unmarshal(data, &v) != nil {
-		return nil
-	}
-	return v
-}
-
-// holdingsOf reads holdings back from a change's generic value (nil: none).
-func holdingsOf(v any) (*inventory.Stored, error) {
-	if v == nil {
-		return nil, nil
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	st, ps := inventory.ParseStored(data)
-	if len(ps) > 0 {
-		return nil, ps
-	}
-	return st, nil
-}
-
 // revertHoldings undoes holdings changes, newest first, on the cards that still hold
-// what each change left, and returns what it put back: one change per card, from what
-// it held to what it holds again.
+// what each change left (inventory.UndoStored), and returns what it put back: one
+// change per card, from the first undone change's after to the last one's before.
 func (t *table) revertHoldings(changes []sheet.Change) []sheet.Change {
 	var done []sheet.Change
 	at := map[*storage.CardRecord]int{}
@@ -148,22 +137,18 @@ func (t *table) revertHoldings(changes []sheet.Change) []sheet.Change {
 		if err != nil {
 			continue
 		}
-		cur := holdingsJSON(r.Inventory)
-		if !sameJSON(cur, ch.After) {
-			continue
-		}
-		back, err := holdingsOf(ch.Before)
-		if err != nil {
+		back, ok := inventory.UndoStored(r.Inventory, ch.Before, ch.After)
+		if !ok {
 			continue
 		}
 		r.Inventory = back
 		t.dirty[r] = true
-		if i, ok := at[r]; ok {
-			done[i].After = ch.Before
+		if j, ok := at[r]; ok {
+			done[j].After = ch.Before
 			continue
 		}
 		at[r] = len(done)
-		done = append(done, sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: cur, After: ch.Before})
+		done = append(done, sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: ch.After, After: ch.Before})
 	}
 	return done
 }
@@ -192,13 +177,6 @@ func inventoryPhrase(t parser.Tag) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// sameJSON compares two generic values by their JSON.
-func sameJSON(a, b any) bool {
-	x, err1 := json.Marshal(a)
-	y, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && string(x) == string(y)
-}
-
 // notEnabledInventory refuses an inventory tag in a campaign without an inventory:
 // why says what is missing ("" for the usual: no system and no items block).
 func notEnabledInventory(why string) sheet.Result {
@@ -216,8 +194,8 @@ func (it *invTag) attr(key string) string {
 
 // count is the tag's count (the parser gives 1 up to parser.MaxCount).
 func (it *invTag) count() int64 {
-	var n int64
-	if _, err := fmt.Sscan(it.attr("count"), &n); err != nil || n < 1 {
+	n, err := strconv.ParseInt(it.attr("count"), 10, 64)
+	if err != nil || n < 1 {
 		return 1
 	}
 	return n

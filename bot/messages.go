@@ -207,6 +207,7 @@ type table struct {
 	// says why when it is not the usual).
 	inv    *played
 	invWhy string
+	held   map[*storage.CardRecord]heldAs // inventory_tags.go
 }
 
 // gmCampaign is channelID's campaign when author is one of its GMs; otherwise it skips

@@ -200,7 +200,7 @@ func (c *Campaign) restoreEntry(h *Held, path string, se *StoredEntry) (*Entry, 
 // Keep writes holdings in play back into their stored shape. An entry whose item is
 // neither the catalog's nor recorded with Own cannot be written, and is an error.
 func (c *Campaign) Keep(h *Held) (*Stored, error) {
-	st := &Stored{Next: h.next, Purse: c.System.Money().Map(h.Purse)}
+	st := &Stored{Next: h.next, Purse: c.System.Money().Map(h.Purse), Items: make([]StoredEntry, 0, len(h.Inv))}
 	if len(st.Purse) == 0 {
 		st.Purse = nil
 	}
@@ -216,6 +216,9 @@ func (c *Campaign) Keep(h *Held) (*Stored, error) {
 			return nil, fmt.Errorf("inventory: entry %s holds %q, an item neither the catalog's nor recorded as its own", e.UID, e.Item.Name)
 		}
 		st.Items = append(st.Items, se)
+	}
+	if len(st.Items) == 0 {
+		st.Items = nil
 	}
 	return st, nil
 }

@@ -124,3 +124,64 @@ func TestStoredRefused(t *testing.T) {
 		t.Errorf("an inventory past MaxHeld: %v", ps)
 	}
 }
+
+// TestStoredChange: a change keeps only what differs, reads back from JSON as it was,
+// and undoing it on the holdings it left gives back exactly the holdings before —
+// entries taken out return to their places; holdings changed since where the change
+// touched them are left as they are.
+func TestStoredChange(t *testing.T) {
+	c := campaign(t)
+	h := heldOf(t, c)
+	before, err := c.Keep(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Inv[0].Equipped = false
+	h.Inv = append(h.Inv[:2:2], h.Inv[3:]...) // the wand out of the sack
+	h.Inv = append(h.Inv, c.NewEntry(h.NewUID(), c.System.CatalogItem("lr-maul"), 1))
+	h.Purse[0]--
+	after, err := c.Keep(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, a := DiffStored(before, after)
+	var rb, ra any
+	for _, x := range []struct {
+		side map[string]any
+		out  *any
+	}{{b, &rb}, {a, &ra}} {
+		data, err := json.Marshal(x.side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, x.out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items := rb.(map[string]any)["items"].(map[string]any)
+	if len(items) != 3 || items["i6"] != nil || items["i3"] == nil {
+		t.Errorf("the change's items: %v", items)
+	}
+	back, ok := UndoStored(after, rb, ra)
+	if !ok {
+		t.Fatal("the undo was refused")
+	}
+	want, _ := json.Marshal(before)
+	if got, _ := json.Marshal(back); string(got) != string(want) {
+		t.Errorf("undone:\n%s\nwant\n%s", got, want)
+	}
+	if got, _ := json.Marshal(after); strings.Contains(string(got), `"lr-wand"`) {
+		t.Error("the undo changed the holdings it was given")
+	}
+	changed := after.Clone()
+	changed.Items[len(changed.Items)-1].Qty = 2 // the maul, since the change
+	if _, ok := UndoStored(changed, rb, ra); ok {
+		t.Error("undone over a later change")
+	}
+	if b, a := DiffStored(before, before.Clone()); b != nil || a != nil {
+		t.Errorf("no change: %v %v", b, a)
+	}
+	if back, ok := UndoStored(before, map[string]any{"purse": nil, "items": map[string]any{}}, nil); ok || back != nil {
+		t.Error("a side that is no change was undone")
+	}
+}

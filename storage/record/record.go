@@ -57,9 +57,7 @@ func AppendCard(dst []byte, r *storage.CardRecord) ([]byte, error) {
 		return jsonappend.Value(dst, r)
 	}
 	if r.Inventory != nil {
-		// Holdings are data the engine's own types write: encoding/json's bytes, as they
-		// are (an inventory tag rewrites them whole).
-		if out, err = jsonappend.Value(append(out, `,"inventory":`...), r.Inventory); err != nil {
+		if out, err = r.Inventory.AppendJSON(append(out, `,"inventory":`...)); err != nil {
 			return jsonappend.Value(dst, r)
 		}
 	}

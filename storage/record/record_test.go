@@ -148,6 +148,12 @@ func drawHoldings(t *rapid.T) *inventory.Stored {
 	for range rapid.IntRange(0, 3).Draw(t, "entries") {
 		e := inventory.StoredEntry{UID: drawText(t, "uid"), ID: drawText(t, "id"), Qty: rapid.Int64().Draw(t, "qty"),
 			Equipped: rapid.Bool().Draw(t, "equipped"), In: drawText(t, "in"), Charges: rapid.Int64().Draw(t, "charges")}
+		if f, ok := drawValue(t, "fill").(float64); ok {
+			e.Fill = f
+		}
+		if rapid.Bool().Draw(t, "out") {
+			e.Out = rapid.SliceOfN(rapid.IntRange(-3, 1000), 1, 4).Draw(t, "pieces out")
+		}
 		if rapid.Bool().Draw(t, "states") {
 			e.States = map[string]bool{drawText(t, "state"): rapid.Bool().Draw(t, "on")}
 			e.GM = map[string]bool{drawText(t, "gm state"): rapid.Bool().Draw(t, "gm on")}
