@@ -61,7 +61,7 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 		if t.inv == nil {
 			return notEnabledInventory(t.invWhy).Outcome.Err()
 		}
-		rec, err := inventoryCard(t.records, camp, cmd)
+		rec, err := inventoryCard(t.records, camp, cmd, "sees")
 		if err != nil {
 			return err
 		}
@@ -85,9 +85,10 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 	return resp, err
 }
 
-// inventoryCard is the card whose inventory cmd shows: name: when given (the
-// invoker's own, or any for a GM), else the invoker's one card in the campaign.
-func inventoryCard(records []*storage.CardRecord, camp *storage.Campaign, cmd Command) (*storage.CardRecord, error) {
+// inventoryCard is the card whose inventory cmd reaches: name: when given (the
+// invoker's own, or any for a GM), else the invoker's one card in the campaign. verb
+// says what a refusal says only its player or a GM does to it ("sees", "changes").
+func inventoryCard(records []*storage.CardRecord, camp *storage.Campaign, cmd Command, verb string) (*storage.CardRecord, error) {
 	name := strings.TrimSpace(cmd.Get("name"))
 	if name == "" {
 		return ownCard(records, camp, cmd)
@@ -97,7 +98,7 @@ func inventoryCard(records []*storage.CardRecord, camp *storage.Campaign, cmd Co
 		return nil, err
 	}
 	if rec.OwnerID != cmd.User.ID && !isGM(camp, cmd.User) {
-		return nil, refusal.New(refusal.NotAllowed, "%s is not your character: only its player or a GM sees its inventory", rec.Card.Name)
+		return nil, refusal.New(refusal.NotAllowed, "%s is not your character: only its player or a GM %s its inventory", rec.Card.Name, verb)
 	}
 	return rec, nil
 }

@@ -331,10 +331,10 @@ func (it *invTag) stateNamed(name string) (*inventory.State, error) {
 	return nil, refusal.New(refusal.UnknownState, "the system has no state %q", name)
 }
 
-// switchState switches a state of the item on or off. A tag acts as the character
+// switchState switches a state of the item on or off. A GM's tag acts as the character
 // would, by the state's rules (limits, locks: a cursed binding stays), except that a
 // state only the GM switches (who: "gm") is switched as the GM's, since only a GM's
-// tags apply.
+// tags apply; a player's /item acts as the player, a GM's as the GM's override.
 func (it *invTag) switchState(rec *storage.CardRecord, h *inventory.Held, key string, on bool) error {
 	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
 	if err != nil {
@@ -342,7 +342,14 @@ func (it *invTag) switchState(rec *storage.CardRecord, h *inventory.Held, key st
 	}
 	st := it.c.State(key)
 	local := it.t.locals(rec)
-	warn, err := it.c.SetState(h.Inv, e, inventory.StateChange{Key: key, On: on, GM: st.Who == "gm"}, local)
+	gm := st.Who == "gm"
+	switch it.t.actor {
+	case actorPlayer:
+		gm = false
+	case actorGM:
+		gm = true
+	}
+	warn, err := it.c.SetState(h.Inv, e, inventory.StateChange{Key: key, On: on, GM: gm}, local)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -205,5 +207,67 @@ func TestInventoryCommand(t *testing.T) {
 	}
 	if _, err := run(gmUser, Option{Name: "name", Value: "Mira"}); err != nil {
 		t.Errorf("the GM's view: %v", err)
+	}
+}
+
+// fenlightTable is a table on the console's test ruleset with items: hands, bound
+// charms (the Hollow Ring cursed) and a purse.
+func fenlightTable(t *testing.T) *msgTable {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("console", "testdata", "rulesets", "fenlight.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &storage.RulesetRecord{ID: "local/fenlight", Version: 1, File: data}
+	l, err := loadRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newMsgTableOn(t, rec, l)
+}
+
+// TestItemCommands: /item is the player's own inventory tag, recorded with Undo. A
+// player changes only their own character, and only as a player may: a cursed binding
+// stays (locked); the GM's /item overrides it.
+func TestItemCommands(t *testing.T) {
+	m := fenlightTable(t)
+	m.card(ana.ID, "Wren", nil)
+	m.card(bo.ID, "Oskar", nil)
+	item := func(u User, op string, opts ...string) (Response, error) {
+		cmd := Command{Name: "item " + op, User: u, ChannelID: m.ch}
+		for i := 0; i+1 < len(opts); i += 2 {
+			cmd.Options = append(cmd.Options, Option{Name: opts[i], Value: opts[i+1]})
+		}
+		return itemHandler(op)(m.core, context.Background(), cmd)
+	}
+	for _, step := range []struct {
+		u    User
+		op   string
+		opts []string
+		want refusal.Reason
+	}{
+		{ana, "add", []string{"item", "Hollow Ring"}, ""},
+		{ana, "add", []string{"item", "Eel Jerky", "count", "3"}, ""},
+		{ana, "state", []string{"item", "Hollow Ring", "key", "Bound charms", "state", "on"}, ""},
+		{ana, "state", []string{"item", "Hollow Ring", "key", "bound", "state", "off"}, refusal.Locked},
+		{bo, "remove", []string{"name", "Wren", "item", "Eel Jerky"}, refusal.NotAllowed},
+		{ana, "give", []string{"item", "Eel Jerky", "to", "Oskar", "count", "2"}, ""},
+		{ana, "remove", []string{"item", "Punt Gaff"}, refusal.NotHeld},
+		{gmUser, "state", []string{"name", "Wren", "item", "Hollow Ring", "key", "bound", "state", "off"}, ""},
+	} {
+		resp, err := item(step.u, step.op, step.opts...)
+		if refusal.Of(err) != step.want {
+			t.Errorf("%s /item %s %v: %v, want %q", step.u.ID, step.op, step.opts, err, step.want)
+		}
+		if err == nil && (len(resp.Components) == 0 || !strings.Contains(resp.Content, "[inventory:")) {
+			t.Errorf("%s /item %s: %+v", step.u.ID, step.op, resp)
+		}
+	}
+	// The GM's override wins over the binding Wren made (SPEC 7's GM override).
+	if got := m.holdings("Wren"); !strings.Contains(got, `"id":"pack/eel-jerky","qty":1`) || !strings.Contains(got, `"gm":{"bound":false}`) {
+		t.Errorf("Wren holds %s", got)
+	}
+	if got := m.holdings("Oskar"); !strings.Contains(got, `"id":"pack/eel-jerky","qty":2`) {
+		t.Errorf("Oskar holds %s", got)
 	}
 }

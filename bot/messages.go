@@ -208,6 +208,7 @@ type table struct {
 	inv    *played
 	invWhy string
 	held   map[*storage.CardRecord]heldAs // inventory_tags.go
+	actor  actor                          // who inventory tags act as (cmd_inventory_item.go)
 }
 
 // gmCampaign is channelID's campaign when author is one of its GMs; otherwise it skips
