@@ -99,9 +99,13 @@ func (c *Core) createCampaign(tx storage.Tx, cmd Command, rulesetID, layers stri
 			return nil, nil, refusal.New(refusal.NotAllowed, "%v", err)
 		}
 	}
-	system := strings.TrimSpace(cmd.Get("system"))
+	// A campaign stays on the version of its system it started with (SPEC 7).
+	system, sysVersion := strings.TrimSpace(cmd.Get("system")), 0
 	if system != "" {
-		if _, err := c.namedSystem(tx, cmd.GuildID, system); err != nil {
+		if _, err := c.namedSystem(tx, cmd.GuildID, system, 0); err != nil {
+			return nil, nil, err
+		}
+		if sysVersion, err = systemVersion(tx, cmd.GuildID, system); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -109,15 +113,16 @@ func (c *Core) createCampaign(tx storage.Tx, cmd Command, rulesetID, layers stri
 		return nil, nil, err
 	}
 	camp := &storage.Campaign{
-		System:    system,
-		ChannelID: cmd.ChannelID,
-		GuildID:   cmd.GuildID,
-		Ruleset:   ref,
-		Layers:    ids,
-		GMs:       []storage.GM{{Kind: "user", ID: cmd.User.ID}},
-		CreatedBy: cmd.User.ID,
-		CreatedAt: c.Now(),
-		TimeZone:  zone,
+		System:        system,
+		SystemVersion: sysVersion,
+		ChannelID:     cmd.ChannelID,
+		GuildID:       cmd.GuildID,
+		Ruleset:       ref,
+		Layers:        ids,
+		GMs:           []storage.GM{{Kind: "user", ID: cmd.User.ID}},
+		CreatedBy:     cmd.User.ID,
+		CreatedAt:     c.Now(),
+		TimeZone:      zone,
 	}
 	if err := tx.PutCampaign(camp); err != nil {
 		return nil, nil, err

@@ -41,9 +41,6 @@ type Options struct {
 	// Observe is told what the operator's metrics count (observe.go). Nil counts
 	// nothing.
 	Observe Observer
-	// Systems finds the game systems GMs imported (SPEC 7) for campaigns that name one;
-	// nil: only the built-in systems (inventory.go).
-	Systems ImportedSystems
 }
 
 // Core is the bot. It is safe for concurrent use: events for different channels run in
@@ -60,6 +57,8 @@ type Core struct {
 	// parsed once per process, not once per message.
 	mu     sync.Mutex
 	loaded map[rulesetKey]*ruleset.Loaded
+	// systems caches parsed inventory systems the same way (systems.go).
+	systems systemCache
 
 	// pickers caches each loaded ruleset's catalog index (package catalog), built once
 	// per loaded ruleset: *ruleset.Loaded → *catalog.Index (cmd_pick.go, catalogs).
@@ -70,10 +69,9 @@ type Core struct {
 	post  func(ctx context.Context, a Action)
 	sched *schedule.Scheduler
 
-	// systems is Options.Systems; played caches each campaign system built, by its
-	// systemKey (inventory.go): parsing a system costs milliseconds, a message none.
-	systems ImportedSystems
-	played  sync.Map
+	// played caches each campaign system built, by its playedKey (inventory.go): a
+	// campaign's states over a parsed system, or a ruleset's items block bridged.
+	played sync.Map
 
 	// router holds the commands and the component handlers, built by New and only read
 	// afterwards (commands.go).
@@ -101,7 +99,6 @@ func New(store storage.Store, opts Options) *Core {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
-	c.systems = opts.Systems
 	c.observe = opts.Observe
 	if c.observe == nil {
 		c.observe = noObserver{}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -20,20 +21,11 @@ import (
 // not-enabled). Building a system parses its whole file (milliseconds for the 5e SRD),
 // so each is built once per process and kept by what identifies its bytes.
 
-// ImportedSystems finds the systems a guild's GMs imported. The bot keeps none itself:
-// the part that stores imported systems (/system import) plugs in here.
-type ImportedSystems interface {
-	// ImportedSystem returns the file of system id as guild imported it, and a version
-	// that changes whenever the file does (so a re-import is built afresh); an error of
-	// kind storage.NotFound when guild has no such system.
-	ImportedSystem(tx storage.Tx, guild, id string) (file []byte, version string, err error)
-}
-
-// systemKey identifies one built system: a built-in by id (its bytes are the binary's),
-// an imported one by guild, id and version, a ruleset's by the loaded ruleset itself.
-type systemKey struct {
-	guild, id, version string
-	rules              *ruleset.Loaded
+// playedKey identifies one campaign system built: a named system by its parsed file
+// (lookupSystem keeps one per id and version), a ruleset's by the loaded ruleset itself.
+type playedKey struct {
+	sys   *inventory.System
+	rules *ruleset.Loaded
 }
 
 // played is a system as a campaign plays it, and where it came from.
@@ -51,35 +43,26 @@ func (c *Core) playedSystem(tx storage.Tx, camp *storage.Campaign, l *ruleset.Lo
 		if l.Ruleset.Items == nil {
 			return nil, nil
 		}
-		return c.buildSystem(systemKey{rules: l}, func() ([]byte, string, error) { return nil, "", nil })
+		return c.buildSystem(playedKey{rules: l}, "")
 	}
-	return c.namedSystem(tx, camp.GuildID, camp.System)
+	return c.namedSystem(tx, camp.GuildID, camp.System, camp.SystemVersion)
 }
 
-// namedSystem is the system id as a campaign of guild names it: a built-in, else one of
-// the guild's imported systems.
-func (c *Core) namedSystem(tx storage.Tx, guild, id string) (*played, error) {
-	// A built-in built before is found without reading its file again (an import
-	// cannot take a built-in's id, so the id alone names it).
-	if p, ok := c.played.Load(systemKey{id: id}); ok {
-		return p.(*played), nil
-	}
-	if b, ok, err := content.LookupSystem(id); err != nil {
-		return nil, err
-	} else if ok {
-		return c.buildSystem(systemKey{id: id}, func() ([]byte, string, error) { return b.File, "built-in", nil })
-	}
-	if c.systems == nil {
-		return nil, noSystem(id)
-	}
-	file, version, err := c.systems.ImportedSystem(tx, guild, id)
-	if storage.KindOf(err) == storage.NotFound {
+// namedSystem is system id at version (0: the newest) as a campaign of guild names it:
+// a built-in, else one of the guild's imported systems (lookupSystem).
+func (c *Core) namedSystem(tx storage.Tx, guild, id string, version int) (*played, error) {
+	sys, err := c.lookupSystem(context.Background(), tx, guild, id, version)
+	if refusal.Of(err) != "" {
 		return nil, noSystem(id)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return c.buildSystem(systemKey{guild: guild, id: id, version: version}, func() ([]byte, string, error) { return file, "imported", nil })
+	kind := "imported"
+	if content.IsSystem(id) {
+		kind = "built-in"
+	}
+	return c.buildSystem(playedKey{sys: sys}, kind)
 }
 
 func noSystem(id string) error {
@@ -92,17 +75,14 @@ func noSystem(id string) error {
 	return refusal.New(refusal.NotEnabled, "no game system %q is installed (built-in: %s; a GM adds one with /system import)", id, strings.Join(ids, ", "))
 }
 
-// buildSystem returns the system cached under k, building it from file's bytes (nil:
-// from k.rules' items block) the first time.
-func (c *Core) buildSystem(k systemKey, file func() ([]byte, string, error)) (*played, error) {
+// buildSystem returns the campaign system cached under k, building it the first time:
+// from k.rules' items block, or from the parsed k.sys (a kind of system: built-in or
+// imported).
+func (c *Core) buildSystem(k playedKey, kind string) (*played, error) {
 	if p, ok := c.played.Load(k); ok {
 		return p.(*played), nil
 	}
-	data, kind, err := file()
-	if err != nil {
-		return nil, err
-	}
-	var sys *inventory.System
+	sys, err := k.sys, error(nil)
 	var from string
 	if k.rules != nil {
 		sys, err = problemsErr(inventory.FromRuleset(k.rules.Ruleset, k.rules.Entries))
@@ -110,10 +90,7 @@ func (c *Core) buildSystem(k systemKey, file func() ([]byte, string, error)) (*p
 			from = "the ruleset's own items (" + strconv.Itoa(len(sys.Catalog)) + " in its catalogs)"
 		}
 	} else {
-		sys, err = problemsErr(inventory.Parse(data))
-		if err == nil {
-			from = fmt.Sprintf("%s (%s system %s v%s)", sys.Name, kind, sys.ID, strconv.FormatFloat(sys.Version, 'f', -1, 64))
-		}
+		from = fmt.Sprintf("%s (%s system %s v%s)", sys.Name, kind, sys.ID, strconv.FormatFloat(sys.Version, 'f', -1, 64))
 	}
 	var camp *inventory.Campaign
 	if err == nil {
@@ -129,7 +106,7 @@ func (c *Core) buildSystem(k systemKey, file func() ([]byte, string, error)) (*p
 		if errors.As(err, &ps) && len(ps) > 1 {
 			err = fmt.Errorf("%w (and %d more problems)", ps.Head(1), ps.Total()-1)
 		}
-		what := "game system " + k.id
+		what := "game system " + sys.ID
 		if k.rules != nil {
 			what = "the items of ruleset " + k.rules.ID
 		}

@@ -100,3 +100,17 @@ func TestSaltmarchPlays(t *testing.T) {
 		t.Errorf("a second keepsake: warning %q, %v; want a warning", w, err)
 	}
 }
+
+// The SRD prices and weighs ammunition by the 20: twenty arrows are one bundle, 1 gp and
+// 1 lb, not twenty of each.
+func TestDnD5eAmmunitionBundles(t *testing.T) {
+	p := newPlay(t, "dnd5e-srd")
+	e := p.take("arrow")
+	e.Qty = 20
+	if w := p.c.EntryWeight(e); w != 1 {
+		t.Errorf("20 arrows weigh %v lb, want 1", w)
+	}
+	if v := p.c.EntryWorth(e); v != 100 {
+		t.Errorf("20 arrows are worth %d cp, want 100 (1 gp)", v)
+	}
+}

@@ -2,7 +2,9 @@ package inventory
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
+	"strings"
 
 	"sheetkeeper/ruleset"
 	"sheetkeeper/strictjson"
@@ -21,6 +23,13 @@ const BoundState = "bound"
 
 // bindsFeature is the feature an item that must be bound has.
 const bindsFeature = "binds"
+
+// stackField is the field holding the most one stack of a ruleset's item holds; maxStack
+// is the most the guide lets a `stack` be.
+const (
+	stackField = "stack"
+	maxStack   = 999_999
+)
 
 // FromRuleset derives a system from a ruleset's items block. entries reads an item
 // catalog's entries (a Loaded's Entries, which reads a package's standalone files). A
@@ -44,7 +53,9 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 	if it.Carry != nil {
 		weightStat = it.Carry.Stat
 	}
-	f["commonFields"] = bridgeFields(it, weightStat)
+	if fields := bridgeFields(it, weightStat); len(fields) > 0 {
+		f["commonFields"] = fields // a null is no array: a block with no words leaves it out
+	}
 	if weightStat != "" {
 		for _, s := range it.Stats {
 			if s.ID == weightStat {
@@ -68,6 +79,7 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 	}
 	var catalog []any
 	var ps strictjson.Problems
+	ruleItems := map[string]*ruleset.Item{}
 	for _, c := range rs.Catalogs {
 		if c.Kind() != "items" {
 			continue
@@ -80,25 +92,32 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 		for _, e := range es {
 			if e.Item != nil {
 				catalog = append(catalog, bridgeItem(c.ID, &e, weightStat, money))
+				ruleItems[c.ID+"/"+e.ID] = e.Item
 			}
 		}
 	}
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	f["catalog"] = catalog
+	if len(catalog) > 0 {
+		f["catalog"] = catalog
+	}
 	data, err := json.Marshal(f)
 	if err != nil {
 		return nil, strictjson.Problems{{Msg: err.Error()}}
 	}
-	return Parse(data)
+	s, ps := Parse(data)
+	if s != nil {
+		s.words, s.sheet, s.ruleItems = it, &rs.Sheet, ruleItems
+	}
+	return s, ps
 }
 
 // bridgeBinding is binding as a feature items that bind have, and a blocking state
 // whose limit is the character's Local value bindingMax (the sheet's binding.max, which
 // the caller feeds in), else the ruleset's constant.
 func bridgeBinding(b *ruleset.Binding) (features, states []any) {
-	limit := map[string]any{"value": "bindingMax", "mode": "block", "label": b.Label}
+	limit := map[string]any{"value": bindingMax, "mode": "block", "label": b.Label}
 	if b.Max.Const != nil {
 		limit["default"] = *b.Max.Const
 	}
@@ -133,6 +152,16 @@ func bridgeFields(it *ruleset.Items, weightStat string) []any {
 	if len(it.Tags) > 0 {
 		opts, _ := words(it.Tags)
 		fields = append(fields, map[string]any{"key": "tags", "label": "Tags", "kind": "tags", "suggestions": opts})
+	}
+	// stackField is the most one stack of an item holds (its `stack`), as a field every
+	// item may carry, so a player's copy keeps it.
+	fields = append(fields, map[string]any{"key": stackField, "label": "Stack", "kind": "number", "min": 1, "max": maxStack})
+	// worn and carried keep an invented item's effects in the words Invent reads back
+	// (ItemEffects), unless the ruleset has stats of those names.
+	for _, k := range []string{"worn", "carried"} {
+		if !slices.ContainsFunc(it.Stats, func(s ruleset.ItemStatDecl) bool { return s.ID == k }) {
+			fields = append(fields, map[string]any{"key": k, "label": strings.ToUpper(k[:1]) + k[1:], "kind": "text"})
+		}
 	}
 	kinds := map[string]string{"number": "number", "text": "text", "boolean": "checkbox", "enum": "select", "dice": "dice"}
 	for _, s := range it.Stats {
@@ -203,6 +232,12 @@ func bridgeItem(catalogID string, e *ruleset.Entry, weightStat string, money map
 			}
 		}
 		it["slot"], it["slotSize"] = best, ri.Slots[best]
+	}
+	if ri.Stack != nil {
+		it[stackField] = *ri.Stack
+	}
+	if ri.Charges != nil {
+		it["noStack"] = true // an item that holds charges is one to a stack
 	}
 	if ri.Binds != nil {
 		it["features"] = map[string]any{bindsFeature: true}

@@ -26,7 +26,7 @@ func (c *checker) allows(path string, v any) bool {
 			good = false
 			continue
 		}
-		c.onlyKeys(p, m, "item", "template", "category", "feature", "property", "name")
+		c.onlyKeys(p, m, "label", "item", "group", "template", "category", "feature", "property", "name", "size")
 		r := allowRule(m)
 		if r.Template != "" {
 			if _, ok := c.templates[r.Template]; !ok && !c.groups[r.Template] {
@@ -37,19 +37,93 @@ func (c *checker) allows(path string, v any) bool {
 		if r.Feature != "" && !c.knownFeature(rules.PathOf(p, "feature"), r.Feature) {
 			good = false
 		}
-		if _, ok := categories(r.Category); !ok {
+		if _, ok := oneOrList(r.Category); !ok {
 			c.Add(rules.PathOf(p, "category"), "expected a category or a list of categories")
+			good = false
+		}
+		if _, ok := oneOrList(r.Item); !ok {
+			c.Add(rules.PathOf(p, "item"), "expected an item's id or a list of them")
+			good = false
+		}
+		if r.Group != "" && !c.groups[r.Group] && c.templates[c.s.TemplateAlias(r.Group)] == nil {
+			c.Add(rules.PathOf(p, "group"), "unknown group %q", rules.Clip(r.Group))
 			good = false
 		}
 	}
 	return good
 }
 
+// compartments checks a container's compartments, Pack Rat's shape (store.js,
+// compartmentsOf): each a space of its own besides the main one — a side pocket, a lid,
+// its outside — with an id (unique) and a name; capacity "shared" (the default: what is
+// in it counts in the container's capacity, and a capacityLb bounds its part) or
+// "separate" (its own capacityLb only); and a container's own options: allows, holdLimit,
+// holdUnit, weightless, coinsApart, contentsView. "portion", from before, reads as shared.
+func (c *checker) compartments(path string, v any) bool {
+	list, ok := v.([]any)
+	if !ok || len(list) > MaxSlots {
+		c.Add(path, "expected a list of at most %d compartments", MaxSlots)
+		return false
+	}
+	before, seen := len(c.Problems), map[string]bool{}
+	for i, x := range list {
+		p := rules.PathOf(path, i)
+		m, ok := x.(map[string]any)
+		if !ok {
+			c.Add(p, "expected an object")
+			continue
+		}
+		c.onlyKeys(p, m, "id", "name", "capacity", "capacityLb", "allows", "holdLimit", "holdUnit", "weightless", "coinsApart", "contentsView")
+		id, _ := m["id"].(string)
+		if c.id(rules.PathOf(p, "id"), id) && seen[id] {
+			c.Add(rules.PathOf(p, "id"), "duplicate compartment %q", rules.Clip(id))
+		}
+		seen[id] = true
+		name, _ := m["name"].(string)
+		c.label(rules.PathOf(p, "name"), name)
+		c.compartmentOptions(p, m)
+	}
+	return len(c.Problems) == before
+}
+
+// compartmentOptions checks a compartment's options, each of the kind a container's is.
+func (c *checker) compartmentOptions(p string, m map[string]any) {
+	if v, set := m["capacity"]; set && v != "shared" && v != "separate" && v != "portion" {
+		c.Add(rules.PathOf(p, "capacity"), `expected "shared" or "separate"`)
+	}
+	for _, k := range []string{"capacityLb", "holdLimit"} {
+		if n, set := m[k]; set {
+			if f, isNum := n.(float64); !isNum || f < 0 || f > maxWeight {
+				c.Add(rules.PathOf(p, k), "expected a number from 0 up to %s", rules.Num(maxWeight))
+			}
+		}
+	}
+	for _, k := range []string{"weightless", "coinsApart"} {
+		if v, set := m[k]; set {
+			if _, isBool := v.(bool); !isBool {
+				c.Add(rules.PathOf(p, k), "expected true or false")
+			}
+		}
+	}
+	if v, set := m["holdUnit"]; set {
+		if s, isStr := v.(string); !isStr || len(s) > maxTermLen {
+			c.Add(rules.PathOf(p, "holdUnit"), "expected a word of at most %d bytes", maxTermLen)
+		}
+	}
+	if v, set := m["contentsView"]; set && v != "inherit" && v != "list" && v != "details" && v != "sealed" {
+		c.Add(rules.PathOf(p, "contentsView"), `expected "inherit", "list", "details" or "sealed"`)
+	}
+	if a, set := m["allows"]; set {
+		c.allows(rules.PathOf(p, "allows"), a)
+	}
+}
+
 // allowRule reads one of a container's allows rules.
 func allowRule(m map[string]any) SlotRule {
 	str := func(k string) string { s, _ := m[k].(string); return s }
-	return SlotRule{Item: str("item"), Template: str("template"), Category: m["category"],
-		Feature: str("feature"), Property: str("property"), Name: str("name")}
+	size, _ := m["size"].(float64)
+	return SlotRule{Item: m["item"], Group: str("group"), Template: str("template"), Category: m["category"],
+		Feature: str("feature"), Property: str("property"), Name: str("name"), Size: int(max(size, 0))}
 }
 
 // pieces checks a set's pieces: a list of names, or of objects with a name.

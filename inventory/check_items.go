@@ -184,7 +184,9 @@ func (c *checker) fieldValue(path string, f *Field, v any) bool {
 		return c.pieces(path, v)
 	case "packContents":
 		return c.packContents(path, v)
-	case "compartments", "actions":
+	case "compartments":
+		return c.compartments(path, v)
+	case "actions":
 		if l, ok := v.([]any); !ok || len(l) > MaxOptions*10 {
 			c.Add(path, "expected a list of at most %d entries", MaxOptions*10)
 			return false
@@ -273,6 +275,12 @@ func (c *checker) readLayer(path, state string, m map[string]any, fields map[str
 			if n, ok := r.weight(k, v); ok {
 				l.Weight = &n
 			}
+		case "slot":
+			sl := r.str(k, false)
+			l.Slot = &sl
+		case "slotSize":
+			n := r.count(k, v)
+			l.SlotSize = &n
 		default:
 			if fields == nil {
 				if l.Fields == nil {
@@ -461,12 +469,26 @@ func (c *checker) checkSlots() {
 		if it.Slot != "" && it.Slot != "none" && !seen[it.Slot] {
 			c.Add(rules.PathOf("catalog", i, "slot"), "unknown slot %q", rules.Clip(it.Slot))
 		}
+		for _, st := range rules.SortedKeys(it.Layers) {
+			if l := it.Layers[st]; l.Slot != nil && *l.Slot != "" && *l.Slot != "none" && !seen[*l.Slot] {
+				c.Add(rules.PathOf("catalog", i, "layers", st, "slot"), "unknown slot %q", rules.Clip(*l.Slot))
+			}
+		}
 	}
 }
 
 func (c *checker) checkSlotRule(p string, ru SlotRule, count int, items map[string]bool) {
-	if ru.Item != "" && !items[ru.Item] {
-		c.Add(rules.PathOf(p, "item"), "unknown catalog item %q", rules.Clip(ru.Item))
+	ids, ok := oneOrList(ru.Item)
+	if !ok {
+		c.Add(rules.PathOf(p, "item"), "expected an item's id or a list of them")
+	}
+	for _, id := range ids {
+		if !items[id] {
+			c.Add(rules.PathOf(p, "item"), "unknown catalog item %q", rules.Clip(id))
+		}
+	}
+	if ru.Group != "" && !c.groups[ru.Group] && c.templates[c.s.TemplateAlias(ru.Group)] == nil {
+		c.Add(rules.PathOf(p, "group"), "unknown group %q", rules.Clip(ru.Group))
 	}
 	if ru.Template != "" {
 		if _, ok := c.templates[ru.Template]; !ok && !c.groups[ru.Template] {
@@ -479,19 +501,19 @@ func (c *checker) checkSlotRule(p string, ru SlotRule, count int, items map[stri
 	if ru.State != "" && !c.states[ru.State] {
 		c.Add(rules.PathOf(p, "state"), "unknown state %q", rules.Clip(ru.State))
 	}
-	if _, ok := categories(ru.Category); !ok {
+	if _, ok := oneOrList(ru.Category); !ok {
 		c.Add(rules.PathOf(p, "category"), "expected a category or a list of categories")
 	}
 	if ru.Size != 0 && (ru.Size < 1 || ru.Size > count) {
 		c.Add(rules.PathOf(p, "size"), "must be 1 up to the slot's count (%d)", count)
 	}
-	if ru.Item == "" && ru.Template == "" && ru.Category == nil && ru.Feature == "" && ru.Property == "" && ru.Name == "" {
-		c.Add(p, "a rule needs something to match: item, template, category, feature, property or name")
+	if ru.Item == nil && ru.Group == "" && ru.Template == "" && ru.Category == nil && ru.Feature == "" && ru.Property == "" && ru.Name == "" {
+		c.Add(p, "a rule needs something to match: item, group, template, category, feature, property or name")
 	}
 }
 
-// categories reads a rule's category: one, or a list.
-func categories(v any) ([]string, bool) {
+// oneOrList reads a rule's category or item: one, or a list.
+func oneOrList(v any) ([]string, bool) {
 	switch v := v.(type) {
 	case nil:
 		return nil, true

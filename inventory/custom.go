@@ -1,6 +1,8 @@
 package inventory
 
 import (
+	"fmt"
+
 	"sheetkeeper/strictjson"
 )
 
@@ -22,8 +24,12 @@ func (c *Campaign) ParseItem(data []byte) (*Item, strictjson.Problems) {
 }
 
 func (s *System) parseItem(data []byte, own map[string]*Template) (*Item, strictjson.Problems) {
+	if len(data) > MaxFileBytes {
+		return nil, strictjson.Problems{{Kind: strictjson.Limit, Msg: fmt.Sprintf(
+			"an item is at most %d KB; this one is %d KB", MaxFileBytes/1024, (len(data)+1023)/1024)}}
+	}
 	var raw map[string]any
-	ps := strictjson.Decode(data, &raw, "", strictjson.Options{MaxDepth: MaxDepth})
+	ps := strictjson.Decode(data, &raw, "", strictjson.Options{MaxDepth: MaxDepth, MaxItems: MaxItemFields * 5, MaxValues: maxValues / 10})
 	if len(ps) > 0 {
 		return nil, ps
 	}

@@ -13,26 +13,59 @@ func (c *Campaign) NewEntry(uid string, it *Item, qty int64) *Entry {
 	return e
 }
 
-// Stacks reports whether an entry shares one row with identical copies: its item
-// stacks (on unless false) and is no container, pack or set of pieces, and it is loose.
+// Stacks reports whether an entry shares one row with identical copies where it is: its
+// item stacks (on unless false), is no container, pack or set of pieces, and is not
+// equipped. Copies stack in a container's space as they do loose (Pack Rat's
+// addToInventory: the same item, the same parent and compartment).
 func (c *Campaign) Stacks(e *Entry) bool {
 	cur := c.Now(e)
-	return cur.Has("stacks") && !e.Item.NoStack && !cur.Has("holds") && !cur.Has("pack") && !cur.Has("deck") && e.Parent == "" && !e.Equipped
+	return cur.Has("stacks") && !e.Item.NoStack && !cur.Has("holds") && !cur.Has("pack") && !cur.Has("deck") && !e.Equipped
 }
 
-// Add puts e into a character's inventory: onto a loose stack of the identical item in
-// the same states when it stacks, else as a row of its own. It returns the inventory and
-// the entry now holding what was added.
+// Add puts e into a character's inventory: onto a stack of the identical item in the same
+// states in the same place (loose, or the same space of the same container) when it
+// stacks, else as a row of its own. An item with a stack limit (a
+// ruleset item's `stack`) fills the stacks there are up to it and starts a row of its own
+// with the rest, as Marinara's inventory does; a row of more than the limit (an add of
+// many at once) is the caller's to split, since new rows need uids of their own. It
+// returns the inventory and the entry now holding what was added (the last filled).
 func (c *Campaign) Add(inv []*Entry, e *Entry) ([]*Entry, *Entry) {
-	if c.Stacks(e) {
-		for _, x := range inv {
-			if x != e && c.Stacks(x) && sameItem(x.Item, e.Item) && reflect.DeepEqual(x.Own, e.Own) && reflect.DeepEqual(x.GM, e.GM) {
-				x.Qty += e.Qty
-				return inv, x
-			}
+	if !c.Stacks(e) {
+		return append(inv, e), e
+	}
+	limit := c.StackLimit(e)
+	var last *Entry
+	for _, x := range inv {
+		if x == e || x.Parent != e.Parent || x.Compartment != e.Compartment || !c.Stacks(x) ||
+			!sameItem(x.Item, e.Item) || !reflect.DeepEqual(x.Own, e.Own) || !reflect.DeepEqual(x.GM, e.GM) {
+			continue
+		}
+		n := e.Qty
+		if limit > 0 {
+			n = min(n, max(limit-x.Qty, 0))
+		}
+		if n > 0 {
+			x.Qty += n
+			e.Qty -= n
+			last = x
+		}
+		if e.Qty == 0 {
+			return inv, last
 		}
 	}
 	return append(inv, e), e
+}
+
+// StackLimit is the most one row of an entry's item holds (its stack field), 0 for no
+// limit.
+func (c *Campaign) StackLimit(e *Entry) int64 {
+	cur := c.Now(e)
+	v, _ := cur.Field(stackField)
+	n, _ := v.(float64)
+	if n < 1 {
+		return 0
+	}
+	return int64(n)
 }
 
 func sameItem(a, b *Item) bool { return a == b || a.ID == b.ID && reflect.DeepEqual(*a, *b) }
@@ -42,47 +75,7 @@ func sameItem(a, b *Item) bool { return a == b || a.ID == b.ID && reflect.DeepEq
 // its capacityLb bounds the weight of everything inside it, its holdLimit how many
 // things. A refusal changes nothing.
 func (c *Campaign) Put(inv []*Entry, e, box *Entry) error {
-	if box == nil {
-		e.Parent = ""
-		return nil
-	}
-	cur := c.Now(box)
-	if !cur.Has("holds") {
-		return refusal.New(refusal.NotAllowed, "%s holds nothing", cur.Name)
-	}
-	if box == e || c.inside(inv, box, e) {
-		return refusal.New(refusal.NotAllowed, "%s cannot go inside itself", c.Now(e).Name)
-	}
-	if c.depth(inv, box)+1+c.height(inv, e) > MaxNesting {
-		return refusal.New(refusal.NotAllowed, "containers nest at most %d deep", MaxNesting)
-	}
-	if v, ok := cur.Field("allows"); ok {
-		if list, _ := v.([]any); len(list) > 0 && !c.allowed(list, e) {
-			return refusal.New(refusal.NotAllowed, "%s does not hold %s", cur.Name, c.Now(e).Name)
-		}
-	}
-	if limit, ok := cur.Field("capacityLb"); ok {
-		if lb, _ := limit.(float64); lb > 0 {
-			if w := c.contentWeight(inv, box, 0) + c.EntryWeight(e) + c.contentWeight(inv, e, 0); w > lb {
-				return refusal.New(refusal.TooHeavy, "too heavy: %s holds %g %s", cur.Name, lb, c.System.WeightUnit(lb))
-			}
-		}
-	}
-	if limit, ok := cur.Field("holdLimit"); ok {
-		if n, _ := limit.(float64); n > 0 {
-			var count int64
-			for _, x := range inv {
-				if x.Parent == box.UID && x != e {
-					count += x.Qty
-				}
-			}
-			if float64(count+e.Qty) > n {
-				return refusal.New(refusal.NoSlot, "%s holds at most %g", cur.Name, n)
-			}
-		}
-	}
-	e.Parent, e.Equipped = box.UID, false
-	return nil
+	return c.PutIn(inv, e, box, "")
 }
 
 // inside reports whether x is somewhere inside container e.
@@ -196,18 +189,4 @@ func (c *Campaign) Fill(e *Entry, pints float64) error {
 	}
 	e.Fill = next
 	return nil
-}
-
-// allowed reports whether e matches one of a container's allows rules.
-func (c *Campaign) allowed(list []any, e *Entry) bool {
-	cur := c.Now(e)
-	for _, x := range list {
-		if m, ok := x.(map[string]any); ok {
-			r := allowRule(m)
-			if c.ruleMatches(&r, e, &cur) {
-				return true
-			}
-		}
-	}
-	return false
 }

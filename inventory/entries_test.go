@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"os"
 	"testing"
 
 	"sheetkeeper/refusal"
@@ -138,5 +139,142 @@ func TestContainerAllows(t *testing.T) {
 	}))
 	if !has(ps, "catalog[5] (lr-sack).allows[0].feature", `unknown feature "blade"`) {
 		t.Errorf("got %v", ps)
+	}
+}
+
+// TestCompartments: a container's compartments as Pack Rat has them (store.js,
+// compartmentsOf and spaceSpec): each holds to its own rules, count and capacity; a
+// shared one counts in the container's capacity too, a separate one (the outside) does
+// not; a weightless one's contents weigh nothing; a container with straps has an outside.
+func TestCompartments(t *testing.T) {
+	s, ps := Parse(mutate(t, func(m map[string]any) {
+		cat := m["catalog"].([]any)
+		m["catalog"] = append(cat, map[string]any{"id": "lr-belt", "type": "lr-bag", "name": "Belt", "capacityLb": 3, "straps": true,
+			"compartments": []any{
+				map[string]any{"id": "frog", "name": "Frog", "allows": []any{map[string]any{"feature": "weapon", "size": 2}}, "holdLimit": 2},
+				map[string]any{"id": "purse", "name": "Purse", "capacityLb": 0.15, "weightless": true},
+				map[string]any{"id": "loop", "name": "Loop", "capacity": "separate"},
+			}})
+	}))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, _ := s.Campaign(nil)
+	belt := c.NewEntry("b", s.CatalogItem("lr-belt"), 1)
+	sword, staff := c.NewEntry("s", s.CatalogItem("lr-sword"), 1), c.NewEntry("st", s.CatalogItem("lr-staff"), 1)
+	c1, c2 := c.NewEntry("c1", s.CatalogItem("lr-curio-1"), 1), c.NewEntry("c2", s.CatalogItem("lr-curio-2"), 1)
+	mail, maul, sack := c.NewEntry("m", s.CatalogItem("lr-mail"), 1), c.NewEntry("ma", s.CatalogItem("lr-maul"), 1), c.NewEntry("sk", s.CatalogItem("lr-sack"), 1)
+	inv := []*Entry{belt, sword, staff, c1, c2, mail, maul, sack}
+	if err := c.PutIn(inv, sword, belt, "frog"); err != nil || sword.Compartment != "frog" || sword.Parent != "b" {
+		t.Fatalf("a sword in the frog: %v", err)
+	}
+	if err := c.PutIn(inv, staff, belt, "frog"); refusal.Of(err) != refusal.NoSlot {
+		t.Errorf("a weapon takes 2 of the frog's 2 places: %v", err)
+	}
+	if err := c.PutIn(inv, c1, belt, "frog"); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("the frog holds weapons: %v", err)
+	}
+	if err := c.PutIn(inv, c1, belt, "purse"); err != nil {
+		t.Errorf("a curio in the purse: %v", err)
+	}
+	if err := c.PutIn(inv, c2, belt, "purse"); refusal.Of(err) != refusal.TooHeavy || c2.Parent != "" {
+		t.Errorf("the purse holds 0.15: %v", err)
+	}
+	if err := c.PutIn(inv, mail, belt, ""); refusal.Of(err) != refusal.TooHeavy {
+		t.Errorf("the belt holds 3 with its shared compartments (a sword of 1 and a curio): %v", err)
+	}
+	if err := c.PutIn(inv, maul, belt, "loop"); err != nil {
+		t.Errorf("a separate compartment is not in the belt's capacity: %v", err)
+	}
+	if err := c.PutIn(inv, mail, belt, outside); err != nil || mail.Compartment != outside {
+		t.Errorf("a belt with straps has an outside: %v", err)
+	}
+	if err := c.PutIn(inv, c2, belt, "scabbard"); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("no such compartment: %v", err)
+	}
+	if got := c.Carried(inv, nil).Items; got != 1+2+2+1+0.1 { // the belt's own 0, staff 1, sword 1, maul 2, mail 2, c2 0.1; c1 in the weightless purse
+		t.Errorf("carried %g", got)
+	}
+	if err := c.Put(inv, sword, nil); err != nil || sword.Compartment != "" {
+		t.Errorf("out again: %v %q", err, sword.Compartment)
+	}
+	if err := c.PutIn(inv, sack, belt, "frog"); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a container goes only where a rule asks for containers: %v", err)
+	}
+	_, ps = Parse(mutate(t, func(m map[string]any) {
+		obj(m, "catalog", 5)["compartments"] = []any{map[string]any{"id": "a", "name": "A"}, map[string]any{"id": "a", "name": "B", "holdLimit": -1, "capacity": "half"}}
+	}))
+	for _, want := range [][2]string{{"compartments[1].id", `duplicate compartment "a"`}, {"compartments[1].holdLimit", "expected a number from 0 up to 1000000"}, {"compartments[1].capacity", `expected "shared" or "separate"`}} {
+		if !has(ps, "catalog[5] (lr-sack)."+want[0], want[1]) {
+			t.Errorf("no %s: %v", want, ps)
+		}
+	}
+}
+
+// TestAddStacksWhereItIs: copies stack inside a container's space as they do loose, and
+// never across places (Pack Rat's addToInventory matches parent and compartment).
+func TestAddStacksWhereItIs(t *testing.T) {
+	c := campaign(t)
+	skin := c.System.CatalogItem("lr-skin")
+	in := func(uid, parent, comp string) *Entry {
+		e := c.NewEntry(uid, skin, 1)
+		e.Parent, e.Compartment = parent, comp
+		return e
+	}
+	inv, _ := c.Add(nil, in("1", "sack", ""))
+	inv, got := c.Add(inv, in("2", "sack", ""))
+	if len(inv) != 1 || got.Qty != 2 {
+		t.Fatalf("in the sack: %d rows", len(inv))
+	}
+	inv, _ = c.Add(inv, in("3", "", ""))
+	inv, _ = c.Add(inv, in("4", "sack", "pocket"))
+	if len(inv) != 3 {
+		t.Errorf("loose, in the sack and in its pocket are three places: %d rows", len(inv))
+	}
+}
+
+// TestLegacyHolds: a container's "Only holds" choice from before allows rules reads as
+// Pack Rat's HOLDER_RULES: a scroll case holds ten sheets, parchment taking two places.
+func TestLegacyHolds(t *testing.T) {
+	c := campaign(t)
+	cs := &Entry{UID: "cs", Qty: 1, Item: &Item{ID: "case", Type: "lr-bag", Name: "Scroll case", Fields: map[string]any{"holds": "scrolls"}}}
+	paper := &Entry{UID: "p", Qty: 6, Item: &Item{ID: "paper", Type: "lr-gear", Name: "Paper (sheet)"}}
+	parch := &Entry{UID: "pa", Qty: 3, Item: &Item{ID: "parch", Type: "lr-gear", Name: "Parchment"}}
+	rope := &Entry{UID: "r", Qty: 1, Item: &Item{ID: "rope", Type: "lr-gear", Name: "Rope"}}
+	inv := []*Entry{cs, paper, parch, rope}
+	if err := c.Put(inv, paper, cs); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(inv, parch, cs); refusal.Of(err) != refusal.NoSlot {
+		t.Errorf("6 sheets and 3 parchments (6 places) are more than 10: %v", err)
+	}
+	if err := c.Put(inv, rope, cs); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a scroll case holds no rope: %v", err)
+	}
+}
+
+// TestQuiver5e: the built-in D&D 5e's quiver (holds: arrows) takes its arrows, twenty of
+// them, though the system has no Ammunition feature of Pack Rat's own 5e.
+func TestQuiver5e(t *testing.T) {
+	data, err := os.ReadFile("../content/systems/dnd5e-srd.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ps := Parse(data)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, _ := s.Campaign(nil)
+	quiver, arrows := c.NewEntry("q", s.CatalogItem("quiver"), 1), c.NewEntry("a", s.CatalogItem("arrow"), 20)
+	more, bolt := c.NewEntry("m", s.CatalogItem("arrow"), 1), c.NewEntry("b", s.CatalogItem("crossbow-bolt"), 1)
+	inv := []*Entry{quiver, arrows, more, bolt}
+	if err := c.Put(inv, arrows, quiver); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(inv, more, quiver); refusal.Of(err) != refusal.NoSlot {
+		t.Errorf("a twenty-first arrow: %v", err)
+	}
+	if err := c.Put(inv, bolt, quiver); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("a bolt in a quiver: %v", err)
 	}
 }

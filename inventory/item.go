@@ -39,8 +39,12 @@ type Layer struct {
 	Category    *string
 	Cost        *int64
 	Weight      *float64
-	Features    map[string]bool
-	Fields      map[string]any
+	// Slot and SlotSize: where the item goes when equipped while the state is on (Pack
+	// Rat's slotFor reads the item as it is now).
+	Slot     *string
+	SlotSize *int
+	Features map[string]bool
+	Fields   map[string]any
 	// Locks: states only the GM can change while this layer is on.
 	Locks []string
 }

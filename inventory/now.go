@@ -17,7 +17,11 @@ const MaxCampaignStates = 64
 type Campaign struct {
 	System *System
 	States []State
-	order  map[string]int
+	// Invented are the items the GM invented in this game (Invent), which the table keeps
+	// (each one's Invented.Data, read back with ParseItem) and gives every campaign it
+	// makes: the same name is that item for the rest of the game (Resolve finds it).
+	Invented []*Item
+	order    map[string]int
 	// templates are the players' own (rule packages'), by id; see AddTemplates.
 	templates map[string]*Template
 }
@@ -67,8 +71,10 @@ type Entry struct {
 	// win over Own; a key absent from GM is the player's choice.
 	Own map[string]bool
 	GM  map[string]bool
-	// Parent is the uid of the container it is in ("" loose).
-	Parent string
+	// Parent is the uid of the container it is in ("" loose); Compartment the key of the
+	// container's compartment it is in ("" the container's main space).
+	Parent      string
+	Compartment string
 	// Charges left (items with charges); Fill, the pints a liquid container holds.
 	Charges int64
 	Fill    float64
@@ -98,6 +104,9 @@ type Current struct {
 	Category    string
 	Cost        int64
 	Weight      float64
+	// Slot and SlotSize: where it goes when equipped (see Item).
+	Slot     string
+	SlotSize int
 
 	sys *System
 	// The on layers, in order: the first few inline (most items have none or one), the
@@ -118,7 +127,7 @@ func (c *Current) layer(i int) *Layer {
 func (c *Campaign) Now(e *Entry) Current {
 	it := e.Item
 	cur := Current{Item: it, sys: c.System, Name: it.Name, Icon: it.Icon, Description: it.Description,
-		Category: it.Category, Cost: it.Cost, Weight: it.Weight}
+		Category: it.Category, Cost: it.Cost, Weight: it.Weight, Slot: it.Slot, SlotSize: it.SlotSize}
 	cur.Template = c.itemTemplate(it)
 	if len(e.Own) == 0 && len(e.GM) == 0 {
 		return cur
@@ -155,6 +164,12 @@ func (c *Campaign) Now(e *Entry) Current {
 		}
 		if l.Weight != nil {
 			cur.Weight = *l.Weight
+		}
+		if l.Slot != nil {
+			cur.Slot = *l.Slot
+		}
+		if l.SlotSize != nil {
+			cur.SlotSize = *l.SlotSize
 		}
 	}
 	return cur

@@ -51,6 +51,17 @@ const (
 	maxWeight    = 1e6
 )
 
+// decodeOptions bound a file while it is decoded, not after: every list at its own
+// bound (the maxItems tags of System and what it holds) or, for what has none (an item's
+// fields, the stats, the glossary), the largest list a file has; and a budget of values
+// for the whole file, far above the largest real one (D&D 5e with the SRD catalog is
+// about 7,000) and low enough that a 4 MB file of tiny values costs a few tens of MB, not
+// gigabytes.
+var decodeOptions = strictjson.Options{MaxDepth: MaxDepth, AllowComment: true, MaxItems: MaxCatalog, MaxValues: maxValues}
+
+// maxValues is the budget of values one file decodes.
+const maxValues = 300_000
+
 // diePattern is a table's die: d20, 2d6.
 var diePattern = regexp.MustCompile(`^([1-9][0-9]?)?d[1-9][0-9]{0,3}$`)
 
@@ -64,7 +75,7 @@ func Parse(data []byte) (*System, strictjson.Problems) {
 			"a system file is at most %d KB; this one is %d KB", MaxFileBytes/1024, (len(data)+1023)/1024)}}
 	}
 	s := &System{}
-	ps := strictjson.Decode(data, s, "", strictjson.Options{MaxDepth: MaxDepth, AllowComment: true})
+	ps := strictjson.Decode(data, s, "", decodeOptions)
 	if ps.Complete() {
 		toggles := s.convertToggles()
 		c := &checker{s: s}

@@ -258,7 +258,7 @@ func TestParseBounds(t *testing.T) {
 		}
 		m["catalog"] = cat
 	})
-	if _, ps := Parse(many); !errors.Is(ps, strictjson.Limit) || !has(ps, "catalog", "at most 5000") {
+	if _, ps := Parse(many); !errors.Is(ps, strictjson.Limit) || !has(ps, "catalog", "at most 5,000") {
 		t.Errorf("too many items: %.300v", ps)
 	}
 }

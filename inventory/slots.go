@@ -3,6 +3,7 @@ package inventory
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"sheetkeeper/refusal"
 )
@@ -13,8 +14,8 @@ type Placement struct {
 	Size int
 }
 
-// SlotFor returns where an entry goes when equipped: the slot it names itself (with its
-// own slotSize), else the first slot with a rule it matches, a rule with a state counting
+// SlotFor returns where an entry goes when equipped, its item as it is now (a layer may
+// move it): the slot it names itself (with its own slotSize), else the first slot with a rule it matches, a rule with a state counting
 // only while that state is on. false: it takes no slot ("none", no rule matches, or the
 // system has no slots), so it equips freely.
 func (c *Campaign) SlotFor(e *Entry) (Placement, bool) {
@@ -24,16 +25,15 @@ func (c *Campaign) SlotFor(e *Entry) (Placement, bool) {
 // slotFor is SlotFor with one state taken as off (without: "" for none), to ask whether
 // switching that state off would make an item take less room.
 func (c *Campaign) slotFor(e *Entry, without string) (Placement, bool) {
-	it := e.Item
-	if it.Slot == "none" {
+	cur := c.Now(e)
+	if cur.Slot == "none" {
 		return Placement{}, false
 	}
-	cur := c.Now(e)
 	for i := range c.System.Slots {
 		s := &c.System.Slots[i]
-		if it.Slot != "" {
-			if it.Slot == s.Key {
-				return Placement{Slot: s, Size: max(1, it.SlotSize)}, true
+		if cur.Slot != "" {
+			if cur.Slot == s.Key {
+				return Placement{Slot: s, Size: max(1, cur.SlotSize)}, true
 			}
 			continue
 		}
@@ -50,23 +50,22 @@ func (c *Campaign) slotFor(e *Entry, without string) (Placement, bool) {
 }
 
 // ruleMatches reports whether an item (as it is now) matches every criterion a rule
-// gives, as a container's rules do: the catalog item, a template (or one under it), a
-// category, a feature, a property (starting with it) and a name (containing it, in any
-// case).
+// gives, as Pack Rat's ruleMatches (store.js) has it for a container's rules and a slot's
+// alike: the catalog item (one of the ids), a group or a template (the item's or one it
+// is under; for a template, also the system template a player's copy started from), a
+// category (one of them), a feature, a property (one starting with it) and a name (any
+// of the words, as a whole word, in any case).
 func (c *Campaign) ruleMatches(r *SlotRule, e *Entry, cur *Current) bool {
-	if r.Item != "" && e.Item.ID != r.Item {
+	if ids, _ := oneOrList(r.Item); len(ids) > 0 && !slices.Contains(ids, e.Item.ID) {
 		return false
 	}
-	if r.Template != "" {
-		want, in := c.System.resolveTemplate(r.Template), false
-		for t := range c.System.lineage(cur.Template) {
-			in = in || t == want || want == nil && t.ID == r.Template
-		}
-		if !in {
-			return false
-		}
+	if r.Group != "" && !c.inTemplate(cur.Template, c.System.TemplateAlias(r.Group)) {
+		return false
 	}
-	if cats, _ := categories(r.Category); len(cats) > 0 && !slices.Contains(cats, cur.Category) {
+	if r.Template != "" && !c.inTemplate(cur.Template, c.System.TemplateAlias(r.Template)) && c.rootID(cur.Template) != r.Template {
+		return false
+	}
+	if cats, _ := oneOrList(r.Category); len(cats) > 0 && !slices.Contains(cats, cur.Category) {
 		return false
 	}
 	if r.Feature != "" && !cur.Has(r.Feature) {
@@ -75,7 +74,71 @@ func (c *Campaign) ruleMatches(r *SlotRule, e *Entry, cur *Current) bool {
 	if r.Property != "" && !cur.HasProperty(r.Property) {
 		return false
 	}
-	return r.Name == "" || strings.Contains(strings.ToLower(cur.Name), strings.ToLower(r.Name))
+	return r.Name == "" || nameHasWord(cur.Name, r.Name)
+}
+
+// inTemplate reports whether template t is the template id or under it.
+func (c *Campaign) inTemplate(t *Template, id string) bool {
+	for x := range c.System.lineage(t) {
+		if x.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// rootID is the id of the system template a template descends from: itself when it is
+// the system's, else the one a player's copy started as (its From, followed at most ten
+// steps, as Pack Rat's rootTemplate), else its own.
+func (c *Campaign) rootID(t *Template) string {
+	for x, n := t, 0; x != nil && n < 10; n++ {
+		if c.System.index.templates[x.ID] == x {
+			return x.ID
+		}
+		if y := c.templates[x.From]; y != nil {
+			x = y
+		} else {
+			x = c.System.resolveTemplate(x.From)
+		}
+	}
+	if t == nil {
+		return ""
+	}
+	return t.ID
+}
+
+// nameHasWord reports whether name has one of words (split at spaces and commas) as a
+// whole word, an "s" after it allowed, in any case: Pack Rat's nameWords, whose pattern
+// is \b(w1|w2…)s?\b. A word boundary is where a word character (an ASCII letter, digit
+// or underscore) meets anything else, as in JavaScript's \b.
+func nameHasWord(name, words string) bool {
+	name = strings.ToLower(name)
+	for _, w := range strings.FieldsFunc(strings.ToLower(words), func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		for from := 0; from <= len(name)-len(w); {
+			i := strings.Index(name[from:], w)
+			if i < 0 {
+				break
+			}
+			p := from + i
+			end := p + len(w)
+			if boundary(name, p) && (end < len(name) && name[end] == 's' && boundary(name, end+1) || boundary(name, end)) {
+				return true
+			}
+			from = p + 1
+		}
+	}
+	return false
+}
+
+// boundary reports whether position i of s is a word boundary.
+func boundary(s string, i int) bool {
+	before := i > 0 && isWordByte(s[i-1])
+	after := i < len(s) && isWordByte(s[i])
+	return before != after
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // Full is the answer to equipping into a full slot: what could come out to make room,

@@ -111,3 +111,120 @@ func TestStateThatNeedsRoom(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSlotRulesAsPackRat holds the slot rules to Pack Rat's own (js/system.js slotFor and
+// store.js ruleMatches): slots in order, the first rule of a slot an item matches; a rule's
+// item is an id or a list of ids; group is a legacy group's name for a template; template
+// takes the templates under it and the system template a player's copy started from; name
+// is words, any of which the item's name has as a whole word, a plural s allowed; an
+// item's own slot wins, its slotSize at least 1, "none" never in a slot, and a slot key
+// no slot has equips freely.
+func TestSlotRulesAsPackRat(t *testing.T) {
+	s, ps := Parse(mutate(t, func(m map[string]any) {
+		m["slots"] = []any{
+			map[string]any{"key": "belt", "label": "Belt", "count": 3, "rules": []any{
+				map[string]any{"item": []any{"lr-ring", "lr-wand"}},
+				map[string]any{"name": "arrow, quiver"},
+			}},
+			map[string]any{"key": "pack", "label": "Pack", "count": 2, "rules": []any{
+				map[string]any{"group": "kit", "size": 2},
+				map[string]any{"template": "arms"},
+			}},
+			map[string]any{"key": "sheath", "label": "Sheath", "count": 1, "rules": []any{map[string]any{"template": "lr-weapon"}}},
+		}
+		cat := m["catalog"].([]any)
+		m["catalog"] = append(cat,
+			map[string]any{"id": "x-arrows", "type": "lr-gear", "name": "Arrows (20)"},
+			map[string]any{"id": "x-sparrow", "type": "lr-trinket", "name": "Sparrow figurine"},
+			map[string]any{"id": "x-own", "type": "lr-gear", "name": "Banner", "slot": "pack"},
+			map[string]any{"id": "x-none", "type": "lr-weapon", "name": "Arrow of slaying", "slot": "none"},
+		)
+	}))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, _ := s.Campaign(nil)
+	if ps := c.AddTemplates([]Template{{ID: "my-blade", Name: "My blade", From: "lr-weapon"}}); len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	mine, ps := c.ParseItem([]byte(`{"id":"my-1","type":"my-blade","name":"Heirloom"}`))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	at := func(it *Item) string {
+		p, ok := c.SlotFor(&Entry{UID: it.ID, Item: it, Qty: 1})
+		if !ok {
+			return "-"
+		}
+		return p.Slot.Key + ":" + string(rune('0'+p.Size))
+	}
+	for id, want := range map[string]string{
+		"lr-ring":   "belt:1", // the ids' list
+		"x-arrows":  "belt:1", // "arrow" with its plural s
+		"x-sparrow": "-",      // not a whole word
+		"lr-sack":   "pack:2", // in the legacy group kit, now lr-gear
+		"lr-sword":  "pack:1", // under arms
+		"x-own":     "pack:1", // its own slot, at least 1 place
+		"x-none":    "-",      // "none": never, though its name says arrow
+	} {
+		if got := at(s.CatalogItem(id)); got != want {
+			t.Errorf("%s: %s, want %s", id, got, want)
+		}
+	}
+	if got := at(mine); got != "sheath:1" {
+		t.Errorf("a player's copy of lr-weapon, under no template, counts as its original for a template rule: %s", got)
+	}
+	_, ps = Parse(mutate(t, func(m map[string]any) {
+		m["slots"] = []any{map[string]any{"key": "belt", "label": "Belt", "count": 1, "rules": []any{
+			map[string]any{"item": []any{"lr-ring", "nope"}}, map[string]any{"group": "tools"}}}}
+	}))
+	if !has(ps, "slots[0].rules[0].item", `unknown catalog item "nope"`) || !has(ps, "slots[0].rules[1].group", `unknown group "tools"`) {
+		t.Errorf("got %v", ps)
+	}
+}
+
+// TestGMOverride: the GM's On or Off wins over the player's own choice (Pack Rat's
+// entryStates: the overrides over the entry's own states), and clearing it gives the state
+// back to the player's choice.
+func TestGMOverride(t *testing.T) {
+	c := campaign(t)
+	ring := entry(t, c, "lr-ring")
+	if _, err := c.SetState(nil, ring, StateChange{Key: "attuned", On: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SetState(nil, ring, StateChange{Key: "attuned", On: false, GM: true}, nil); err != nil || ring.On("attuned") {
+		t.Fatalf("the GM's Off wins: %v %v", err, ring.On("attuned"))
+	}
+	if _, err := c.SetState(nil, ring, StateChange{Key: "attuned", GM: true, Clear: true}, nil); err != nil || !ring.On("attuned") {
+		t.Fatalf("cleared, the player's choice again: %v %v", err, ring.On("attuned"))
+	}
+	if _, err := c.SetState(nil, ring, StateChange{Key: "identified", On: true, GM: true}, nil); err != nil || !ring.On("identified") {
+		t.Fatalf("the GM's On: %v", err)
+	}
+}
+
+// TestLayerMovesSlot: where an item goes is read off the item as it is now (Pack Rat's
+// slotFor takes currentItem), so a layer may move it: a cursed staff clings to the body.
+func TestLayerMovesSlot(t *testing.T) {
+	s, ps := Parse(mutate(t, func(m map[string]any) {
+		obj(m, "catalog", 2)["layers"] = map[string]any{"cursed": map[string]any{"slot": "body"}}
+	}))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, _ := s.Campaign(nil)
+	staff := &Entry{UID: "s", Item: s.CatalogItem("lr-staff"), Qty: 1}
+	if p, ok := c.SlotFor(staff); !ok || p.Slot.Key != "hands" {
+		t.Fatalf("in hand: %+v", p)
+	}
+	staff.GM = map[string]bool{"cursed": true}
+	if p, ok := c.SlotFor(staff); !ok || p.Slot.Key != "body" || p.Size != 1 {
+		t.Errorf("cursed, on the body: %+v", p)
+	}
+	_, ps = Parse(mutate(t, func(m map[string]any) {
+		obj(m, "catalog", 2)["layers"] = map[string]any{"cursed": map[string]any{"slot": "tail"}}
+	}))
+	if !has(ps, "catalog[2] (lr-staff).layers.cursed.slot", `unknown slot "tail"`) {
+		t.Errorf("got %v", ps)
+	}
+}

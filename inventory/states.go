@@ -64,8 +64,11 @@ type StateChange struct {
 // Pack Rat does: the state must exist and the item be able to have it; a player may
 // switch only "player" states not locked by a layer that is on; switching on past the
 // state's limit is refused in "block" mode and allowed with a warning in "warn" mode.
-// The GM can always override. It returns the warning, if any; on a refusal e is
-// unchanged.
+// The GM can always override: the GM's On or Off wins over the player's own choice until
+// the GM clears it (Pack Rat's entryStates). Where Pack Rat records a player's change
+// under the GM's override, to show only once the override is cleared, a player's change
+// to a state the GM has set is refused here (locked), so the player learns why nothing
+// changed. It returns the warning, if any; on a refusal e is unchanged.
 func (c *Campaign) SetState(inv []*Entry, e *Entry, ch StateChange, local func(string) (float64, bool)) (warning string, err error) {
 	st := c.State(ch.Key)
 	if st == nil {

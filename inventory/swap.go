@@ -79,7 +79,7 @@ func (c *Campaign) transfer(src, dst *Party, g Give, newUID func() string) {
 	if g.Qty < e.Qty {
 		e.Qty -= g.Qty
 		part := *e
-		part.UID, part.Qty, part.Parent, part.Equipped = newUID(), g.Qty, "", false
+		part.UID, part.Qty, part.Parent, part.Compartment, part.Equipped = newUID(), g.Qty, "", "", false
 		part.Own, part.GM = maps.Clone(e.Own), maps.Clone(e.GM)
 		dst.Inv, _ = c.Add(dst.Inv, &part)
 		return
@@ -105,7 +105,7 @@ func (c *Campaign) transfer(src, dst *Party, g Give, newUID func() string) {
 		}
 	}
 	src.Inv = kept
-	e.Parent, e.Equipped = "", false
+	e.Parent, e.Compartment, e.Equipped = "", "", false
 	if len(kids) > 0 {
 		dst.Inv = append(append(dst.Inv, e), kids...)
 	} else {

@@ -25,7 +25,7 @@ func (c *Campaign) EntryWeight(e *Entry) float64 {
 
 // Carried sums an inventory's load, entry by entry in inventory order: everything
 // counts, containers included, except what is inside a weightless container (a Bag of
-// Holding), however deep. A container's chain is followed at most MaxNesting deep, so a
+// Holding) or a weightless compartment, however deep. A container's chain is followed at most MaxNesting deep, so a
 // ring of containers (a corrupt inventory) ends.
 func (c *Campaign) Carried(inv []*Entry, p Purse) Load {
 	byUID := make(map[string]*Entry, len(inv))
@@ -57,8 +57,10 @@ func (c *Campaign) insideWeightless(e *Entry, byUID map[string]*Entry) bool {
 		if holder == nil {
 			return false
 		}
+		// The space it is in decides, as Pack Rat's entryTotalWeight has it: the main space
+		// is weightless when the container is, a compartment when it says so itself.
 		cur := c.Now(holder)
-		if v, _ := cur.Field("weightless"); v == true && cur.Has("holds") {
+		if cur.Has("holds") && spaceIn(&cur, e).weightless {
 			return true
 		}
 		e = holder

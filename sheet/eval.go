@@ -114,18 +114,19 @@ func Evaluate(rs *ruleset.Ruleset, card *Card, items ItemStats) *Values {
 // EvaluateBuild works out the numbers of a build alone: every live read and itemStat
 // reads 0 (its default), as for a maximum or a catalog's scaled column.
 func EvaluateBuild(rs *ruleset.Ruleset, build *Build) *Values {
-	return evaluate(newIndex(rs), build, nil, nil)
+	return evaluate(newIndex(rs), build, nil, nil, nil)
 }
 
 func evaluateCard(ix *index, card *Card, items ItemStats) *Values {
-	base := evaluate(ix, &card.Build, nil, nil)
+	base := evaluate(ix, &card.Build, nil, nil, nil)
 	live := resolveLive(ix, card, base)
-	if !ix.readsLive {
+	if !ix.readsLive && abilityChanges(items) == nil {
 		base.Live, base.items = live, items
 		return base
 	}
-	v := evaluate(ix, &card.Build, live, items)
-	return v
+	// The live evaluation keeps the build's proficiency bonus: items that change an
+	// ability do not move it (ItemAbilities).
+	return evaluate(ix, &card.Build, live, items, &base.ProficiencyBonus)
 }
 
 // LiveOf is the card's live state as it stands, Evaluate(rs, card, nil).Live, worked
@@ -142,23 +143,23 @@ func LiveOf(rs *ruleset.Ruleset, card *Card) *Resolved {
 // evaluation a sheet whose derived values read the live state needs is not made. Its
 // numbers are the build's alone, with no items.
 func evaluateLive(ix *index, card *Card) *Values {
-	base := evaluateNumbers(ix, &card.Build, nil, nil)
+	base := evaluateNumbers(ix, &card.Build, nil, nil, nil)
 	base.Live = resolveLive(ix, card, base)
 	return base
 }
 
 // evaluate works the sheet out top to bottom, Marinara's order: abilities, number fields,
 // derived values (which may read skills and saves, worked out on demand), then every
-// skill and save.
-func evaluate(ix *index, build *Build, live *Resolved, items ItemStats) *Values {
-	v := evaluateNumbers(ix, build, live, items)
+// skill and save. prof, when given, is the proficiency bonus already worked out.
+func evaluate(ix *index, build *Build, live *Resolved, items ItemStats, prof *float64) *Values {
+	v := evaluateNumbers(ix, build, live, items, prof)
 	v.evaluateTrained()
 	return v
 }
 
 // evaluateNumbers works out abilities, number fields and derived values: everything but
-// the skill and save maps.
-func evaluateNumbers(ix *index, build *Build, live *Resolved, items ItemStats) *Values {
+// the skill and save maps. Items that change abilities change the scores read here.
+func evaluateNumbers(ix *index, build *Build, live *Resolved, items ItemStats, prof *float64) *Values {
 	s := &ix.rs.Sheet
 	v := &Values{
 		AbilityScores: make(map[string]float64, len(s.Abilities)),
@@ -170,11 +171,18 @@ func evaluateNumbers(ix *index, build *Build, live *Resolved, items ItemStats) *
 		build:         build,
 		items:         items,
 	}
+	if prof != nil {
+		v.ProficiencyBonus, v.profDone = *prof, true
+	}
+	changes := abilityChanges(items)
 	for i := range s.Abilities {
 		a := &s.Abilities[i]
 		score := float64(a.Default)
 		if f, ok := build.Abilities[a.ID]; ok && finite(f) {
 			score = f
+		}
+		if ch, ok := changes[a.ID]; ok {
+			score = ch.changed(a, score)
 		}
 		v.AbilityScores[a.ID] = score
 		v.AbilityMods[a.ID] = AbilityModifier(ix.rs, score)

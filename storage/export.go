@@ -18,6 +18,7 @@ import "context"
 //	TombstoneRecords channelID 0x00 messageID
 //	HintRecords      channelID                   → empty
 //	ScheduleRecords  scheduleID
+//	SystemRecords    guild 0x00 id 0x00 BE(version ^ 1<<63)
 //
 // Indexes a backend derives from these (the message index, the tombstones' ages, bolt's
 // reply chain) are not records: Import rebuilds them.
@@ -41,11 +42,12 @@ const (
 	TombstoneRecords RecordKind = "tombstone"
 	HintRecords      RecordKind = "hint"
 	ScheduleRecords  RecordKind = "schedule"
+	SystemRecords    RecordKind = "system"
 )
 
 // RecordKinds lists every RecordKind, in the order Export gives them.
 var RecordKinds = []RecordKind{RulesetRecords, CampaignRecords, LibraryRecords, GameRecords,
-	ReplyRecords, SeqRecords, TombstoneRecords, HintRecords, ScheduleRecords}
+	ReplyRecords, SeqRecords, TombstoneRecords, HintRecords, ScheduleRecords, SystemRecords}
 
 // Porter is a Store whose every record can be copied out and in, whatever the backend:
 // the Tx interface lists records per guild, owner or channel and has no way to list the

@@ -1,7 +1,7 @@
 // Package storage keeps everything sheetkeeper must not lose: installed rulesets,
-// campaigns, library and game cards, replies with the changes they made, the message
-// ids already applied, tombstones of messages deleted before they arrived, hint marks,
-// and schedules.
+// imported inventory systems, campaigns, library and game cards, replies with the
+// changes they made, the message ids already applied, tombstones of messages deleted
+// before they arrived, hint marks, and schedules.
 //
 // Every command runs in ONE transaction (Store.Update): the engine's changes, the reply
 // record and the applied message id commit together or not at all, so a crash loses no
@@ -58,6 +58,9 @@ type Tx interface {
 	Ruleset(guild, id string, version int) (*RulesetRecord, error)
 	RulesetVersions(guild, id string) ([]int, error)
 	RulesetIDs(guild string) ([]string, error)
+
+	// Imported inventory systems, versioned and per guild like rulesets (system.go).
+	SystemTx
 
 	// Campaigns, one per channel (or thread). PutCampaign also forgets the channel's hint
 	// mark (MarkHinted).
@@ -154,7 +157,10 @@ type Campaign struct {
 	GuildID   string           `json:"guildId,omitempty"`
 	Ruleset   sheet.RulesetRef `json:"ruleset"`
 	System    string           `json:"system,omitempty"` // an inventory system id (SPEC 7)
-	Layers    []string         `json:"layers,omitempty"`
+	// SystemVersion is the version of System the campaign plays (0, from before
+	// versions were kept: the newest).
+	SystemVersion int      `json:"systemVersion,omitempty"`
+	Layers        []string `json:"layers,omitempty"`
 	// GMs are user ids, role ids or bot/webhook ids whose messages are applied.
 	GMs       []GM      `json:"gms"`
 	CreatedBy string    `json:"createdBy"`

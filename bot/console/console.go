@@ -48,6 +48,10 @@ type Options struct {
 	// Dir is the folder attachment paths are relative to: a script's folder, or the
 	// working directory.
 	Dir string
+	// Out is the folder the files the bot sends (an exported ruleset or system) are
+	// written to, as a Discord user would download them; "" writes none. A file is never
+	// written over one holding other bytes.
+	Out string
 	// Session prefixes the ids of the messages this session makes up. Message ids must
 	// not repeat across sessions on one database (the bot applies a message id once), so
 	// the default is made from the wall time; tests give a fixed one.
@@ -70,6 +74,7 @@ type Console struct {
 	core    *bot.Core
 	clock   *schedule.ManualClock
 	dir     string
+	out     string
 	session string
 	onClock func(ctx context.Context, before, now time.Time) ([]bot.Action, error)
 	posted  func() []bot.Action
@@ -116,7 +121,7 @@ func New(core *bot.Core, opts Options) *Console {
 		opts.Session = strconv.FormatInt(time.Now().UnixNano(), 36)
 	}
 	return &Console{
-		core: core, clock: opts.Clock, dir: opts.Dir, session: opts.Session, onClock: opts.OnClock, posted: opts.Posted,
+		core: core, clock: opts.Clock, dir: opts.Dir, out: opts.Out, session: opts.Session, onClock: opts.OnClock, posted: opts.Posted,
 		channel: DefaultChannel, events: map[int]*record{}, posts: map[string]int{},
 	}
 }
@@ -242,7 +247,9 @@ func (c *Console) command(ctx context.Context, ev *Event, rec *record, user, tex
 func (c *Console) respond(ev *Event, rec *record, user string, resp bot.Response) {
 	sh := &shown{id: fmt.Sprintf("%s-%d-r%d", c.session, ev.N, len(rec.shown)+1), event: ev.N, resp: resp, user: user}
 	rec.shown = append(rec.shown, sh)
+	first := len(ev.Posts)
 	ev.Posts = append(ev.Posts, responsePosts(KindResponse, 0, ev.Channel, resp)...)
+	c.save(ev.Posts[first].Files, resp.Files)
 }
 
 func (c *Console) commands() []bot.CommandSpec {

@@ -31,7 +31,7 @@ func play(t *testing.T, script string, opts RunOptions) string {
 	}
 	defer store.Close()
 	clock := schedule.NewRunningClock(func() time.Time { return start })
-	con, core, err := Start(context.Background(), store, Options{Clock: clock, Dir: filepath.Dir(script), Session: "s", Dice: check.Seeded(1)}, nil)
+	con, core, err := Start(context.Background(), store, Options{Clock: clock, Dir: filepath.Dir(script), Out: t.TempDir(), Session: "s", Dice: check.Seeded(1)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

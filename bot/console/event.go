@@ -74,10 +74,13 @@ type Field struct {
 	Value string `json:"value"`
 }
 
-// File is a file the bot sent: its name and size.
+// File is a file the bot sent: its name and size, and whether the console wrote it to
+// its Out folder (Written), or why it did not (NotWritten).
 type File struct {
-	Name  string `json:"name"`
-	Bytes int    `json:"bytes"`
+	Name       string `json:"name"`
+	Bytes      int    `json:"bytes"`
+	Written    bool   `json:"written,omitempty"`
+	NotWritten string `json:"notWritten,omitempty"`
 }
 
 // Post kinds besides bot.Post, bot.Edit and bot.Delete.

@@ -165,7 +165,14 @@ func writePost(b *bytes.Buffer, p Post) {
 		fmt.Fprintf(b, "    %s\n", strings.Join(p.Components, " "))
 	}
 	for _, f := range p.Files {
-		fmt.Fprintf(b, "    file %s (%d bytes)\n", f.Name, f.Bytes)
+		switch {
+		case f.Written:
+			fmt.Fprintf(b, "    file %s (%d bytes), written\n", f.Name, f.Bytes)
+		case f.NotWritten != "":
+			fmt.Fprintf(b, "    file %s (%d bytes), not written: %s\n", f.Name, f.Bytes, f.NotWritten)
+		default:
+			fmt.Fprintf(b, "    file %s (%d bytes)\n", f.Name, f.Bytes)
+		}
 	}
 }
 

@@ -91,7 +91,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	release := cleanUpOnSignal(sigs, stopControl, store)
-	err = runConsole(store, console.Options{Dir: dir, Dice: dice}, in, stdout, log,
+	err = runConsole(store, console.Options{Dir: dir, Out: dir, Dice: dice}, in, stdout, log,
 		console.RunOptions{JSON: *asJSON, Prompt: prompt}, *script == "" && !*asJSON)
 	release()
 	stopControl()

@@ -24,13 +24,19 @@ type command struct {
 // is keyed with its space. Each runs from its own file.
 func subcommands() map[string]command {
 	return map[string]command{
-		"backup":        {"write a consistent copy of the database to PATH", cmdBackup},
-		"console":       {"the bot in a terminal: one local channel, no token, no network", cmdConsole},
-		"db":            {"db check|salvage PATH: what is readable in a damaged database; copy it out", cmdDB},
-		"migrate":       {"copy every record from one store to an empty other (bbolt file ↔ etcd), verified", cmdMigrate},
-		"ruleset check": {"validate rulesets: files, package folders or .zip packages", cmdRulesetCheck},
-		"run":           {"run the Discord bot (needs DISCORD_TOKEN)", cmdRun},
-		"tags":          {"show the tags the bot would read in a message (stdin)", cmdTags},
+		"backup":         {"write a consistent copy of the database to PATH", cmdBackup},
+		"console":        {"the bot in a terminal: one local channel, no token, no network", cmdConsole},
+		"db":             {"db check|salvage PATH: what is readable in a damaged database; copy it out", cmdDB},
+		"panel-worker":   {"(the bot starts it) run game systems' panels under a memory cap", cmdPanelWorker},
+		"migrate":        {"copy every record from one store to an empty other (bbolt file ↔ etcd), verified", cmdMigrate},
+		"ruleset check":  {"validate rulesets: files, package folders or .zip packages", cmdRulesetCheck},
+		"ruleset export": {"ruleset export ID: write an installed ruleset's file (--version N, --out FILE)", cmdRulesetExport},
+		"ruleset import": {"ruleset import PATH: install a ruleset into the store, as /ruleset import does", cmdRulesetImport},
+		"system check":   {"validate Pack Rat game system files", cmdSystemCheck},
+		"system export":  {"system export ID: write a game system's file (--version N, --out FILE)", cmdSystemExport},
+		"system import":  {"system import PATH: import a game system into the store, as /system import does", cmdSystemImport},
+		"run":            {"run the Discord bot (needs DISCORD_TOKEN)", cmdRun},
+		"tags":           {"show the tags the bot would read in a message (stdin)", cmdTags},
 	}
 }
 

@@ -101,7 +101,7 @@ func open(path string, opts Options) (*store, error) {
 // ---- schema ----
 
 // SchemaVersion is the schema this sheetkeeper writes: len(migrations).
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migrations[n] takes a database from schema version n to n+1, inside the one
 // transaction that opens it, so a migration happens whole or not at all.
@@ -119,6 +119,7 @@ var migrations = [SchemaVersion]func(*bolt.Tx) error{
 	3: migrateTombstones,
 	4: migrateRulesetTenancy, // migrate_tenancy.go
 	5: migrateHints,          // hints.go
+	6: migrateSystems,        // system.go
 }
 
 // migrateReplyLog moves schema 1's replies (one range per channel) into the reply log,

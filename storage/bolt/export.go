@@ -29,6 +29,7 @@ var exported = []struct {
 	{bucketGame, storage.GameRecords},
 	{bucketHints, storage.HintRecords},
 	{bucketSchedules, storage.ScheduleRecords},
+	{bucketSystems, storage.SystemRecords},
 }
 
 func (s *store) Export(ctx context.Context, fn func(storage.Record) error) error {
@@ -113,7 +114,7 @@ func (t *tx) importRecord(r storage.Record) error {
 	}
 	switch r.Kind {
 	case storage.RulesetRecords, storage.CampaignRecords, storage.LibraryRecords,
-		storage.GameRecords, storage.ScheduleRecords, storage.HintRecords:
+		storage.GameRecords, storage.ScheduleRecords, storage.HintRecords, storage.SystemRecords:
 		if r.Kind != storage.HintRecords && !json.Valid(r.Value) {
 			return bad("value is not JSON")
 		}

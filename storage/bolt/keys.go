@@ -35,6 +35,7 @@ import (
 //	schedules  id                              → Schedule
 //	tombstones, tombage                        → see tombstone.go (schema 4)
 //	hints                                      → see hints.go (schema 6)
+//	systems                                    → see system.go (schema 7)
 var (
 	bucketMeta       = []byte("meta")
 	bucketRulesets   = []byte("rulesets")
@@ -49,7 +50,7 @@ var (
 
 	allBuckets = [][]byte{bucketMeta, bucketRulesets, bucketCampaigns, bucketLibrary, bucketGame,
 		bucketReplyLog, bucketReplyChain, bucketMessages, bucketSeqs, bucketSchedules,
-		bucketTombstones, bucketTombAge, bucketHints}
+		bucketTombstones, bucketTombAge, bucketHints, bucketSystems}
 
 	// bucketRepliesV1 held schema 1's replies (channelID 0x00 BE(seq) → Reply);
 	// migration 1 moves them to replylog and replyindex.

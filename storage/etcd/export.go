@@ -11,7 +11,7 @@ import (
 )
 
 // Export and Import (storage.Porter): a storage.Record's key is the etcd key without
-// the prefix and the family's letters ("r/", "c/", "l/", "s/"; a channel's records are
+// the prefix and the family's letters ("r/", "c/", "l/", "s/", "y/"; a channel's records are
 // channelID 0x00 then their own part). The message index and the tombstones' ages
 // ("ta/") are indexes: Export skips them, Import writes them; so it skips the guards.
 
@@ -61,6 +61,8 @@ func recordOf(k string) (storage.RecordKind, string, error) {
 		return "", "", nil
 	case "r":
 		kind = storage.RulesetRecords
+	case "y":
+		kind = storage.SystemRecords
 	case "c":
 		kind = storage.CampaignRecords
 	case "s":
@@ -125,7 +127,7 @@ func (s *store) Import(ctx context.Context, recs []storage.Record) error {
 
 // families are the key families of the records keyed as they are.
 var families = map[storage.RecordKind]string{storage.RulesetRecords: "r/", storage.CampaignRecords: "c/",
-	storage.LibraryRecords: "l/", storage.ScheduleRecords: "s/"}
+	storage.LibraryRecords: "l/", storage.ScheduleRecords: "s/", storage.SystemRecords: "y/"}
 
 // importRecord writes one record with the index entry it needs.
 func (t *tx) importRecord(r storage.Record) error {
@@ -145,7 +147,7 @@ func (t *tx) importRecord(r storage.Record) error {
 		return err
 	}
 	switch r.Kind {
-	case storage.RulesetRecords, storage.CampaignRecords, storage.LibraryRecords, storage.ScheduleRecords:
+	case storage.RulesetRecords, storage.CampaignRecords, storage.LibraryRecords, storage.ScheduleRecords, storage.SystemRecords:
 		if !json.Valid(r.Value) {
 			return bad("value is not JSON")
 		}

@@ -19,6 +19,7 @@ import (
 //	c/ channelID                         → Campaign
 //	l/ ownerID 0x00 normalised name      → CardRecord (library)
 //	s/ scheduleID                        → Schedule
+//	y/ guild 0x00 id 0x00 BE(v ^ 1<<63)  → SystemRecord (system.go)
 //	ch/ channelID 0x00 'g' name          → CardRecord (game)
 //	ch/ channelID 0x00 'h'               → BE(last reply seq handed out)
 //	ch/ channelID 0x00 'm' messageID     → BE(seq) of the reply the message was applied as

@@ -11,9 +11,9 @@ import (
 )
 
 // Fill writes records of every kind to s through its Tx: rulesets in the shared and a
-// guild's namespace, a campaign, library and game cards, replies out of order with a
-// message id each and an allocated seq past them, a tombstone, a hint mark and a
-// schedule.
+// guild's namespace, a guild's system, a campaign, library and game cards, replies out
+// of order with a message id each and an allocated seq past them, a tombstone, a hint
+// mark and a schedule.
 func Fill(t testing.TB, s storage.Store) {
 	t.Helper()
 	err := s.Update(context.Background(), func(tx storage.Tx) error {
@@ -24,6 +24,9 @@ func Fill(t testing.TB, s storage.Store) {
 			if err := tx.PutRuleset(r); err != nil {
 				return err
 			}
+		}
+		if err := tx.PutSystem(&storage.SystemRecord{Guild: "g1", ID: "saltmarch", Version: 1, Name: "Saltmarch", Digest: "c", File: []byte(`{}`), InstalledAt: When}); err != nil {
+			return err
 		}
 		if err := tx.PutCampaign(&storage.Campaign{ChannelID: "ch1", GuildID: "g1", GMs: []storage.GM{{Kind: "user", ID: "u1"}}, CreatedAt: When}); err != nil {
 			return err

@@ -29,6 +29,8 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 	}{
 		{"Rulesets", testRulesets},
 		{"GuildRulesets", testGuildRulesets},
+		{"Systems", testSystems},
+		{"InvalidSystems", testInvalidSystems},
 		{"Campaigns", testCampaigns},
 		{"LibraryCards", testLibraryCards},
 		{"GameCards", testGameCards},

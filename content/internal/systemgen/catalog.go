@@ -72,10 +72,18 @@ func (e equipment) item() (string, map[string]any, error) {
 		if e.GearCategory != nil {
 			it["category"] = e.GearCategory.Name
 		}
-		if e.Quantity > 1 {
-			it["description"] = fmt.Sprintf("Sold %d at a time.", e.Quantity)
-		}
 		e.holds(it)
+		if e.Quantity > 1 {
+			// The SRD prices and weighs ammunition by the 20: a bundle, so one
+			// arrow costs and weighs a twentieth (Pack Rat's bundle feature).
+			it["description"] = fmt.Sprintf("Sold %d at a time.", e.Quantity)
+			fs, _ := it["features"].(map[string]any)
+			if fs == nil {
+				fs = map[string]any{}
+			}
+			fs["bundle"] = true
+			it["features"], it["bundle"] = fs, e.Quantity
+		}
 	case "tools":
 		tmpl = "tool"
 		it["category"] = e.ToolCategory

@@ -13,9 +13,13 @@
 // the committed file is already in the form an export → import → export round trip
 // keeps byte for byte.
 //
+// It also writes both built-in systems' panels (panels/*.js, see panels.go): into the
+// generated 5e file, and into Saltmarch's hand-written one, whose last two keys it owns.
+//
 // Usage (from content/, through go generate):
 //
 //	go run ./internal/systemgen -src ../../shared/data/srd-5.1 -out systems/dnd5e-srd.json
+//	go run ./internal/systemgen -saltmarch systems/saltmarch.json
 package main
 
 import (
@@ -32,12 +36,20 @@ import (
 func main() {
 	src := flag.String("src", "", "directory holding the 5e-SRD-*.json data")
 	out := flag.String("out", "", "system file to write")
+	saltmarch := flag.String("saltmarch", "", "Saltmarch's hand-written system file, whose panels to write")
 	flag.Parse()
-	if *src == "" || *out == "" {
-		fmt.Fprintln(os.Stderr, "usage: systemgen -src DATA_DIR -out FILE")
+	var data []byte
+	var err error
+	switch {
+	case *saltmarch != "" && *src == "" && *out == "":
+		*out = *saltmarch
+		data, err = saltmarchFile(*saltmarch)
+	case *src != "" && *out != "" && *saltmarch == "":
+		data, err = generate(*src)
+	default:
+		fmt.Fprintln(os.Stderr, "usage: systemgen -src DATA_DIR -out FILE, or systemgen -saltmarch FILE")
 		os.Exit(2)
 	}
-	data, err := generate(*src)
 	if err == nil {
 		err = os.WriteFile(*out, data, 0o644)
 	}
@@ -45,6 +57,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "systemgen:", err)
 		os.Exit(1)
 	}
+}
+
+// saltmarchFile is Saltmarch's file with its panels written anew from panels/.
+func saltmarchFile(name string) ([]byte, error) {
+	file, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	lib, panels, err := saltmarchPanels()
+	if err != nil {
+		return nil, err
+	}
+	return withPanels(file, lib, panels)
 }
 
 // generate reads the SRD data and returns the system file's bytes.

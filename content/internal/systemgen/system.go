@@ -62,6 +62,10 @@ func (d *srd) system() (*inventory.System, error) {
 	if err != nil {
 		return nil, err
 	}
+	lib, panels, err := dnd5ePanels()
+	if err != nil {
+		return nil, err
+	}
 	return &inventory.System{
 		Packrat: "system",
 		ID:      systemID,
@@ -89,7 +93,11 @@ func (d *srd) system() (*inventory.System, error) {
 			{Key: "sp", Name: "silver", Value: 10},
 			{Key: "cp", Name: "copper", Value: 1},
 		}, Show: "gp", PerWeight: 50},
-		Weight:     &inventory.WeightUnit{Unit: "lb", One: "lb"},
+		Weight: &inventory.WeightUnit{Unit: "lb", One: "lb"},
+		// The values the panels read, at their starting values.
+		Stats:      map[string]any{"str": 10.0, "dex": 10.0, "prof": 2.0, "carryMultiplier": 1.0},
+		Panels:     panels,
+		PanelLib:   lib,
 		RawCatalog: catalog,
 		Tables:     tables,
 		Glossary:   glossary,

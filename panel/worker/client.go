@@ -1,0 +1,224 @@
+package worker
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"sheetkeeper/panel"
+)
+
+// grace is how long past a job's budget the parent waits before it kills the worker:
+// the child interrupts its own runtime at the budget, so only a call stuck inside one
+// Go function (a huge String.repeat) or a worker that stopped answering is killed.
+const grace = time.Second
+
+// maxAnswer bounds one answer line (a result is capped at panel.MaxResultBytes).
+const maxAnswer = 4 << 20
+
+// Worker is one child process running panel jobs, started on first use and again after
+// it dies. Its methods are safe for concurrent use; jobs run one at a time.
+type Worker struct {
+	command []string
+	env     []string
+
+	mu     sync.Mutex
+	proc   *process
+	nextID uint64
+}
+
+// New returns a worker that will run command (a path and its arguments; Self gives the
+// running binary's) with env as its whole environment: the child needs none of this
+// process's, and holds none of its secrets (a Discord token) should a panel ever find
+// a way out of the sandbox.
+func New(command []string, env ...string) *Worker {
+	return &Worker{command: command, env: env}
+}
+
+// Self is the command that runs this binary's worker subcommand.
+func Self() ([]string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding this program to start a panel worker: %w", err)
+	}
+	return []string{exe, Subcommand}, nil
+}
+
+// process is one running child.
+type process struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	lines  chan []byte // answers; closed when the child's output ends
+	stderr *tail
+}
+
+// Run runs one job in the worker. The error is a *panel.Error for anything the panel
+// did (timeout and memory included; the worker is restarted for the next job), or the
+// context's error.
+func (w *Worker) Run(ctx context.Context, j *panel.Job) (panel.Result, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.proc == nil {
+		p, err := start(w.command, w.env)
+		if err != nil {
+			return panel.Result{}, &panel.Error{Kind: panel.KindCrashed, Panel: j.Panel.ID, Msg: err.Error()}
+		}
+		w.proc = p
+	}
+	w.nextID++
+	line, err := json.Marshal(request{ID: w.nextID, Job: *j})
+	if err != nil {
+		return panel.Result{}, &panel.Error{Kind: panel.KindResult, Panel: j.Panel.ID, Msg: "the job does not encode: " + err.Error()}
+	}
+	if _, err := w.proc.in.Write(append(line, '\n')); err != nil {
+		return panel.Result{}, w.died(j.Panel.ID)
+	}
+	budget := j.Time()
+	timer := time.NewTimer(budget + grace)
+	defer timer.Stop()
+	select {
+	case ans, ok := <-w.proc.lines:
+		if !ok {
+			return panel.Result{}, w.died(j.Panel.ID)
+		}
+		return w.read(ans, j.Panel.ID)
+	case <-timer.C:
+		w.kill()
+		return panel.Result{}, &panel.Error{Kind: panel.KindTimeout, Panel: j.Panel.ID, Msg: fmt.Sprintf("the worker did not answer within %v; it was stopped", budget+grace)}
+	case <-ctx.Done():
+		w.kill()
+		return panel.Result{}, ctx.Err()
+	}
+}
+
+// read decodes an answer; one for another job means the pipe is out of step.
+func (w *Worker) read(line []byte, id string) (panel.Result, error) {
+	var resp response
+	if err := json.Unmarshal(line, &resp); err != nil || resp.ID != w.nextID {
+		w.kill()
+		return panel.Result{}, &panel.Error{Kind: panel.KindCrashed, Panel: id, Msg: "the worker's answer does not read; it was stopped"}
+	}
+	if resp.Error != nil {
+		return panel.Result{}, resp.Error
+	}
+	if resp.Result == nil {
+		return panel.Result{}, &panel.Error{Kind: panel.KindResult, Panel: id, Msg: "the worker answered nothing"}
+	}
+	return *resp.Result, nil
+}
+
+// died waits for a child whose output ended and says why it went: out of memory (the
+// runtime's own words when the address-space cap refuses it) or otherwise.
+func (w *Worker) died(id string) error {
+	p := w.proc
+	w.proc = nil
+	p.in.Close()
+	err := p.cmd.Wait()
+	for range p.lines { // a line it wrote before it went, if any
+	}
+	why := strings.TrimSpace(p.stderr.String())
+	if strings.Contains(why, "out of memory") {
+		return &panel.Error{Kind: panel.KindMemory, Panel: id, Msg: "the panel ran out of the worker's memory; the worker was restarted"}
+	}
+	return &panel.Error{Kind: panel.KindCrashed, Panel: id, Msg: fmt.Sprintf("the worker died (%v): %s", err, firstLine(why))}
+}
+
+// kill stops the child and forgets it; the next job starts another.
+func (w *Worker) kill() {
+	if p := w.proc; p != nil {
+		w.proc = nil
+		p.cmd.Process.Kill()
+		p.in.Close()
+		p.cmd.Wait()
+		for range p.lines { // let the reader see the end
+		}
+	}
+}
+
+// Close stops the child; a later Run starts another.
+func (w *Worker) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.kill()
+	return nil
+}
+
+// start runs the child and reads its answers into lines.
+func start(command, env []string) (*process, error) {
+	if len(command) == 0 {
+		return nil, errors.New("no panel worker command")
+	}
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Env = append([]string{}, env...)
+	p := &process{cmd: cmd, lines: make(chan []byte), stderr: &tail{}}
+	cmd.Stderr = p.stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the panel worker: %w", err)
+	}
+	p.in = in
+	go func() {
+		defer close(p.lines)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), maxAnswer)
+		for sc.Scan() {
+			p.lines <- append([]byte(nil), sc.Bytes()...)
+		}
+	}()
+	return p, nil
+}
+
+// tail keeps the first and the last bytes a child wrote to its standard error: the
+// runtime's reason for dying comes first, before its goroutine dump.
+type tail struct {
+	mu         sync.Mutex
+	head, last []byte
+}
+
+const tailBytes = 2 << 10
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(b)
+	if room := tailBytes - len(t.head); room > 0 {
+		take := min(room, len(b))
+		t.head = append(t.head, b[:take]...)
+		b = b[take:]
+	}
+	t.last = append(t.last, b...)
+	if over := len(t.last) - tailBytes; over > 0 {
+		t.last = append(t.last[:0], t.last[over:]...)
+	}
+	return n, nil
+}
+
+// String is the first line and the last of what was kept.
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.head) + "\n" + string(t.last)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 300 {
+		s = s[:300]
+	}
+	return s
+}

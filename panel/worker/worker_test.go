@@ -1,0 +1,139 @@
+package worker_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"sheetkeeper/panel"
+	"sheetkeeper/panel/worker"
+)
+
+// childEnv makes this test binary a worker: TestMain serves jobs instead of testing.
+const childEnv = "SHEETKEEPER_PANEL_WORKER_TEST"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		if err := worker.LimitAddressSpace(worker.DefaultMemory); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if err := worker.Serve(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func newWorker(t *testing.T) *worker.Worker {
+	t.Helper()
+	w := worker.New([]string{os.Args[0], "-test.run=^$"}, childEnv+"=1")
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+func gm(script string) *panel.Job {
+	return &panel.Job{Panel: panel.Panel{ID: "probe", Slot: panel.SlotGMPlayer, HTML: "<script>" + script + "</script>"}, Budget: panel.MaxBudget}
+}
+
+// fine is a job that works: what every test runs after the hostile one.
+func fine(t *testing.T, w *worker.Worker) {
+	t.Helper()
+	r, err := w.Run(context.Background(), gm(`PackRat.on("compute", s => ({ chips: [s.character.name] }))`+"\n"+
+		`// `+time.Now().String()))
+	if err != nil {
+		t.Fatalf("a good job after the hostile one: %v", err)
+	}
+	if !slices.Equal(r.Chips, []string{""}) {
+		t.Fatalf("chips %v", r.Chips)
+	}
+}
+
+// Panels that allocate without bound stop at the worker's cap, as a memory error; the
+// worker is started again and the next job runs, and this process never held the
+// memory.
+func TestAllocationWithoutBound(t *testing.T) {
+	if raceBuild {
+		t.Skip("the race detector's shadow memory does not fit under an address-space cap")
+	}
+	w := newWorker(t)
+	fine(t, w)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for _, script := range []string{
+		`"x".repeat(1e9)`,
+		`const a = []; for (;;) a.push("x".repeat(1e6) + a.length)`,
+		`let s = "xy"; for (;;) s = s + s`,
+		`const a = []; for (;;) a.push({ n: a.length, list: [1, 2, 3] })`,
+	} {
+		_, err := w.Run(context.Background(), gm(script))
+		if k := panel.KindOf(err); k != panel.KindMemory && k != panel.KindTimeout {
+			t.Errorf("%s: %v (kind %q), want memory (or, for a slow grower, timeout)", script, err, k)
+		}
+		t.Logf("%s: %v", script, err)
+		fine(t, w)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.Sys) - int64(before.Sys); grew > 64<<20 {
+		t.Errorf("this process's memory grew by %d MB", grew>>20)
+	}
+}
+
+// A panel that loops forever is interrupted inside the worker, which stays up.
+func TestLoopInWorker(t *testing.T) {
+	w := newWorker(t)
+	j := gm(`for (;;) {}`)
+	j.Budget = 50 * time.Millisecond
+	_, err := w.Run(context.Background(), j)
+	if k := panel.KindOf(err); k != panel.KindTimeout {
+		t.Fatalf("%v: kind %q, want timeout", err, k)
+	}
+	fine(t, w)
+}
+
+// A worker that cannot start is an error with a kind, every time, not a hang.
+func TestNoWorker(t *testing.T) {
+	w := worker.New([]string{"/nonexistent/sheetkeeper", worker.Subcommand})
+	defer w.Close()
+	for range 2 {
+		if _, err := w.Run(context.Background(), gm(`1`)); panel.KindOf(err) != panel.KindCrashed {
+			t.Fatalf("%v, want crashed", err)
+		}
+	}
+}
+
+// A worker killed from outside is restarted for the next job.
+func TestWorkerKilledFromOutside(t *testing.T) {
+	w := newWorker(t)
+	_, err := w.Run(context.Background(), gm(`PackRat.on("compute", () => ({}))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	fine(t, w)
+}
+
+// BenchmarkWorkerCompute is one gm-player compute through the worker, as the bot calls
+// it: the job written to the pipe, run in the child (compiled once, then cached), the
+// answer read back.
+func BenchmarkWorkerCompute(b *testing.B) {
+	w := worker.New([]string{os.Args[0], "-test.run=^$"}, childEnv+"=1")
+	defer w.Close()
+	j := gm(`PackRat.on("compute", s => ({ stats: s.items.map(x => ({ label: x.name, value: x.qty })), chips: [s.character.name] }))`)
+	j.State = panel.State{Character: panel.Character{Name: "Mira"}, Items: []panel.Item{{Name: "Rope", Qty: 1}, {Name: "Torch", Qty: 5}}}
+	if _, err := w.Run(context.Background(), j); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.Run(context.Background(), j); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package bolt
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"sheetkeeper/storage"
+)
+
+// TestMigrateSystems: a schema 6 database opens as the current schema with an empty
+// systems bucket, keeping its rulesets, and takes imported systems.
+func TestMigrateSystems(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v6.db")
+	rawWrite(t, path, func(btx *bolt.Tx) error {
+		for v := range 6 {
+			if err := migrations[v](btx); err != nil {
+				return err
+			}
+		}
+		if btx.Bucket(bucketSystems) != nil {
+			t.Fatal("schema 6 already has systems")
+		}
+		k, err := rulesetKey("", "lowvell", 1)
+		if err != nil {
+			return err
+		}
+		if err := btx.Bucket(bucketRulesets).Put(k, []byte(`{"id":"lowvell","version":1,"name":"Low Vell","digest":"d","file":"e30=","installedAt":"2026-03-14T15:09:26Z"}`)); err != nil {
+			return err
+		}
+		return btx.Bucket(bucketMeta).Put(keySchema, be64(6))
+	})
+	s, err := Open(path, Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(context.Background(), func(tx storage.Tx) error {
+		if r, err := tx.Ruleset("", "lowvell", 1); err != nil || r.Name != "Low Vell" {
+			t.Errorf("ruleset after the migration: %+v %v", r, err)
+		}
+		if ids, err := tx.SystemIDs("g"); err != nil || len(ids) != 0 {
+			t.Errorf("systems after the migration: %q %v", ids, err)
+		}
+		return tx.PutSystem(&storage.SystemRecord{Guild: "g", ID: "saltmarch", Version: 1, File: []byte(`{}`)})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if v := rawSchema(t, path); v != SchemaVersion {
+		t.Fatalf("schema %d", v)
+	}
+}
