@@ -26,6 +26,7 @@ func campaignCommands(r *router) {
 		Options: []OptionSpec{
 			{Name: "ruleset", Description: "Ruleset id: a built-in (low-vell, dnd5e-srd) or one imported with /ruleset import", Type: "string", Required: true},
 			{Name: "layers", Description: "Optional layers of the ruleset to switch on, by id, separated by commas", Type: "string"},
+			{Name: "system", Description: "Optional game system for inventories: built-in (dnd5e-srd, saltmarch) or from /system import", Type: "string"},
 			{Name: "tz", Description: "The game's time zone for scheduled rests, e.g. Europe/Berlin (default UTC)", Type: "string"},
 		},
 	}, (*Core).cmdCampaignCreate).
@@ -62,9 +63,9 @@ func (c *Core) cmdCampaignCreate(ctx context.Context, cmd Command) (Response, er
 			return err
 		}
 		resp = Response{Content: fmt.Sprintf(
-			"This channel now plays **%s** (%s v%d)%s. %s is its GM.\n"+
+			"This channel now plays **%s** (%s v%d)%s%s. %s is its GM.\n"+
 				"Players: `/character create name:<name>` makes your character, `/character join name:<name>` brings it into this game, `/sheet` shows it.",
-			l.Name, camp.Ruleset.ID, camp.Ruleset.Version, layersNote(l, camp.Layers), mention(cmd.User.ID))}
+			l.Name, camp.Ruleset.ID, camp.Ruleset.Version, layersNote(l, camp.Layers), c.systemNote(tx, camp, l), mention(cmd.User.ID))}
 		return nil
 	})
 	return resp, err
@@ -98,18 +99,30 @@ func (c *Core) createCampaign(tx storage.Tx, cmd Command, rulesetID, layers stri
 			return nil, nil, refusal.New(refusal.NotAllowed, "%v", err)
 		}
 	}
+	// A campaign stays on the version of its system it started with (SPEC 7).
+	system, sysVersion := strings.TrimSpace(cmd.Get("system")), 0
+	if system != "" {
+		if _, err := c.namedSystem(tx, cmd.GuildID, system, 0); err != nil {
+			return nil, nil, err
+		}
+		if sysVersion, err = systemVersion(tx, cmd.GuildID, system); err != nil {
+			return nil, nil, err
+		}
+	}
 	if err := keepBuiltin(tx, ref, cmd.User.ID, c.Now()); err != nil {
 		return nil, nil, err
 	}
 	camp := &storage.Campaign{
-		ChannelID: cmd.ChannelID,
-		GuildID:   cmd.GuildID,
-		Ruleset:   ref,
-		Layers:    ids,
-		GMs:       []storage.GM{{Kind: "user", ID: cmd.User.ID}},
-		CreatedBy: cmd.User.ID,
-		CreatedAt: c.Now(),
-		TimeZone:  zone,
+		System:        system,
+		SystemVersion: sysVersion,
+		ChannelID:     cmd.ChannelID,
+		GuildID:       cmd.GuildID,
+		Ruleset:       ref,
+		Layers:        ids,
+		GMs:           []storage.GM{{Kind: "user", ID: cmd.User.ID}},
+		CreatedBy:     cmd.User.ID,
+		CreatedAt:     c.Now(),
+		TimeZone:      zone,
 	}
 	if err := tx.PutCampaign(camp); err != nil {
 		return nil, nil, err
@@ -353,6 +366,7 @@ func (c *Core) cmdCampaignShow(ctx context.Context, cmd Command) (Response, erro
 		if camp.TimeZone != "" {
 			b.WriteString("Time zone: " + camp.TimeZone + "\n")
 		}
+		b.WriteString("Inventory: " + c.inventoryWords(tx, camp, l) + "\n")
 		gms := make([]string, len(camp.GMs))
 		for i, g := range camp.GMs {
 			gms[i] = describeGM(g)

@@ -1,10 +1,12 @@
 package bot
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
 
+	"sheetkeeper/refusal"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
 )
@@ -94,14 +96,37 @@ func TestCampaignShow(t *testing.T) {
 	wantResponse(t, "no campaign", m.run(ana, "campaign show"), "this channel has no campaign: a GM starts one with /campaign create", true)
 	m.ok(gmUser, "campaign create", "ruleset", "low-vell", "layers", "harbour_law")
 	wantResponse(t, "empty", m.run(ana, "campaign show"),
-		"**Campaign in this channel**\nRuleset: Low Vell: Lamplighters of the Drowned City (low-vell v1)\nLayers: Harbour Law\nGMs: <@gm>\nCharacters: none yet (`/character join name:<name>`)", false)
+		"**Campaign in this channel**\nRuleset: Low Vell: Lamplighters of the Drowned City (low-vell v1)\nLayers: Harbour Law\nInventory: the ruleset's own items (7 in its catalogs)\nGMs: <@gm>\nCharacters: none yet (`/character join name:<name>`)", false)
 	m.ok(gmUser, "campaign gm add", "webhook", "w9")
 	m.ok(ana, "character create", "name", "Mira")
 	m.ok(ana, "character join", "name", "Mira")
 	m.ok(bo, "character create", "name", "Bram")
 	m.ok(bo, "character join", "name", "bram")
 	wantResponse(t, "full", m.run(ana, "campaign show"),
-		"**Campaign in this channel**\nRuleset: Low Vell: Lamplighters of the Drowned City (low-vell v1)\nLayers: Harbour Law\nGMs: <@gm>, webhook w9\nCharacters: Bram (<@bo>), Mira (<@ana>)", false)
+		"**Campaign in this channel**\nRuleset: Low Vell: Lamplighters of the Drowned City (low-vell v1)\nLayers: Harbour Law\nInventory: the ruleset's own items (7 in its catalogs)\nGMs: <@gm>, webhook w9\nCharacters: Bram (<@bo>), Mira (<@ana>)", false)
+}
+
+// TestCampaignSystem: /campaign create system: plays inventories on a built-in system,
+// and /campaign show says which; a system that is not installed is refused and creates
+// nothing.
+func TestCampaignSystem(t *testing.T) {
+	m := newCmdTable(t)
+	create := func(system string) (Response, error) {
+		return m.core.cmdCampaignCreate(context.Background(), Command{Name: "campaign create", User: gmUser, ChannelID: m.ch, GuildID: "guild",
+			Options: []Option{{Name: "ruleset", Value: "low-vell"}, {Name: "system", Value: system}}})
+	}
+	resp, err := create("atlantis")
+	if refusal.Of(err) != refusal.NotEnabled || !strings.Contains(plain(err), `no game system "atlantis"`) {
+		t.Fatalf("unknown system: %v %v", resp, err)
+	}
+	wantResponse(t, "nothing created", m.run(ana, "campaign show"), "this channel has no campaign: a GM starts one with /campaign create", true)
+	resp, err = create("saltmarch")
+	if err != nil || !strings.Contains(resp.Content, "inventories on Saltmarch (built-in system saltmarch v1)") {
+		t.Fatalf("create: %q %v", resp.Content, err)
+	}
+	if resp = m.run(ana, "campaign show"); !strings.Contains(resp.Content, "\nInventory: Saltmarch (built-in system saltmarch v1)\n") {
+		t.Fatalf("show: %q", resp.Content)
+	}
 }
 
 // A campaign's time zone is what scheduled rests default to; an unknown zone is refused

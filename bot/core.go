@@ -69,6 +69,10 @@ type Core struct {
 	post  func(ctx context.Context, a Action)
 	sched *schedule.Scheduler
 
+	// played caches each campaign system built, by its playedKey (inventory.go): a
+	// campaign's states over a parsed system, or a ruleset's items block bridged.
+	played sync.Map
+
 	// router holds the commands and the component handlers, built by New and only read
 	// afterwards (commands.go).
 	router *router

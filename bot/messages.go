@@ -9,6 +9,7 @@ import (
 	"sheetkeeper/catalog"
 	"sheetkeeper/check"
 	"sheetkeeper/parser"
+	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
@@ -202,6 +203,12 @@ type table struct {
 	// Rolls) that the same tags throw again, each used once (check.go).
 	dice   check.Source
 	replay []storage.Roll
+	// inv is the system the campaign's inventories are played on (nil: none, and invWhy
+	// says why when it is not the usual).
+	inv    *played
+	invWhy string
+	held   map[*storage.CardRecord]heldAs // inventory_tags.go
+	actor  actor                          // who inventory tags act as (cmd_inventory_item.go)
 }
 
 // gmCampaign is channelID's campaign when author is one of its GMs; otherwise it skips
@@ -231,7 +238,14 @@ func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) 
 		return nil, err
 	}
 	records = cardRecords(records)
-	return &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}, dice: c.dice}, nil
+	t := &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}, dice: c.dice}
+	if t.inv, err = c.playedSystem(tx, camp, l); err != nil {
+		if refusal.Of(err) == "" {
+			return nil, err
+		}
+		t.invWhy = plain(err)
+	}
+	return t, nil
 }
 
 // cardRecords drops records without a card, so records and cards stay index for index.
@@ -246,7 +260,7 @@ func cardRecords(records []*storage.CardRecord) []*storage.CardRecord {
 }
 
 // apply applies tags in order (sheet tags through the engine, checks and free rolls
-// thrown by it (check.go); inventory tags refused until the campaign has an inventory),
+// thrown by it (check.go), inventory tags on the campaign's system (inventory_tags.go)),
 // def being the card a tag without who= is for.
 func (t *table) apply(tags []parser.Tag, def string) []applied {
 	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: t.catalogs}
@@ -255,7 +269,7 @@ func (t *table) apply(tags []parser.Tag, def string) []applied {
 		var a applied
 		switch {
 		case tag.Kind == parser.Inventory:
-			a = applied{tag: tag, res: notEnabledInventory()}
+			a = applied{tag: tag, res: t.inventoryTag(tag, def)}
 		case isRoll(tag):
 			a = t.throw(tag, def)
 		default:
@@ -285,7 +299,7 @@ func (t *table) revert(changes []sheet.Change) []sheet.Change {
 			done = append(done, back...)
 		}
 	}
-	return done
+	return append(done, t.revertHoldings(changes)...)
 }
 
 func (t *table) touched(name string) {
@@ -314,7 +328,7 @@ func (t *table) save(tx storage.Tx, now time.Time) error {
 // ones: to work out again what earlier tags said.
 func (t *table) scratch() *table {
 	s := &table{camp: t.camp, rules: t.rules, catalogs: t.catalogs, dirty: map[*storage.CardRecord]bool{},
-		dice: t.dice, replay: t.replay}
+		dice: t.dice, replay: t.replay, inv: t.inv, invWhy: t.invWhy}
 	for _, r := range t.records {
 		cp := *r
 		cp.Card = r.Card.Clone()

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"sheetkeeper/parser"
-	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 )
@@ -129,6 +128,9 @@ func phrase(t parser.Tag) string {
 	}
 	if isRoll(t) {
 		return rollPhrase(t) // check.go
+	}
+	if t.Kind == parser.Inventory {
+		return inventoryPhrase(t) // inventory_tags.go
 	}
 	get := func(k string) string { v, _ := t.Get(k); return v }
 	var s string
@@ -386,8 +388,3 @@ const earlierEdit = "✎ That edit was not applied: a later reply already builds
 
 // noTagsLeft is the post of a regenerated reply whose new text carries no tag to apply.
 const noTagsLeft = "✎ The message no longer asks for anything: its earlier changes were undone."
-
-// notEnabledInventory refuses an inventory tag until the campaign has an inventory.
-func notEnabledInventory() sheet.Result {
-	return sheet.Result{Outcome: sheet.Refused(refusal.New(refusal.NotEnabled, "inventory tags are not enabled in this campaign yet: nothing was added or removed"))}
-}

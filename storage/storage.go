@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"sheetkeeper/inventory"
 	"sheetkeeper/sheet"
 )
 
@@ -156,7 +157,10 @@ type Campaign struct {
 	GuildID   string           `json:"guildId,omitempty"`
 	Ruleset   sheet.RulesetRef `json:"ruleset"`
 	System    string           `json:"system,omitempty"` // an inventory system id (SPEC 7)
-	Layers    []string         `json:"layers,omitempty"`
+	// SystemVersion is the version of System the campaign plays (0, from before
+	// versions were kept: the newest).
+	SystemVersion int      `json:"systemVersion,omitempty"`
+	Layers        []string `json:"layers,omitempty"`
 	// GMs are user ids, role ids or bot/webhook ids whose messages are applied.
 	GMs       []GM      `json:"gms"`
 	CreatedBy string    `json:"createdBy"`
@@ -183,6 +187,9 @@ type GM struct {
 type CardRecord struct {
 	OwnerID string      `json:"ownerId"`
 	Card    *sheet.Card `json:"card"`
+	// Inventory is a game card's holdings in its campaign's system (SPEC 7): nil for a
+	// card that holds nothing yet, and for library cards.
+	Inventory *inventory.Stored `json:"inventory,omitempty"`
 	// From names the library card a game card was joined from ("" for others).
 	From      string    `json:"from,omitempty"`
 	UpdatedAt time.Time `json:"updatedAt"`

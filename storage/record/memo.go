@@ -124,5 +124,6 @@ func CloneCard(r *storage.CardRecord) *storage.CardRecord {
 	if r.Card != nil {
 		d.Card = r.Card.Clone()
 	}
+	d.Inventory = r.Inventory.Clone()
 	return &d
 }

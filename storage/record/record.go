@@ -56,6 +56,11 @@ func AppendCard(dst []byte, r *storage.CardRecord) ([]byte, error) {
 	if err != nil {
 		return jsonappend.Value(dst, r)
 	}
+	if r.Inventory != nil {
+		if out, err = r.Inventory.AppendJSON(append(out, `,"inventory":`...)); err != nil {
+			return jsonappend.Value(dst, r)
+		}
+	}
 	if r.From != "" {
 		out = jsonappend.String(append(out, `,"from":`...), r.From)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"sheetkeeper/inventory"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/storagetest"
@@ -102,6 +103,9 @@ func TestEncodeMatches(t *testing.T) {
 		c.UpdatedAt = drawTime(t, "updated")
 		c.Card.Build.Fields["odd"] = drawValue(t, "field")
 		c.Card.Live.Conditions = append(c.Card.Live.Conditions, drawText(t, "condition"))
+		if rapid.IntRange(0, 2).Draw(t, "holdings") > 0 {
+			c.Inventory = drawHoldings(t)
+		}
 		if rapid.IntRange(0, 9).Draw(t, "nil card") == 0 {
 			c.Card = nil
 		}
@@ -133,6 +137,33 @@ func TestEncodeMatches(t *testing.T) {
 		got, err = Encode(r, AppendReply)
 		check(t, "reply", got, err, r)
 	})
+}
+
+// drawHoldings is stored holdings with drawn names, states and an embedded item.
+func drawHoldings(t *rapid.T) *inventory.Stored {
+	st := &inventory.Stored{Next: rapid.Int64Range(0, 1e9).Draw(t, "next")}
+	if rapid.Bool().Draw(t, "purse") {
+		st.Purse = map[string]int64{drawText(t, "coin"): rapid.Int64().Draw(t, "coins")}
+	}
+	for range rapid.IntRange(0, 3).Draw(t, "entries") {
+		e := inventory.StoredEntry{UID: drawText(t, "uid"), ID: drawText(t, "id"), Qty: rapid.Int64().Draw(t, "qty"),
+			Equipped: rapid.Bool().Draw(t, "equipped"), In: drawText(t, "in"), Charges: rapid.Int64().Draw(t, "charges")}
+		if f, ok := drawValue(t, "fill").(float64); ok {
+			e.Fill = f
+		}
+		if rapid.Bool().Draw(t, "out") {
+			e.Out = rapid.SliceOfN(rapid.IntRange(-3, 1000), 1, 4).Draw(t, "pieces out")
+		}
+		if rapid.Bool().Draw(t, "states") {
+			e.States = map[string]bool{drawText(t, "state"): rapid.Bool().Draw(t, "on")}
+			e.GM = map[string]bool{drawText(t, "gm state"): rapid.Bool().Draw(t, "gm on")}
+		}
+		if rapid.Bool().Draw(t, "own") {
+			e.Item = map[string]any{"name": drawText(t, "name"), "weight": drawValue(t, "weight")}
+		}
+		st.Items = append(st.Items, e)
+	}
+	return st
 }
 
 // BenchmarkEncode: a 3-tag reply's card and reply record, by encoding/json and by the

@@ -1,0 +1,469 @@
+package bot
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sheetkeeper/inventory"
+	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
+	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
+)
+
+// The actions of an inventory tag (SPEC 3.5), each on holdings restored for the tag
+// alone: a refusal returns before anything is written, so a tag is all or nothing. The
+// engine decides (inventory.Campaign's Add, Equip, SetState, Money.Pay…); these only
+// find what the tag names and say what it left.
+
+// do runs the tag's action on rec's holdings h.
+func (it *invTag) do(rec *storage.CardRecord, h *inventory.Held) error {
+	switch it.tag.Op {
+	case "add":
+		return it.add(rec, h)
+	case "remove":
+		return it.remove(rec, h)
+	case "give":
+		return it.give(rec, h)
+	case "use":
+		return it.use(rec, h)
+	case "equip":
+		return it.equip(rec, h)
+	case "unequip":
+		return it.unequip(rec, h)
+	case "bind", "unbind":
+		key, err := it.bindState()
+		if err != nil {
+			return err
+		}
+		return it.switchState(rec, h, key, it.tag.Op == "bind")
+	case "state":
+		st, err := it.stateNamed(it.attr("key"))
+		if err != nil {
+			return err
+		}
+		return it.switchState(rec, h, st.Key, it.attr("state") == "on")
+	case "pay", "receive":
+		return it.money(rec, h)
+	}
+	return refusal.New(refusal.Malformed, "%q is not an inventory action", it.tag.Op)
+}
+
+func (it *invTag) add(rec *storage.CardRecord, h *inventory.Held) error {
+	item, err := it.c.System.FindItem(it.attr("item"))
+	if err != nil {
+		return err
+	}
+	n := it.count()
+	e := it.c.NewEntry("", item, n)
+	if !it.c.Stacks(e) {
+		// A thing that never shares a row (a sword, a bag) is a row of its own each.
+		if int64(len(h.Inv))+n > inventory.MaxHeld {
+			return refusal.New(refusal.TooMany, "an inventory holds at most %d rows", inventory.MaxHeld)
+		}
+		for range n {
+			x := it.c.NewEntry(h.NewUID(), item, 1)
+			h.Inv = append(h.Inv, x)
+		}
+	} else if inv, at := it.c.Add(h.Inv, e); at == e {
+		e.UID, h.Inv = h.NewUID(), inv
+	}
+	it.nows[rec] = it.heldWords(h, item)
+	return nil
+}
+
+func (it *invTag) remove(rec *storage.CardRecord, h *inventory.Held) error {
+	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
+	if err != nil {
+		return err
+	}
+	if _, err := it.take(h, e.Item, it.count()); err != nil {
+		return err
+	}
+	it.nows[rec] = it.heldWords(h, e.Item)
+	return nil
+}
+
+// give moves count of an item to the card to= names, in one tag: both holdings change
+// or neither.
+func (it *invTag) give(rec *storage.CardRecord, h *inventory.Held) error {
+	to, ok := it.tag.Get("to")
+	if !ok || to == "" {
+		return refusal.New(refusal.Malformed, "give needs to=\"Name\": who receives it")
+	}
+	dst, err := findCard(it.t.records, to)
+	if err != nil {
+		return err
+	}
+	if dst == rec {
+		return refusal.New(refusal.NotAllowed, "%s cannot give to themselves", rec.Card.Name)
+	}
+	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
+	if err != nil {
+		return err
+	}
+	moved, err := it.take(h, e.Item, it.count())
+	if err != nil {
+		return err
+	}
+	dh, err := it.open(dst)
+	if err != nil {
+		return err
+	}
+	receive(it.c, dh, moved)
+	it.nows[rec] = it.heldWords(h, e.Item)
+	it.nows[dst] = it.heldWords(dh, e.Item)
+	return nil
+}
+
+// take takes n of item out of h, from its last rows first, and returns what it took
+// (with what was inside a container taken whole) for give. Less than n held is refused.
+func (it *invTag) take(h *inventory.Held, item *inventory.Item, n int64) ([]*inventory.Entry, error) {
+	if held := heldCount(h, item); held < n {
+		return nil, refusal.New(refusal.Insufficient, "%s has only %d", item.Name, held)
+	}
+	var moved []*inventory.Entry
+	for i := len(h.Inv) - 1; i >= 0 && n > 0; i-- {
+		e := h.Inv[i]
+		if e.Item != item {
+			continue
+		}
+		if e.Qty > n {
+			part := cloneEntry(e)
+			part.Qty, part.Equipped, part.Parent = n, false, ""
+			e.Qty -= n
+			moved = append(moved, part)
+			break
+		}
+		n -= e.Qty
+		moved = append(moved, h.Inv[i])
+		h.Inv = slices.Delete(h.Inv, i, i+1)
+		moved = append(moved, takeContents(h, e.UID)...)
+		i = len(h.Inv) // contents may have stood before it: look again from the end
+	}
+	return moved, nil
+}
+
+// takeContents takes out everything inside container uid, however deep (each entry is
+// taken once, so a corrupt ring of containers ends).
+func takeContents(h *inventory.Held, uid string) []*inventory.Entry {
+	var out []*inventory.Entry
+	boxes := []string{uid}
+	for len(boxes) > 0 {
+		box := boxes[0]
+		boxes = boxes[1:]
+		h.Inv = slices.DeleteFunc(h.Inv, func(x *inventory.Entry) bool {
+			if x.Parent != box {
+				return false
+			}
+			out = append(out, x)
+			boxes = append(boxes, x.UID)
+			return true
+		})
+	}
+	return out
+}
+
+// receive puts entries taken from other holdings into h under h's own uids, loose and
+// unequipped where they were at the top, inside their container where they were in one.
+func receive(c *inventory.Campaign, h *inventory.Held, moved []*inventory.Entry) {
+	uids := map[string]string{}
+	for _, e := range moved {
+		old := e.UID
+		e.UID = ""
+		if p, ok := uids[e.Parent]; ok && e.Parent != "" {
+			e.Parent = p
+		} else {
+			e.Parent, e.Equipped = "", false
+		}
+		inv, at := c.Add(h.Inv, e)
+		h.Inv = inv
+		if at == e {
+			e.UID = h.NewUID()
+		}
+		uids[old] = at.UID
+	}
+}
+
+// cloneEntry is a copy of e that shares no map or slice with it.
+func cloneEntry(e *inventory.Entry) *inventory.Entry {
+	d := *e
+	d.Own, d.GM, d.Out = maps.Clone(e.Own), maps.Clone(e.GM), slices.Clone(e.Out)
+	return &d
+}
+
+func heldCount(h *inventory.Held, item *inventory.Item) int64 {
+	var n int64
+	for _, e := range h.Inv {
+		if e.Item == item {
+			n += e.Qty
+		}
+	}
+	return n
+}
+
+// heldWords is a now: how many of item the holdings have ("Rope ×2", "Rope ×0").
+func (it *invTag) heldWords(h *inventory.Held, item *inventory.Item) string {
+	return item.Name + " ×" + strconv.FormatInt(heldCount(h, item), 10)
+}
+
+// use uses an item: spends its charges when it has any, else takes one off its stack
+// (a consumable), count times.
+func (it *invTag) use(rec *storage.CardRecord, h *inventory.Held) error {
+	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
+	if err != nil {
+		return err
+	}
+	n := it.count()
+	if max := it.c.MaxCharges(e); max > 0 {
+		if err := it.c.UseCharges(e, n); err != nil {
+			return err
+		}
+		it.nows[rec] = it.c.Now(e).Name + " " + strconv.FormatInt(e.Charges, 10) + "/" + strconv.FormatInt(max, 10) + " charges"
+		return nil
+	}
+	if _, err := it.take(h, e.Item, n); err != nil {
+		return err
+	}
+	it.nows[rec] = it.heldWords(h, e.Item)
+	return nil
+}
+
+// equip equips one of an item: a stack gives one of itself to the slot. A full slot is
+// refused no-slot, saying what could come out to make room.
+func (it *invTag) equip(rec *storage.CardRecord, h *inventory.Held) error {
+	e, err := it.c.FindEntry(slices.DeleteFunc(slices.Clone(h.Inv), func(x *inventory.Entry) bool { return x.Equipped }), it.attr("item"))
+	if err != nil {
+		if _, again := it.c.FindEntry(h.Inv, it.attr("item")); again == nil {
+			return refusal.New(refusal.NotAllowed, "%s is equipped already", it.attr("item"))
+		}
+		return err
+	}
+	if e.Qty > 1 {
+		one := cloneEntry(e)
+		one.Qty, one.UID, one.Parent = 1, h.NewUID(), ""
+		e.Qty--
+		h.Inv = slices.Insert(h.Inv, slices.Index(h.Inv, e)+1, one)
+		e = one
+	}
+	e.Parent = ""
+	full, err := it.c.Equip(h.Inv, e)
+	if err != nil {
+		return err
+	}
+	if full != nil {
+		return refusal.New(refusal.NoSlot, "%s", fullWords(it.c, full, it.c.Now(e).Name))
+	}
+	now := it.c.Now(e).Name + " equipped"
+	if p, ok := it.c.SlotFor(e); ok {
+		now += " (" + p.Slot.Label + " " + strconv.Itoa(slotUsed(it.c, h, p.Slot)) + "/" + strconv.Itoa(p.Slot.Count) + ")"
+	}
+	it.nows[rec] = now
+	return nil
+}
+
+// fullWords is what to take out to make room in a full slot.
+func fullWords(c *inventory.Campaign, full *inventory.Full, name string) string {
+	s := full.Slot.Label + " is full: " + name + " needs " + strconv.Itoa(full.Need) + ", " + strconv.Itoa(full.Free) + " free"
+	var out []string
+	for _, x := range full.Holders {
+		out = append(out, c.Now(x).Name)
+	}
+	if len(out) > 0 {
+		s += "; take out " + strings.Join(out, " or ") + " first"
+	}
+	for _, so := range full.Shrink {
+		st := c.State(so.State)
+		s += "; or switch " + c.Now(so.Entry).Name + " out of " + strings.ToLower(st.Label)
+	}
+	return s
+}
+
+// slotUsed is how many places of slot the holdings' equipped entries take.
+func slotUsed(c *inventory.Campaign, h *inventory.Held, slot *inventory.Slot) int {
+	n := 0
+	for _, x := range h.Inv {
+		if p, ok := c.SlotFor(x); x.Equipped && ok && p.Slot == slot {
+			n += p.Size
+		}
+	}
+	return n
+}
+
+func (it *invTag) unequip(rec *storage.CardRecord, h *inventory.Held) error {
+	worn := slices.DeleteFunc(slices.Clone(h.Inv), func(x *inventory.Entry) bool { return !x.Equipped })
+	e, err := it.c.FindEntry(worn, it.attr("item"))
+	if err != nil {
+		if _, held := it.c.FindEntry(h.Inv, it.attr("item")); held == nil {
+			return refusal.New(refusal.NotAllowed, "%s is not equipped", it.attr("item"))
+		}
+		return err
+	}
+	it.c.Unequip(e)
+	it.nows[rec] = it.c.Now(e).Name + " unequipped"
+	return nil
+}
+
+// bindState is the state binding switches: the ruleset's binding (inventory.BoundState),
+// else the system's first limited player state (attunement in the 5e SRD).
+func (it *invTag) bindState() (string, error) {
+	if it.c.State(inventory.BoundState) != nil {
+		return inventory.BoundState, nil
+	}
+	for _, st := range it.c.States {
+		if st.Limit != nil && st.Who != "gm" {
+			return st.Key, nil
+		}
+	}
+	return "", refusal.New(refusal.NotEnabled, "this campaign's system binds nothing")
+}
+
+// stateNamed finds a state of the campaign by key or label.
+func (it *invTag) stateNamed(name string) (*inventory.State, error) {
+	for i := range it.c.States {
+		st := &it.c.States[i]
+		if st.Key == name || ruleset.FoldName(st.Label) == ruleset.FoldName(name) {
+			return st, nil
+		}
+	}
+	return nil, refusal.New(refusal.UnknownState, "the system has no state %q", name)
+}
+
+// switchState switches a state of the item on or off. A GM's tag acts as the character
+// would, by the state's rules (limits, locks: a cursed binding stays), except that a
+// state only the GM switches (who: "gm") is switched as the GM's, since only a GM's
+// tags apply; a player's /item acts as the player, a GM's as the GM's override.
+func (it *invTag) switchState(rec *storage.CardRecord, h *inventory.Held, key string, on bool) error {
+	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
+	if err != nil {
+		return err
+	}
+	st := it.c.State(key)
+	local := it.t.locals(rec)
+	gm := st.Who == "gm"
+	switch it.t.actor {
+	case actorPlayer:
+		gm = false
+	case actorGM:
+		gm = true
+	}
+	warn, err := it.c.SetState(h.Inv, e, inventory.StateChange{Key: key, On: on, GM: gm}, local)
+	if err != nil {
+		return err
+	}
+	now := it.c.Now(e).Name + ": " + st.Label + " " + onOff(e.On(key))
+	for _, sc := range it.c.Limits(h.Inv, local) {
+		if sc.Key == key {
+			now += " (" + strings.ToLower(st.Label) + " " + strconv.FormatInt(sc.Count, 10) + "/" + strconv.FormatInt(sc.Limit, 10) + ")"
+		}
+	}
+	if warn != "" {
+		now += "; " + warn
+	}
+	it.nows[rec] = now
+	return nil
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
+// money pays (to= another character, else out of the game) or receives an amount.
+func (it *invTag) money(rec *storage.CardRecord, h *inventory.Held) error {
+	m := it.c.System.Money()
+	amount, err := m.ParseAmount(it.attr("amount"))
+	if err != nil {
+		return err
+	}
+	if it.tag.Op == "receive" {
+		h.Purse = receiveCoins(m, h.Purse, it.attr("amount"), amount)
+		it.nows[rec] = purseWords(m, h.Purse)
+		return nil
+	}
+	after, ok := m.Pay(h.Purse, amount)
+	if !ok {
+		return refusal.New(refusal.CannotAfford, "%s cannot afford %s: the purse holds %s", rec.Card.Name, m.Format(amount), m.Format(m.Worth(h.Purse)))
+	}
+	h.Purse = after
+	it.nows[rec] = purseWords(m, h.Purse)
+	if to, ok := it.tag.Get("to"); ok && to != "" {
+		dst, err := findCard(it.t.records, to)
+		if err != nil {
+			return err
+		}
+		if dst == rec {
+			return refusal.New(refusal.NotAllowed, "%s cannot pay themselves", rec.Card.Name)
+		}
+		dh, err := it.open(dst)
+		if err != nil {
+			return err
+		}
+		dh.Purse = m.Receive(dh.Purse, amount)
+		it.nows[dst] = purseWords(m, dh.Purse)
+	}
+	return nil
+}
+
+// receiveCoins adds an amount to a purse as the coins it was written in ("2 crown 3
+// mark" is two crowns and three marks), else (a bare number, a decimal) as a shop pays
+// it, in the change coins (Money.Receive). amount is what Money.ParseAmount read from s.
+func receiveCoins(m *inventory.Money, p inventory.Purse, s string, amount int64) inventory.Purse {
+	words := strings.Fields(strings.ReplaceAll(s, ",", " "))
+	add := make(inventory.Purse, len(p))
+	for i := 0; i+1 < len(words); i += 2 {
+		n, err := strconv.ParseInt(words[i], 10, 64)
+		c := slices.IndexFunc(m.Coins, func(c inventory.Coin) bool {
+			return strings.EqualFold(c.Key, words[i+1]) || strings.EqualFold(c.Name, words[i+1])
+		})
+		if err != nil || n < 0 || c < 0 {
+			return m.Receive(p, amount)
+		}
+		add[c] += n
+	}
+	if len(words)%2 != 0 || m.Worth(add) != amount {
+		return m.Receive(p, amount)
+	}
+	out := slices.Clone(p)
+	for i, n := range add {
+		out[i] += n
+	}
+	return out
+}
+
+// purseWords is a purse as coins, largest first ("3 gp 7 cp"; "no coins").
+func purseWords(m *inventory.Money, p inventory.Purse) string {
+	var parts []string
+	for i, n := range p {
+		if n != 0 {
+			parts = append(parts, strconv.FormatInt(n, 10)+" "+m.Coins[i].Key)
+		}
+	}
+	if len(parts) == 0 {
+		return "no coins"
+	}
+	return strings.Join(parts, " ")
+}
+
+// locals reads a character's Local values a state's limit names: the sheet's binding
+// maximum for a ruleset's binding (bindingMax), else a derived value of that id.
+func (t *table) locals(rec *storage.CardRecord) func(string) (float64, bool) {
+	var v *sheet.Values
+	return func(name string) (float64, bool) {
+		if v == nil {
+			v = sheet.Evaluate(t.rules.Ruleset, rec.Card, nil)
+		}
+		if it := t.rules.Ruleset.Items; name == "bindingMax" && it != nil && it.Binding != nil {
+			if it.Binding.Max.Const == nil && it.Binding.Max.Derived == "" {
+				return 0, false
+			}
+			return v.Ref(&it.Binding.Max), true
+		}
+		n, ok := v.Derived[name]
+		return n, ok
+	}
+}

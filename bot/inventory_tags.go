@@ -1,0 +1,202 @@
+package bot
+
+import (
+	"strconv"
+	"strings"
+
+	"sheetkeeper/inventory"
+	"sheetkeeper/parser"
+	"sheetkeeper/refusal"
+	"sheetkeeper/sheet"
+	"sheetkeeper/storage"
+)
+
+// An [inventory:] tag (SPEC 3.5) is applied like a sheet tag: to the card who= names
+// (else the reply's default), all or nothing, its outcome written back with result, now
+// and reason. The holdings it read are restored from the card record, changed in
+// memory, and written back only when the whole tag succeeded; the reply records the
+// change as one sheet.Change at PathHoldings whose before and after are the stored
+// holdings, so a regenerate, a delete and Undo put back exactly what was there, through
+// the same revert as sheet tags (only where the holdings are still what the tag left).
+
+// PathHoldings is the change path of a card's holdings (storage.CardRecord.Inventory).
+const PathHoldings = "inventory"
+
+// invTag is one inventory tag being applied: the holdings it opened, by card record,
+// in the order it opened them.
+type invTag struct {
+	t      *table
+	c      *inventory.Campaign
+	tag    parser.Tag
+	opened []*storage.CardRecord
+	held   map[*storage.CardRecord]*inventory.Held
+	// nows is each card's now, by record.
+	nows map[*storage.CardRecord]string
+}
+
+// inventoryTag applies one inventory tag, def being the card a tag without who= is for.
+func (t *table) inventoryTag(tag parser.Tag, def string) sheet.Result {
+	if tag.Reason != "" {
+		return sheet.Result{Outcome: sheet.Refused(refusal.New(tag.Reason, "%s", tag.Detail))}
+	}
+	if t.inv == nil {
+		return notEnabledInventory(t.invWhy)
+	}
+	who := tag.Who
+	if who == "" {
+		who = def
+	}
+	if who == "" {
+		return sheet.Result{Outcome: sheet.Refused(refusal.New(refusal.WhoRequired, "say whose inventory: who=\"Name\""))}
+	}
+	rec, err := findCard(t.records, who)
+	if err != nil {
+		return sheet.Result{Outcome: sheet.Refused(err)}
+	}
+	it := &invTag{t: t, c: t.inv.camp, tag: tag, held: map[*storage.CardRecord]*inventory.Held{}, nows: map[*storage.CardRecord]string{}}
+	h, err := it.open(rec)
+	if err == nil {
+		err = it.do(rec, h)
+	}
+	if err != nil {
+		for _, r := range it.opened {
+			delete(t.held, r) // the refused action may have changed them in memory
+		}
+		out := sheet.Refused(err)
+		return sheet.Result{Outcome: out, Cards: []sheet.CardResult{{Card: rec.Card.Name, Outcome: out}}}
+	}
+	return it.commit(rec)
+}
+
+// heldAs is holdings in play as restored from (or kept into) stored holdings st: valid
+// while the card record still holds st, so the tags of one message restore a card's
+// holdings once, not once a tag.
+type heldAs struct {
+	st *inventory.Stored
+	h  *inventory.Held
+}
+
+// open restores rec's holdings for this tag (once per record).
+func (it *invTag) open(rec *storage.CardRecord) (*inventory.Held, error) {
+	if h, ok := it.held[rec]; ok {
+		return h, nil
+	}
+	if ha, ok := it.t.held[rec]; ok && ha.st == rec.Inventory {
+		it.held[rec] = ha.h
+		it.opened = append(it.opened, rec)
+		return ha.h, nil
+	}
+	h, ps := it.c.Restore(rec.Inventory)
+	if len(ps) > 0 {
+		return nil, refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
+	}
+	it.held[rec] = h
+	it.opened = append(it.opened, rec)
+	return h, nil
+}
+
+// commit writes every opened record's holdings back and records each change; the
+// tag's outcome is the first card's (rec's) now.
+func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
+	res := sheet.Result{Outcome: sheet.Applied(it.nows[rec])}
+	kept := make([]*inventory.Stored, len(it.opened))
+	for i, r := range it.opened {
+		st, err := it.c.Keep(it.held[r])
+		if err != nil {
+			return sheet.Result{Outcome: sheet.Refused(err)}
+		}
+		kept[i] = st
+	}
+	for i, r := range it.opened {
+		cr := sheet.CardResult{Card: r.Card.Name, Outcome: sheet.Applied(it.nows[r])}
+		if b, a := inventory.DiffStored(r.Inventory, kept[i]); b != nil {
+			cr.Changes = []sheet.Change{{Card: r.Card.Name, Path: PathHoldings, Before: b, After: a}}
+		}
+		r.Inventory = kept[i]
+		if it.t.held == nil {
+			it.t.held = map[*storage.CardRecord]heldAs{}
+		}
+		it.t.held[r] = heldAs{st: kept[i], h: it.held[r]}
+		res.Cards = append(res.Cards, cr)
+	}
+	return res
+}
+
+// revertHoldings undoes holdings changes, newest first, on the cards that still hold
+// what each change left (inventory.UndoStored), and returns what it put back: one
+// change per card, from the first undone change's after to the last one's before.
+func (t *table) revertHoldings(changes []sheet.Change) []sheet.Change {
+	var done []sheet.Change
+	at := map[*storage.CardRecord]int{}
+	for i := len(changes) - 1; i >= 0; i-- {
+		ch := changes[i]
+		if ch.Path != PathHoldings {
+			continue
+		}
+		r, err := findCard(t.records, ch.Card)
+		if err != nil {
+			continue
+		}
+		back, ok := inventory.UndoStored(r.Inventory, ch.Before, ch.After)
+		if !ok {
+			continue
+		}
+		r.Inventory = back
+		t.dirty[r] = true
+		if j, ok := at[r]; ok {
+			done[j].After = ch.Before
+			continue
+		}
+		at[r] = len(done)
+		done = append(done, sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: ch.After, After: ch.Before})
+	}
+	return done
+}
+
+// inventoryPhrase is an inventory tag in words for its embed line: "add 3 Smoked eel",
+// "give 2 Rope to Oskar", "Drowned bell: wet on", "pay 5 bit to Oskar".
+func inventoryPhrase(t parser.Tag) string {
+	get := func(k string) string { v, _ := t.Get(k); return v }
+	s := t.Op
+	switch t.Op {
+	case "pay", "receive":
+		s += " " + get("amount")
+	case "state":
+		s = get("item") + ": " + get("key") + " " + get("state")
+	case "add", "remove", "give", "use":
+		if n := get("count"); n != "" && n != "1" {
+			s += " " + n
+		}
+		s += " " + get("item")
+	default:
+		s += " " + get("item")
+	}
+	if to := get("to"); to != "" {
+		s += " to " + to
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// notEnabledInventory refuses an inventory tag in a campaign without an inventory:
+// why says what is missing ("" for the usual: no system and no items block).
+func notEnabledInventory(why string) sheet.Result {
+	if why == "" {
+		why = "this campaign has no inventory (its ruleset has no items and it names no game system): nothing was added or removed"
+	}
+	return sheet.Result{Outcome: sheet.Refused(refusal.New(refusal.NotEnabled, "%s", why))}
+}
+
+// attr is a tag attribute the parser always gives the action (item, count, key…).
+func (it *invTag) attr(key string) string {
+	v, _ := it.tag.Get(key)
+	return v
+}
+
+// count is the tag's count (the parser gives 1 up to parser.MaxCount).
+func (it *invTag) count() int64 {
+	n, err := strconv.ParseInt(it.attr("count"), 10, 64)
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}

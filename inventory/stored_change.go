@@ -1,0 +1,237 @@
+package inventory
+
+import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"slices"
+	"sort"
+)
+
+// A reply records what each inventory tag changed so that undo can put it back. A whole
+// copy of the holdings before and after would cost a 200-row inventory tens of
+// kilobytes a tag, so a change keeps only what differs: the entries it touched (by uid,
+// each with where it stood, so one taken out goes back to its place), the purse and the
+// uid counter. Both sides are in JSON's generic shapes, so a change reads back from
+// storage as it was written. An entry that only moved (others taken out before it) is
+// no change.
+
+// Change keys.
+const (
+	changeItems = "items"
+	changePurse = "purse"
+	changeNext  = "next"
+)
+
+// DiffStored is what changed from before to after (either nil for no holdings): the
+// two sides of one change, each a map of the parts that differ — "items" (uid → {"at":
+// its place, "entry": the stored entry}, or nil where it is absent), "purse" and "next".
+// Nothing changed is two nil maps.
+func DiffStored(before, after *Stored) (b, a map[string]any) {
+	if before == nil {
+		before = &Stored{}
+	}
+	if after == nil {
+		after = &Stored{}
+	}
+	b, a = map[string]any{}, map[string]any{}
+	// The entries both hold alike, in the same places from the start, are most of them
+	// (a tag changes one or two): only the rest are indexed and compared by uid.
+	same := 0
+	for same < len(before.Items) && same < len(after.Items) && sameStoredEntry(&before.Items[same], &after.Items[same]) {
+		same++
+	}
+	bi, ai := uidIndexFrom(before, same), uidIndexFrom(after, same)
+	bItems, aItems := map[string]any{}, map[string]any{}
+	for uid, i := range bi {
+		j, ok := ai[uid]
+		if ok && sameStoredEntry(&before.Items[i], &after.Items[j]) {
+			continue
+		}
+		bItems[uid] = placed(before, i)
+		aItems[uid] = nil
+		if ok {
+			aItems[uid] = placed(after, j)
+		}
+	}
+	for uid, j := range ai {
+		if _, ok := bi[uid]; !ok {
+			bItems[uid], aItems[uid] = nil, placed(after, j)
+		}
+	}
+	if len(bItems) > 0 {
+		b[changeItems], a[changeItems] = bItems, aItems
+	}
+	if !maps.Equal(nonZero(before.Purse), nonZero(after.Purse)) {
+		b[changePurse], a[changePurse] = genericJSON(nonZero(before.Purse)), genericJSON(nonZero(after.Purse))
+	}
+	if before.Next != after.Next {
+		b[changeNext], a[changeNext] = float64(before.Next), float64(after.Next)
+	}
+	if len(b) == 0 {
+		return nil, nil
+	}
+	return b, a
+}
+
+// UndoStored puts back one change on holdings cur when cur still holds everything the
+// change left (after); otherwise, or when either side is not a change DiffStored wrote,
+// it reports false and cur stays as it is. The holdings it returns are new.
+func UndoStored(cur *Stored, before, after any) (*Stored, bool) {
+	b, okB := before.(map[string]any)
+	a, okA := after.(map[string]any)
+	if !okB || !okA {
+		return nil, false
+	}
+	if cur == nil {
+		cur = &Stored{}
+	}
+	if !holds(cur, a) {
+		return nil, false
+	}
+	out := cur.Clone()
+	if v, ok := b[changeNext]; ok {
+		n, _ := v.(float64)
+		out.Next = int64(n)
+	}
+	if v, ok := b[changePurse]; ok {
+		var p map[string]int64
+		if fromGeneric(v, &p) != nil {
+			return nil, false
+		}
+		out.Purse = nonZero(p)
+	}
+	items, _ := b[changeItems].(map[string]any)
+	if !putBack(out, items) {
+		return nil, false
+	}
+	if len(out.Items) == 0 && len(out.Purse) == 0 && out.Next == 0 {
+		return nil, true
+	}
+	return out, true
+}
+
+// holds reports whether cur holds what one side of a change says.
+func holds(cur *Stored, side map[string]any) bool {
+	if v, ok := side[changeNext]; ok && v != float64(cur.Next) {
+		return false
+	}
+	if v, ok := side[changePurse]; ok && !sameGeneric(v, genericJSON(nonZero(cur.Purse))) {
+		return false
+	}
+	items, _ := side[changeItems].(map[string]any)
+	idx := uidIndex(cur)
+	for uid, v := range items {
+		i, ok := idx[uid]
+		if v == nil {
+			if ok {
+				return false
+			}
+			continue
+		}
+		m, _ := v.(map[string]any)
+		if !ok || !sameGeneric(m["entry"], genericJSON(cur.Items[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// putBack sets the entries a change's before side names: absent ones dropped, the rest
+// replaced where they stand or put back at their place, in order of place.
+func putBack(out *Stored, items map[string]any) bool {
+	type back struct {
+		at int
+		e  StoredEntry
+	}
+	var re []back
+	drop := map[string]bool{}
+	for uid, v := range items {
+		drop[uid] = true
+		if v == nil {
+			continue
+		}
+		m, _ := v.(map[string]any)
+		at, _ := m["at"].(float64)
+		var e StoredEntry
+		if fromGeneric(m["entry"], &e) != nil || e.UID != uid {
+			return false
+		}
+		re = append(re, back{int(at), e})
+	}
+	out.Items = slices.DeleteFunc(out.Items, func(e StoredEntry) bool { return drop[e.UID] })
+	sort.Slice(re, func(i, j int) bool { return re[i].at < re[j].at })
+	for _, r := range re {
+		out.Items = slices.Insert(out.Items, min(max(r.at, 0), len(out.Items)), r.e)
+	}
+	return len(out.Items) <= MaxHeld
+}
+
+func placed(st *Stored, i int) any {
+	return map[string]any{"at": float64(i), "entry": genericJSON(st.Items[i])}
+}
+
+func uidIndex(st *Stored) map[string]int { return uidIndexFrom(st, 0) }
+
+// uidIndexFrom indexes the entries from the from-th on by uid.
+func uidIndexFrom(st *Stored, from int) map[string]int {
+	m := make(map[string]int, len(st.Items)-from)
+	for i := from; i < len(st.Items); i++ {
+		m[st.Items[i].UID] = i
+	}
+	return m
+}
+
+// sameStoredEntry compares two entries without encoding them (the common case: an
+// entry a tag did not touch, its embedded item the very same map).
+func sameStoredEntry(x, y *StoredEntry) bool {
+	if x.UID != y.UID || x.ID != y.ID || x.Qty != y.Qty || x.Equipped != y.Equipped || x.In != y.In || x.Charges != y.Charges || x.Fill != y.Fill ||
+		!maps.Equal(x.States, y.States) || !maps.Equal(x.GM, y.GM) || !slices.Equal(x.Out, y.Out) {
+		return false
+	}
+	if (x.Item == nil) != (y.Item == nil) {
+		return false
+	}
+	return x.Item == nil || reflect.ValueOf(x.Item).Pointer() == reflect.ValueOf(y.Item).Pointer() || reflect.DeepEqual(x.Item, y.Item)
+}
+
+func nonZero(p map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for k, n := range p {
+		if n != 0 {
+			out[k] = n
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// genericJSON is v in JSON's generic shapes (v is always encodable: the stored shape's
+// own types).
+func genericJSON(v any) any {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if json.Unmarshal(data, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+func fromGeneric(v any, dst any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, dst)
+}
+
+func sameGeneric(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(x) == string(y)
+}

@@ -1,0 +1,187 @@
+package inventory
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sheetkeeper/strictjson"
+)
+
+// heldOf is holdings of the lantern system with a sword, a sack holding a wand, a
+// player's own amulet, an attuned cursed ring the GM switched on, and coins.
+func heldOf(t *testing.T, c *Campaign) *Held {
+	t.Helper()
+	h := c.NewHeld()
+	sword := c.NewEntry(h.NewUID(), c.System.CatalogItem("lr-sword"), 1)
+	sword.Equipped = true
+	sack := c.NewEntry(h.NewUID(), c.System.CatalogItem("lr-sack"), 1)
+	wand := c.NewEntry(h.NewUID(), c.System.CatalogItem("lr-wand"), 1)
+	wand.Parent = sack.UID
+	ring := c.NewEntry(h.NewUID(), c.System.CatalogItem("lr-ring"), 1)
+	ring.Own = map[string]bool{"attuned": true}
+	ring.GM = map[string]bool{"cursed": true}
+	raw := []byte(`{"id":"my-amulet","type":"lr-trinket","name":"Grandmother's amulet","category":"Charm","cost":5}`)
+	it, ps := c.ParseItem(raw)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	if err := h.Own(it, raw); err != nil {
+		t.Fatal(err)
+	}
+	amulet := c.NewEntry(h.NewUID(), it, 2)
+	h.Inv = []*Entry{sword, sack, wand, ring, amulet}
+	h.Purse = purse(t, c.System.Money(), map[string]int64{"gp": 3, "cp": 7})
+	return h
+}
+
+// TestStoredRoundTrip: holdings kept, written as JSON, read strictly and restored are
+// the same holdings, and keep writes them back to the same bytes; the uid counter goes
+// on where it was.
+func TestStoredRoundTrip(t *testing.T) {
+	c := campaign(t)
+	h := heldOf(t, c)
+	st, err := c.Keep(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"id":"lr-sword"`, `"equipped":true`, `"in":"i2"`, `"item":{`, `"gm":{"cursed":true}`, `"purse":{"cp":7,"gp":3}`, `"next":5`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("stored %s lacks %s", data, want)
+		}
+	}
+	if cp, _ := json.Marshal(st.Clone()); string(cp) != string(data) {
+		t.Errorf("a clone writes %s", cp)
+	}
+	if cp := st.Clone(); &cp.Items[4].Item == &st.Items[4].Item || reflect.ValueOf(cp.Items[4].Item).Pointer() == reflect.ValueOf(st.Items[4].Item).Pointer() {
+		t.Error("a clone shares an embedded item")
+	}
+	back, ps := ParseStored(data)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	h2, ps := c.Restore(back)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	if len(h2.Inv) != len(h.Inv) || !reflect.DeepEqual(h2.Purse, h.Purse) {
+		t.Fatalf("restored %d entries, purse %v; want %d, %v", len(h2.Inv), h2.Purse, len(h.Inv), h.Purse)
+	}
+	for i, e := range h2.Inv {
+		w := h.Inv[i]
+		if e.UID != w.UID || e.Qty != w.Qty || e.Equipped != w.Equipped || e.Parent != w.Parent || e.Charges != w.Charges ||
+			!reflect.DeepEqual(e.Own, w.Own) || !reflect.DeepEqual(e.GM, w.GM) || c.Now(e).Name != c.Now(w).Name {
+			t.Errorf("entry %d: got %+v, want %+v", i, e, w)
+		}
+	}
+	st2, err := c.Keep(h2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := json.Marshal(st2); string(again) != string(data) {
+		t.Errorf("kept again:\n%s\nwant\n%s", again, data)
+	}
+	if uid := h2.NewUID(); uid != "i6" {
+		t.Errorf("next uid %s, want i6", uid)
+	}
+}
+
+// TestStoredRefused: stored holdings that do not fit the system or are malformed are
+// refused with the path of what is wrong, and nothing is restored.
+func TestStoredRefused(t *testing.T) {
+	c := campaign(t)
+	for _, tc := range []struct{ data, path, msg string }{
+		{`{"items":[{"uid":"a","id":"nope","qty":1}]}`, "items[0].id", "no item"},
+		{`{"items":[{"uid":"a","id":"lr-sword","qty":0}]}`, "items[0].qty", "at least 1"},
+		{`{"items":[{"uid":"a","id":"lr-sword","qty":1},{"uid":"a","id":"lr-maul","qty":1}]}`, "items[1].uid", "twice"},
+		{`{"items":[{"uid":"a","id":"lr-sword","qty":1,"in":"b"}]}`, "items[0].in", "not in the inventory"},
+		{`{"items":[{"uid":"a","qty":1}]}`, "items[0]", "needs a catalog item"},
+		{`{"items":[{"uid":"a","qty":1,"item":{"id":"x","type":"lr-trinket","name":"X","sharpness":2}}]}`, "items[0].item.sharpness", "unknown field"},
+		{`{"purse":{"zz":1}}`, "purse", "not a coin"},
+	} {
+		st, ps := ParseStored([]byte(tc.data))
+		if len(ps) > 0 {
+			t.Errorf("%s: %v", tc.data, ps)
+			continue
+		}
+		h, ps := c.Restore(st)
+		if h != nil || !has(ps, tc.path, tc.msg) {
+			t.Errorf("%s: got %v, want %s: %s", tc.data, ps, tc.path, tc.msg)
+		}
+	}
+	for _, data := range []string{`{"items":[{"uid":"a","id":"lr-sword","qty":1,"sharp":true}]}`, `{"items":"x"}`, `[`} {
+		if _, ps := ParseStored([]byte(data)); len(ps) == 0 {
+			t.Errorf("%s read", data)
+		}
+	}
+	big := `{"items":[` + strings.Repeat(`{"uid":"a","id":"lr-sword","qty":1},`, MaxHeld) + `{"uid":"b","id":"lr-sword","qty":1}]}`
+	if _, ps := ParseStored([]byte(big)); len(ps) == 0 || ps[0].Kind != strictjson.Limit {
+		t.Errorf("an inventory past MaxHeld: %v", ps)
+	}
+}
+
+// TestStoredChange: a change keeps only what differs, reads back from JSON as it was,
+// and undoing it on the holdings it left gives back exactly the holdings before —
+// entries taken out return to their places; holdings changed since where the change
+// touched them are left as they are.
+func TestStoredChange(t *testing.T) {
+	c := campaign(t)
+	h := heldOf(t, c)
+	before, err := c.Keep(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Inv[0].Equipped = false
+	h.Inv = append(h.Inv[:2:2], h.Inv[3:]...) // the wand out of the sack
+	h.Inv = append(h.Inv, c.NewEntry(h.NewUID(), c.System.CatalogItem("lr-maul"), 1))
+	h.Purse[0]--
+	after, err := c.Keep(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, a := DiffStored(before, after)
+	var rb, ra any
+	for _, x := range []struct {
+		side map[string]any
+		out  *any
+	}{{b, &rb}, {a, &ra}} {
+		data, err := json.Marshal(x.side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, x.out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items := rb.(map[string]any)["items"].(map[string]any)
+	if len(items) != 3 || items["i6"] != nil || items["i3"] == nil {
+		t.Errorf("the change's items: %v", items)
+	}
+	back, ok := UndoStored(after, rb, ra)
+	if !ok {
+		t.Fatal("the undo was refused")
+	}
+	want, _ := json.Marshal(before)
+	if got, _ := json.Marshal(back); string(got) != string(want) {
+		t.Errorf("undone:\n%s\nwant\n%s", got, want)
+	}
+	if got, _ := json.Marshal(after); strings.Contains(string(got), `"lr-wand"`) {
+		t.Error("the undo changed the holdings it was given")
+	}
+	changed := after.Clone()
+	changed.Items[len(changed.Items)-1].Qty = 2 // the maul, since the change
+	if _, ok := UndoStored(changed, rb, ra); ok {
+		t.Error("undone over a later change")
+	}
+	if b, a := DiffStored(before, before.Clone()); b != nil || a != nil {
+		t.Errorf("no change: %v %v", b, a)
+	}
+	if back, ok := UndoStored(before, map[string]any{"purse": nil, "items": map[string]any{}}, nil); ok || back != nil {
+		t.Error("a side that is no change was undone")
+	}
+}
