@@ -271,3 +271,25 @@ func TestItemCommands(t *testing.T) {
 		t.Errorf("Oskar holds %s", got)
 	}
 }
+
+// TestInventoryRows: a thing that never shares a row is a row each, with uids from the
+// holdings' own counter; more rows than an inventory holds are refused too-many and add
+// nothing; equipping one of a stack takes one off it.
+func TestInventoryRows(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	m.playSystem("saltmarch")
+	m.card(ana.ID, "Mira", nil)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Eel hook" count="3" who="Mira"] [inventory: action="add" item="Smoked eel" count="4" who="Mira"] `+
+		`[inventory: action="add" item="Reed knife" count="9999" who="Mira"] [inventory: action="equip" item="Eel hook" who="Mira"] [inventory: action="equip" item="Eel hook" who="Mira"]`)
+	wantOutcomes(t, "rows", acts, "", "", refusal.TooMany, "", "")
+	got := m.holdings("Mira")
+	for _, want := range []string{`{"uid":"i1","id":"sm-eel-hook","qty":1,"equipped":true}`, `{"uid":"i2","id":"sm-eel-hook","qty":1,"equipped":true}`,
+		`{"uid":"i3","id":"sm-eel-hook","qty":1}`, `{"uid":"i4","id":"sm-smoked-eel","qty":4}`, `"next":4}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Mira holds %s, lacking %s", got, want)
+		}
+	}
+	if strings.Contains(got, "sm-reed-knife") {
+		t.Errorf("a refused add added: %s", got)
+	}
+}
