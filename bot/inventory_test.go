@@ -6,7 +6,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"sheetkeeper/refusal"
@@ -291,5 +293,33 @@ func TestInventoryRows(t *testing.T) {
 	}
 	if strings.Contains(got, "sm-reed-knife") {
 		t.Errorf("a refused add added: %s", got)
+	}
+}
+
+// TestInventoryConcurrent: the campaign's system is built once and shared; tags applied
+// while others read inventories (views run beside updates) share it safely (run with
+// -race).
+func TestInventoryConcurrent(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	m.playSystem("saltmarch")
+	m.card(ana.ID, "Mira", nil)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 5 {
+				if i%2 == 0 {
+					m.core.OnMessage(context.Background(), Message{ChannelID: m.ch, ID: "c" + strconv.Itoa(i) + "-" + strconv.Itoa(j), Author: gmUser,
+						Content: `[inventory: action="add" item="Smoked eel" who="Mira"] [inventory: action="equip" item="Eel hook" who="Mira"]`})
+				} else if _, err := m.core.cmdInventory(context.Background(), Command{Name: "inventory", User: ana, ChannelID: m.ch}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := m.holdings("Mira"); !strings.Contains(got, `"id":"sm-smoked-eel"`) {
+		t.Errorf("Mira holds %s", got)
 	}
 }
