@@ -31,6 +31,9 @@ type playedKey struct {
 // played is a system as a campaign plays it, and where it came from.
 type played struct {
 	camp *inventory.Campaign
+	// named is the catalog by folded name (the first item of each name), so a tag's
+	// item is found without folding the whole catalog again (item).
+	named map[string]*inventory.Item
 	// from says which system it is, for /campaign show: "Saltmarch (built-in system
 	// saltmarch v1)", "the ruleset's own items (7 in its catalogs)".
 	from string
@@ -112,8 +115,26 @@ func (c *Core) buildSystem(k playedKey, kind string) (*played, error) {
 		}
 		return nil, refusal.New(refusal.NotEnabled, "%s cannot be read: %v", what, err)
 	}
-	got, _ := c.played.LoadOrStore(k, &played{camp: camp, from: from})
+	p := &played{camp: camp, from: from, named: make(map[string]*inventory.Item, len(sys.Catalog))}
+	for _, it := range sys.Catalog {
+		if n := ruleset.FoldName(it.Name); p.named[n] == nil {
+			p.named[n] = it
+		}
+	}
+	got, _ := c.played.LoadOrStore(k, p)
 	return got.(*played), nil
+}
+
+// item finds a catalog item by name as System.FindItem does (its id, else its exact
+// name folded, else the one name starting with it), the exact cases by index.
+func (p *played) item(name string) (*inventory.Item, error) {
+	if it := p.camp.System.CatalogItem(name); it != nil {
+		return it, nil
+	}
+	if it := p.named[ruleset.FoldName(name)]; it != nil {
+		return it, nil
+	}
+	return p.camp.System.FindItem(name)
 }
 
 // problemsErr is a system read, or its problems as the error.

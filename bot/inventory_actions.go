@@ -52,7 +52,7 @@ func (it *invTag) do(rec *storage.CardRecord, h *inventory.Held) error {
 }
 
 func (it *invTag) add(rec *storage.CardRecord, h *inventory.Held) error {
-	item, err := it.c.System.FindItem(it.attr("item"))
+	item, err := it.t.inv.item(it.attr("item"))
 	if err != nil {
 		return err
 	}

@@ -15,9 +15,10 @@ import (
 // (else the reply's default), all or nothing, its outcome written back with result, now
 // and reason. The holdings it read are restored from the card record, changed in
 // memory, and written back only when the whole tag succeeded; the reply records the
-// change as one sheet.Change at PathHoldings whose before and after are the stored
-// holdings, so a regenerate, a delete and Undo put back exactly what was there, through
-// the same revert as sheet tags (only where the holdings are still what the tag left).
+// change as one sheet.Change at PathHoldings whose before and after are the parts of the
+// stored holdings that differ (inventory.DiffStored), so a regenerate, a delete and Undo
+// put back exactly what was there, through the same revert as sheet tags (only where the
+// holdings still hold what the tag left).
 
 // PathHoldings is the change path of a card's holdings (storage.CardRecord.Inventory).
 const PathHoldings = "inventory"
@@ -103,6 +104,9 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 	for i, r := range it.opened {
 		st, err := it.c.Keep(it.held[r])
 		if err != nil {
+			for _, r := range it.opened {
+				delete(it.t.held, r)
+			}
 			return sheet.Result{Outcome: sheet.Refused(err)}
 		}
 		kept[i] = st

@@ -6,7 +6,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"sheetkeeper/refusal"
@@ -269,5 +271,55 @@ func TestItemCommands(t *testing.T) {
 	}
 	if got := m.holdings("Oskar"); !strings.Contains(got, `"id":"pack/eel-jerky","qty":2`) {
 		t.Errorf("Oskar holds %s", got)
+	}
+}
+
+// TestInventoryRows: a thing that never shares a row is a row each, with uids from the
+// holdings' own counter; more rows than an inventory holds are refused too-many and add
+// nothing; equipping one of a stack takes one off it.
+func TestInventoryRows(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	m.playSystem("saltmarch")
+	m.card(ana.ID, "Mira", nil)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Eel hook" count="3" who="Mira"] [inventory: action="add" item="Smoked eel" count="4" who="Mira"] `+
+		`[inventory: action="add" item="Reed knife" count="9999" who="Mira"] [inventory: action="equip" item="Eel hook" who="Mira"] [inventory: action="equip" item="Eel hook" who="Mira"]`)
+	wantOutcomes(t, "rows", acts, "", "", refusal.TooMany, "", "")
+	got := m.holdings("Mira")
+	for _, want := range []string{`{"uid":"i1","id":"sm-eel-hook","qty":1,"equipped":true}`, `{"uid":"i2","id":"sm-eel-hook","qty":1,"equipped":true}`,
+		`{"uid":"i3","id":"sm-eel-hook","qty":1}`, `{"uid":"i4","id":"sm-smoked-eel","qty":4}`, `"next":4}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Mira holds %s, lacking %s", got, want)
+		}
+	}
+	if strings.Contains(got, "sm-reed-knife") {
+		t.Errorf("a refused add added: %s", got)
+	}
+}
+
+// TestInventoryConcurrent: the campaign's system is built once and shared; tags applied
+// while others read inventories (views run beside updates) share it safely (run with
+// -race).
+func TestInventoryConcurrent(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	m.playSystem("saltmarch")
+	m.card(ana.ID, "Mira", nil)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 5 {
+				if i%2 == 0 {
+					m.core.OnMessage(context.Background(), Message{ChannelID: m.ch, ID: "c" + strconv.Itoa(i) + "-" + strconv.Itoa(j), Author: gmUser,
+						Content: `[inventory: action="add" item="Smoked eel" who="Mira"] [inventory: action="equip" item="Eel hook" who="Mira"]`})
+				} else if _, err := m.core.cmdInventory(context.Background(), Command{Name: "inventory", User: ana, ChannelID: m.ch}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := m.holdings("Mira"); !strings.Contains(got, `"id":"sm-smoked-eel"`) {
+		t.Errorf("Mira holds %s", got)
 	}
 }
