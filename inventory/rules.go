@@ -21,6 +21,7 @@ type Rule struct {
 	If      []Condition
 	Do      []Action
 	Message string
+	seen    string // SeenKey's part for the rule, worked out as it is read
 }
 
 // Condition compares an address with a value: a number, on or off, a choice by name,
@@ -64,11 +65,14 @@ func (c *checker) readRules(path string, raw []any) []Rule {
 			c.Add(p, "expected an object")
 			continue
 		}
+		var r Rule
 		if _, legacy := m["on"]; legacy {
-			out = append(out, c.legacyRule(p, m))
+			r = c.legacyRule(p, m)
 		} else {
-			out = append(out, c.rule(p, m))
+			r = c.rule(p, m)
 		}
+		r.seen = seenOf(r)
+		out = append(out, r)
 	}
 	return out
 }

@@ -1,6 +1,10 @@
 package inventory
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Runner is kept to the shape of Pack Rat's js/triggers.js and js/clockwork.js (what a
 // rule reads, how `to` is worked out, when rules fire); where sheetkeeper differs on
@@ -20,7 +24,23 @@ type World struct {
 	ItemLocals map[string]map[string]float64 // entry uid → name → value
 	Globals    map[string]float64
 	Moving     map[string]Moving // "uid/name" (an item's) or "/name" (the character's)
+	// Seen is whether each becomes rule's conditions held when rules last ran, by
+	// SeenKey (Pack Rat's entry.seen): kept with the rest, so after a restart a rule
+	// neither fires again for what it already saw nor misses what changed meanwhile.
+	Seen map[string]bool
 }
+
+// SeenKey names one rule of one entry in World.Seen: the entry and the rule's when and
+// conditions, so a rule edited in its file starts afresh and rules moved about keep
+// what they saw.
+func SeenKey(uid string, rule Rule) string {
+	if rule.seen == "" {
+		rule.seen = seenOf(rule)
+	}
+	return uid + "/" + rule.seen
+}
+
+func seenOf(rule Rule) string { return fmt.Sprint(rule.When, rule.Test) }
 
 // Moving is a Local value rising (or, with a negative Rate, falling) Rate a second, and
 // stopping at Until when there is one.
@@ -71,12 +91,11 @@ func (res *Result) add(o Result) {
 	res.Stopped = res.Stopped || o.Stopped
 }
 
-// Runner runs a campaign's rules for one character: what each becomes rule last saw
-// (so it fires once, as its conditions turn true) and how long each while rule has held.
+// Runner runs a campaign's rules for one character, remembering how long each while
+// rule has held (what becomes rules saw is the World's: World.Seen).
 type Runner struct {
 	c    *Campaign
 	eval Eval
-	was  map[ruleAt]bool
 	held map[ruleAt]float64
 }
 
@@ -89,7 +108,7 @@ type ruleAt struct {
 // NewRunner returns a runner of the campaign's rules; eval works out formulas (nil: a
 // rule with a formula is an error when it runs).
 func (c *Campaign) NewRunner(eval Eval) *Runner {
-	return &Runner{c: c, eval: eval, was: map[ruleAt]bool{}, held: map[ruleAt]float64{}}
+	return &Runner{c: c, eval: eval, held: map[ruleAt]float64{}}
 }
 
 // rulesOf is an entry's rules: its template lineage's (top first), then its item's own.
@@ -109,6 +128,7 @@ func (r *Runner) rulesOf(e *Entry) []Rule {
 // MaxFirings times in one run is held back.
 func (r *Runner) After(w *World, events []Event) (Result, error) {
 	var res Result
+	forgetGone(w)
 	fired := map[ruleAt]int{}
 	for step := 0; ; step++ {
 		due, err := r.dueAll(w, events, step)
@@ -140,6 +160,23 @@ func (r *Runner) After(w *World, events []Event) (Result, error) {
 		}
 		if !firedAny {
 			return res, nil
+		}
+	}
+}
+
+// forgetGone drops what was Seen of entries no longer in the inventory, so Seen stays
+// as big as the inventory's rules.
+func forgetGone(w *World) {
+	if len(w.Seen) == 0 {
+		return
+	}
+	here := make(map[string]bool, len(w.Inv))
+	for _, e := range w.Inv {
+		here[e.UID] = true
+	}
+	for key := range w.Seen {
+		if uid, _, _ := strings.Cut(key, "/"); !here[uid] {
+			delete(w.Seen, key)
 		}
 	}
 }
@@ -201,9 +238,13 @@ func (r *Runner) due(w *World, e *Entry, at ruleAt, rule Rule, step int, events 
 		if err != nil {
 			return false, err
 		}
-		fire := now && !r.was[at]
+		key := SeenKey(e.UID, rule)
+		fire := now && !w.Seen[key]
 		if record {
-			r.was[at] = now
+			if w.Seen == nil {
+				w.Seen = map[string]bool{}
+			}
+			w.Seen[key] = now
 		}
 		return fire, nil
 	case "acquired", "equipped", "unequipped":
@@ -300,12 +341,12 @@ func (r *Runner) move(w *World, dt float64) {
 	}
 }
 
-// Prime records what every becomes rule sees now without firing any, so a runner made
-// for a character already in play (after a restart, a campaign loaded) fires rules only
-// as their conditions turn true from here on.
+// Prime records what every becomes rule sees now without firing any, so rules of a
+// character already in play whose World has nothing Seen (stored before rules ran)
+// fire only as their conditions turn true from here on.
 func (r *Runner) Prime(w *World) error {
 	for _, e := range w.Inv {
-		for i, rule := range r.rulesOf(e) {
+		for _, rule := range r.rulesOf(e) {
 			if rule.When != "becomes" {
 				continue
 			}
@@ -313,7 +354,10 @@ func (r *Runner) Prime(w *World) error {
 			if err != nil {
 				return err
 			}
-			r.was[ruleAt{e.UID, i}] = now
+			if w.Seen == nil {
+				w.Seen = map[string]bool{}
+			}
+			w.Seen[SeenKey(e.UID, rule)] = now
 		}
 	}
 	return nil

@@ -323,3 +323,26 @@ func TestChangeStopsAtDeclaredRange(t *testing.T) {
 		t.Errorf("set stops it: %v %v", w.Locals, w.Moving)
 	}
 }
+
+// TestSeenSurvivesRestart: what becomes rules saw is the World's, so a runner made
+// afresh (the bot restarted) neither fires again for what was seen nor misses a change
+// made since; entries gone are forgotten.
+func TestSeenSurvivesRestart(t *testing.T) {
+	c, e := ruled(t, `[{"when":"becomes","test":[{"value":"item.charges","op":"=","to":0}],"do":[{"message":"empty"}]}]`)
+	w := &World{Inv: []*Entry{e}}
+	if res, _ := c.NewRunner(nil).After(w, nil); len(res.Messages) != 0 || len(w.Seen) != 1 {
+		t.Fatalf("5 charges: %v, seen %v", res.Messages, w.Seen)
+	}
+	e.Charges = 0 // the last charge spent while the bot restarts
+	if res, _ := c.NewRunner(nil).After(w, nil); !slices.Equal(res.Messages, []string{"empty"}) {
+		t.Errorf("a fresh runner sees the change: %v", res.Messages)
+	}
+	if res, _ := c.NewRunner(nil).After(w, nil); len(res.Messages) != 0 {
+		t.Errorf("and another does not fire it again: %v", res.Messages)
+	}
+	w.Inv = nil
+	c.NewRunner(nil).After(w, nil)
+	if len(w.Seen) != 0 {
+		t.Errorf("a gone entry's rules are forgotten: %v", w.Seen)
+	}
+}
