@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,8 +56,8 @@ type Rules struct {
 	eval    inventory.Eval
 	ticker  *schedule.RulesClock
 
-	mu      sync.Mutex // one run at a time: the runners and the limiter are not shared
-	runners map[[2]string]cachedRunner
+	mu      sync.Mutex                         // one run at a time: the runners and the limiter are not shared
+	runners map[string]map[string]cachedRunner // campaign → character → runner
 	limit   *inventory.Limiter
 }
 
@@ -72,7 +73,7 @@ type cachedRunner struct {
 func NewRules(store RuleStore, clock schedule.Clock, deliver func(ctx context.Context, notes []RuleNote)) *Rules {
 	fs := &parser.Formulas{}
 	r := &Rules{store: store, clock: clock, deliver: deliver, eval: fs.Eval,
-		runners: map[[2]string]cachedRunner{}, limit: inventory.NewLimiter(ruleNotesPerMinute, time.Minute)}
+		runners: map[string]map[string]cachedRunner{}, limit: inventory.NewLimiter(ruleNotesPerMinute, time.Minute)}
 	r.ticker = schedule.NewRulesClock(clock, schedule.MinRulesTick, r.tick)
 	return r
 }
@@ -126,6 +127,7 @@ func (r *Rules) run(ctx context.Context, campaign string, elapsed time.Duration,
 		if camp == nil {
 			return nil, nil
 		}
+		r.forget(campaign, hs)
 		var changed []RuleHolding
 		for _, h := range hs {
 			res, isTimed, err := r.runOne(camp, campaign, h, now, elapsed, events[h.Character])
@@ -172,20 +174,29 @@ func (r *Rules) runOne(camp *inventory.Campaign, campaign string, h RuleHolding,
 		if err != nil {
 			return res, false, err
 		}
-		res.Messages = append(res.Messages, more.Messages...)
-		res.Held = append(res.Held, more.Held...)
-		res.Stopped = res.Stopped || more.Stopped
+		res.Add(more)
 	}
 	return res, run.Timed(w), nil
 }
 
+// forget drops the runners of the campaign's characters no longer in hs.
+func (r *Rules) forget(campaign string, hs []RuleHolding) {
+	for ch := range r.runners[campaign] {
+		if !slices.ContainsFunc(hs, func(h RuleHolding) bool { return h.Character == ch }) {
+			delete(r.runners[campaign], ch)
+		}
+	}
+}
+
 func (r *Rules) runnerOf(camp *inventory.Campaign, campaign, character string) *inventory.Runner {
-	key := [2]string{campaign, character}
-	if cr, ok := r.runners[key]; ok && cr.camp == camp {
+	if cr, ok := r.runners[campaign][character]; ok && cr.camp == camp {
 		return cr.r
 	}
+	if r.runners[campaign] == nil {
+		r.runners[campaign] = map[string]cachedRunner{}
+	}
 	run := camp.NewRunner(r.eval)
-	r.runners[key] = cachedRunner{camp, run}
+	r.runners[campaign][character] = cachedRunner{camp, run}
 	return run
 }
 

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -85,7 +86,8 @@ type Held struct {
 	Rule      int
 }
 
-func (res *Result) add(o Result) {
+// Add appends another run's result to res.
+func (res *Result) Add(o Result) {
 	res.Messages = append(res.Messages, o.Messages...)
 	res.Held = append(res.Held, o.Held...)
 	res.Stopped = res.Stopped || o.Stopped
@@ -278,7 +280,7 @@ func hasEvent(events []Event, kind, uid string) bool {
 // once however long it was, as Pack Rat's game tick does after time away, so catching
 // up costs one tick's work — and then the becomes rules run as after any change.
 func (r *Runner) Tick(w *World, dt float64) (Result, error) {
-	if dt < 0 || dt != dt {
+	if dt < 0 || math.IsNaN(dt) {
 		dt = 0
 	}
 	r.move(w, dt)
@@ -312,7 +314,7 @@ func (r *Runner) Tick(w *World, dt float64) (Result, error) {
 		}
 	}
 	more, err := r.After(w, nil)
-	res.add(more)
+	res.Add(more)
 	return res, err
 }
 
