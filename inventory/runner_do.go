@@ -18,7 +18,7 @@ func (r *Runner) read(w *World, e *Entry, addr string) (float64, bool) {
 	case "item.equipped":
 		return b2f(e.Equipped), true
 	case "item.fill":
-		return e.Fill, true
+		return r.fill(w, e)
 	case "item.worth":
 		return float64(c.EntryWorth(e)), true
 	case "item.weight":
@@ -58,6 +58,32 @@ func (r *Runner) read(w *World, e *Entry, addr string) (float64, bool) {
 	case "global":
 		v, ok := w.Globals[name]
 		return v, ok
+	}
+	return 0, false
+}
+
+// fill is how full a container is, 0 to 1 (Pack Rat's item.fill): what it holds of its
+// holdLimit, else of its capacityLb by weight, else a liquid's pints of its
+// liquidPints; not ok for what is no container.
+func (r *Runner) fill(w *World, e *Entry) (float64, bool) {
+	cur := r.c.Now(e)
+	field := func(key string) float64 { v, _ := cur.Field(key); n, _ := v.(float64); return n }
+	if cur.Has("holds") {
+		if n := field("holdLimit"); n > 0 {
+			var count int64
+			for _, x := range w.Inv {
+				if x.Parent == e.UID {
+					count += x.Qty
+				}
+			}
+			return float64(count) / n, true
+		}
+		if lb := field("capacityLb"); lb > 0 {
+			return r.c.contentWeight(w.Inv, e, 0) / lb, true
+		}
+	}
+	if pints := field("liquidPints"); cur.Has("liquid") && pints > 0 {
+		return e.Fill / pints, true
 	}
 	return 0, false
 }

@@ -346,3 +346,26 @@ func TestSeenSurvivesRestart(t *testing.T) {
 		t.Errorf("a gone entry's rules are forgotten: %v", w.Seen)
 	}
 }
+
+// TestFill: item.fill is how full a container is, 0 to 1, as Pack Rat reads it: a
+// liquid's pints of its most, a bag's contents by weight of its capacity; an item that
+// holds nothing has no fill.
+func TestFill(t *testing.T) {
+	c := campaign(t)
+	skin := c.NewEntry("k", c.System.CatalogItem("lr-skin"), 1)
+	skin.Fill = 3
+	sack := c.NewEntry("s", c.System.CatalogItem("lr-sack"), 1)
+	wand := c.NewEntry("w", c.System.CatalogItem("lr-wand"), 1)
+	wand.Parent = "s" // half a pound in a sack holding 4
+	ring := c.NewEntry("r", c.System.CatalogItem("lr-ring"), 1)
+	w := &World{Inv: []*Entry{skin, sack, wand, ring}}
+	r := c.NewRunner(nil)
+	for e, want := range map[*Entry]float64{skin: 0.75, sack: 0.125} {
+		if v, ok := r.read(w, e, "item.fill"); !ok || math.Abs(v-want) > 1e-9 {
+			t.Errorf("%s: fill %v %v, want %v", e.UID, v, ok, want)
+		}
+	}
+	if _, ok := r.read(w, ring, "item.fill"); ok {
+		t.Error("a ring holds nothing: no fill")
+	}
+}

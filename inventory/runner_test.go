@@ -127,7 +127,7 @@ func TestAddresses(t *testing.T) {
 		Globals: map[string]float64{"storm": 0.5}}
 	r := c.NewRunner(nil)
 	cases := map[string]float64{
-		"item.qty": 2, "item.equipped": 1, "item.fill": 0, "item.worth": 40, "item.weight": 0,
+		"item.qty": 2, "item.equipped": 1, "item.worth": 40, "item.weight": 0,
 		"item.state.attuned": 1, "item.state.cursed": 0, "char.count.attuned": 1, "char.limit.attuned": 4,
 		"char.stat.str": 12, "char.carried": 1, "local.heat": 7, "local.curse": 2, "char.local.curse": 2, "global.storm": 0.5,
 	}
