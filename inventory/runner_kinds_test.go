@@ -369,3 +369,14 @@ func TestFill(t *testing.T) {
 		t.Error("a ring holds nothing: no fill")
 	}
 }
+
+// TestRuleOverLimit: a rule turning a state on past its limit keeps it, with the
+// warning for the player, as Pack Rat does for rules.
+func TestRuleOverLimit(t *testing.T) {
+	c, e := ruled(t, `[{"when":"acquired","do":[{"set":"item.state.attuned","to":"on"}]}]`)
+	w := &World{Inv: []*Entry{e}, Locals: map[string]float64{"attuneSlots": 0}}
+	res, err := c.NewRunner(nil).After(w, []Event{{Kind: "acquired", UID: "p"}})
+	if err != nil || !e.On("attuned") || !slices.Equal(res.Messages, []string{"You can attune to at most 0 items (keeping it anyway)"}) {
+		t.Errorf("attuned %v: %q (%v)", e.On("attuned"), res.Messages, err)
+	}
+}

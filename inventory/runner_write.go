@@ -16,6 +16,9 @@ func (r *Runner) do(w *World, e *Entry, rule Rule) ([]string, error) {
 			if err != nil {
 				return msgs, err
 			}
+			if warn := r.overLimit(w, e, a.Set, v); warn != "" {
+				msgs = append(msgs, warn)
+			}
 			r.write(w, e, a.Set, v)
 		case a.Add != "":
 			v, err := r.operand(w, e, a.Add, a.By)
@@ -68,6 +71,24 @@ func (r *Runner) write(w *World, e *Entry, addr string, v float64) {
 		r.setLocal(w, uid, name, r.clamp(name, v, true))
 		delete(w.Moving, r.localKey(w, e, addr)) // a value set stops moving, as in Pack Rat
 	}
+}
+
+// overLimit is the warning for a rule turning a state on past its limit: a rule keeps
+// it anyway (only a player is blocked), as in Pack Rat, but the player hears of it.
+func (r *Runner) overLimit(w *World, e *Entry, addr string, v float64) string {
+	prefix, key := splitAddress(addr)
+	if prefix != "item.state" || v == 0 || math.IsNaN(v) || e.On(key) {
+		return ""
+	}
+	st := r.c.State(key)
+	if st == nil {
+		return ""
+	}
+	limit, ok := r.c.Limit(st, func(k string) (float64, bool) { v, ok := w.Locals[k]; return v, ok })
+	if n, _ := r.read(w, e, "char.count."+key); !ok || int64(n) < limit {
+		return ""
+	}
+	return LimitText(st, limit) + " (keeping it anyway)"
 }
 
 // start sets a Local value moving from where it is now: rate a second, stopping at until,
