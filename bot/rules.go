@@ -200,12 +200,13 @@ func (r *Rules) runnerOf(camp *inventory.Campaign, campaign, character string) *
 	return run
 }
 
-// notes turns a run's result into notes: its messages for the player, what was held
-// back or cut short for the GM.
+// notes turns a run's result into notes: its messages for the player, each after the
+// name of the item that said it (as Pack Rat shows them), what was held back or cut
+// short for the GM.
 func (r *Rules) notes(campaign string, h RuleHolding, res inventory.Result) []RuleNote {
 	var out []RuleNote
-	for _, m := range res.Messages {
-		out = append(out, RuleNote{Campaign: campaign, Player: h.Player, Text: m})
+	for i, m := range res.Messages {
+		out = append(out, RuleNote{Campaign: campaign, Player: h.Player, Text: res.From[i] + ": " + m})
 	}
 	for i := 0; i < len(res.Held); {
 		j, nums := i, []string{}

@@ -89,7 +89,7 @@ func TestRulesHeatOnTheClock(t *testing.T) {
 	mu.Lock()
 	heard := slices.Clone(got)
 	mu.Unlock()
-	if !slices.Contains(heard, RuleNote{Campaign: "table", Player: "u-mira", Text: "It cools."}) {
+	if !slices.Contains(heard, RuleNote{Campaign: "table", Player: "u-mira", Text: "Ember wand: It cools."}) {
 		t.Fatalf("heat %v, notes %v", shelf.held[0].World.Locals["heat"], heard)
 	}
 	if w := shelf.held[0].World; w.Locals["heat"] != 5 || len(w.Moving) != 1 || !shelf.held[0].At.Equal(t0.Add(5*time.Second)) {
@@ -148,7 +148,7 @@ func TestRulesTellTheGM(t *testing.T) {
 	if len(gm) != 1 || gm[0] != "mira's Flicker: rules 1 and 2 kept firing, undoing each other, so they were held back." {
 		t.Errorf("the GM is told: %q", gm)
 	}
-	if len(player) != ruleNotesPerMinute || player[len(player)-1] != "…and 7 more" {
+	if len(player) != ruleNotesPerMinute || player[0] != "Flicker: on" || player[len(player)-1] != "…and 7 more" {
 		t.Errorf("6 messages a minute, the rest summarised: %q", player)
 	}
 }

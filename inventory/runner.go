@@ -74,7 +74,10 @@ const (
 // the player, the rules held back and whether the chain was cut short (for the GM).
 type Result struct {
 	Messages []string
-	Held     []Held
+	// From is, for each message, the name of the item whose rule said it (as the item
+	// is now: "Ring of Protection" once identified), for a player to read it by.
+	From []string
+	Held []Held
 	// Stopped: the chain still had rules to fire after MaxChain steps.
 	Stopped bool
 }
@@ -89,6 +92,7 @@ type Held struct {
 // Add appends another run's result to res.
 func (res *Result) Add(o Result) {
 	res.Messages = append(res.Messages, o.Messages...)
+	res.From = append(res.From, o.From...)
 	res.Held = append(res.Held, o.Held...)
 	res.Stopped = res.Stopped || o.Stopped
 }
@@ -262,6 +266,12 @@ func (r *Runner) fire(w *World, e *Entry, rule Rule, res *Result) (bool, error) 
 	}
 	m, err := r.do(w, e, rule)
 	res.Messages = append(res.Messages, m...)
+	if len(m) > 0 {
+		name := r.c.Now(e).Name
+		for range m {
+			res.From = append(res.From, name)
+		}
+	}
 	return true, err
 }
 

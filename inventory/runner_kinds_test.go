@@ -380,3 +380,19 @@ func TestRuleOverLimit(t *testing.T) {
 		t.Errorf("attuned %v: %q (%v)", e.On("attuned"), res.Messages, err)
 	}
 }
+
+// TestMessagesFrom: each message comes with the name of the item that said it, as the
+// item is now.
+func TestMessagesFrom(t *testing.T) {
+	c := campaign(t)
+	wand := c.NewEntry("w", c.System.CatalogItem("lr-wand"), 1)
+	wand.GM = map[string]bool{"identified": true}
+	w := &World{Inv: []*Entry{wand}}
+	r := c.NewRunner(heatEval)
+	r.After(w, nil)
+	wand.Charges = 0
+	res, err := r.After(w, nil)
+	if err != nil || len(res.From) != len(res.Messages) || len(res.From) == 0 || res.From[0] != c.Now(wand).Name {
+		t.Errorf("from %q for %q (%v)", res.From, res.Messages, err)
+	}
+}
