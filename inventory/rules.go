@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -47,6 +48,10 @@ var (
 	ruleWhens = []string{"becomes", "while", "acquired", "equipped", "unequipped"}
 	ruleOps   = []string{"=", "!=", "<", "<=", ">", ">=", "between"}
 )
+
+// MaxValue bounds the Local values rules set (Pack Rat's 1e9): a write beyond it does
+// nothing, and a value moving stops there.
+const MaxValue = 1e9
 
 // maxFormula bounds a formula's text.
 const maxFormula = 200
@@ -263,8 +268,8 @@ func (c *checker) actions(path string, v any) []Action {
 				c.Add(rules.PathOf(p, "change"), "a change moves a Local value: local.<name> or char.local.<name>")
 			}
 			a.Rate, _ = m["rate"].(float64)
-			if _, ok := m["rate"].(float64); !ok || a.Rate == 0 {
-				c.Add(rules.PathOf(p, "rate"), "expected a number a second other than 0")
+			if _, ok := m["rate"].(float64); !ok || a.Rate == 0 || math.Abs(a.Rate) > MaxValue/1000 {
+				c.Add(rules.PathOf(p, "rate"), "expected a number a second other than 0, at most %g either way", MaxValue/1000)
 			}
 			if u, ok := m["until"].(float64); ok {
 				a.Until = &u

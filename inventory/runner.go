@@ -7,10 +7,6 @@ import (
 	"strings"
 )
 
-// Runner is kept to the shape of Pack Rat's js/triggers.js and js/clockwork.js (what a
-// rule reads, how `to` is worked out, when rules fire); where sheetkeeper differs on
-// purpose the doc comment says so.
-
 // World is what rules read and write for one character: the inventory, the purse, the
 // character's stats and Local values, each item's own Local values, the Local values
 // moving over time, and the Global values (read only: those are the GM's).
@@ -99,6 +95,15 @@ func (res *Result) Add(o Result) {
 
 // Runner runs a campaign's rules for one character, remembering how long each while
 // rule has held (what becomes rules saw is the World's: World.Seen).
+//
+// It keeps to Pack Rat's js/triggers.js and js/clockwork.js: what each address reads,
+// how `to` is worked out, when rules fire, what they may write. It differs on purpose
+// in three ways: events (acquired, equipped, unequipped) are told to After by the bot
+// rather than guessed from what changed; a rule is held back after MaxFirings firings
+// in one run rather than 25 in five seconds of wall time (runs are the bot's, not a
+// browser's redraws); and local.<name> written by an item's rule is the value it reads
+// (the item's own when it has one, else its character's), where Pack Rat always writes
+// the item's own.
 type Runner struct {
 	c    *Campaign
 	eval Eval
@@ -337,13 +342,17 @@ func remainder(x, every float64) float64 {
 }
 
 // move moves each moving Local value on by dt seconds, stopping (and forgetting) those
-// that reach their until.
+// that reach their until, or ±MaxValue.
 func (r *Runner) move(w *World, dt float64) {
 	for key, m := range w.Moving {
 		uid, name := splitLocal(key)
 		v := r.local(w, uid, name) + m.Rate*dt
-		if m.Until != nil && (m.Rate > 0 && v >= *m.Until || m.Rate < 0 && v <= *m.Until) {
-			v = *m.Until
+		end := math.Copysign(MaxValue, m.Rate)
+		if m.Until != nil {
+			end = *m.Until
+		}
+		if m.Rate > 0 && v >= end || m.Rate < 0 && v <= end {
+			v = end
 			delete(w.Moving, key)
 		}
 		if m.Rate == 0 {

@@ -396,3 +396,14 @@ func TestMessagesFrom(t *testing.T) {
 		t.Errorf("from %q for %q (%v)", res.From, res.Messages, err)
 	}
 }
+
+// TestMovingIsBounded: an undeclared value moving with no until stops at MaxValue, so a
+// bot down for years catches up to a number, not an infinity.
+func TestMovingIsBounded(t *testing.T) {
+	c := campaign(t)
+	w := &World{Locals: map[string]float64{"drift": 0}, Moving: map[string]Moving{"/drift": {Rate: -1000}}}
+	c.NewRunner(nil).Tick(w, 1e12)
+	if w.Locals["drift"] != -MaxValue || len(w.Moving) != 0 {
+		t.Errorf("drift %v, moving %v", w.Locals["drift"], w.Moving)
+	}
+}

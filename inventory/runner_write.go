@@ -45,7 +45,7 @@ func (r *Runner) do(w *World, e *Entry, rule Rule) ([]string, error) {
 // state's limit is kept in: those are the GM's, so such a write does nothing (the file's
 // checks refuse the first already).
 func (r *Runner) write(w *World, e *Entry, addr string, v float64) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if math.IsNaN(v) || math.Abs(v) > MaxValue {
 		return
 	}
 	prefix, name := splitAddress(addr)
