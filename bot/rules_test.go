@@ -42,7 +42,7 @@ func (s *ruleShelf) UpdateRules(_ context.Context, _ string, fn func(*inventory.
 // wandShelf is a campaign of the lantern system with Mira holding its ember wand,
 // identified and equipped: while equipped it heats her 1 a second, and at 5 it starts
 // cooling.
-func wandShelf(t *testing.T) (*ruleShelf, *inventory.Entry) {
+func wandShelf(t testing.TB) (*ruleShelf, *inventory.Entry) {
 	t.Helper()
 	data, err := os.ReadFile("../inventory/testdata/lantern.json")
 	if err != nil {
