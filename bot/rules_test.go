@@ -2,8 +2,10 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -150,5 +152,33 @@ func TestRulesTellTheGM(t *testing.T) {
 	}
 	if len(player) != ruleNotesPerMinute || player[0] != "Flicker: on" || player[len(player)-1] != "…and 7 more" {
 		t.Errorf("6 messages a minute, the rest summarised: %q", player)
+	}
+}
+
+// brokenShelf is a store whose transactions fail with errDiskOnFire.
+type brokenShelf struct{}
+
+var errDiskOnFire = errors.New("disk on fire")
+
+func (brokenShelf) UpdateRules(context.Context, string, func(*inventory.Campaign, []RuleHolding) ([]RuleHolding, error)) error {
+	return errDiskOnFire
+}
+
+// TestRulesTickFails: a tick that cannot run tells the GM why and takes the campaign
+// off the clock, rather than failing four times a second.
+func TestRulesTickFails(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
+	clock := schedule.NewManualClock(t0)
+	var got []RuleNote
+	rules := NewRules(brokenShelf{}, clock, func(_ context.Context, ns []RuleNote) { got = append(got, ns...) })
+	if _, err := rules.Changed(ctx, "table", nil); !errors.Is(err, errDiskOnFire) {
+		t.Fatalf("the store's error, as it is: %v", err)
+	}
+	rules.Clock().Register("table")
+	clock.Set(t0.Add(time.Second))
+	rules.Clock().Tick(ctx)
+	if len(got) != 1 || got[0].Player != "" || !strings.Contains(got[0].Text, "disk on fire") || len(rules.Clock().Registered()) != 0 {
+		t.Errorf("notes %v, registered %v", got, rules.Clock().Registered())
 	}
 }
