@@ -87,7 +87,7 @@ func (r *Rules) Clock() *schedule.RulesClock { return r.ticker }
 // it starts. It saves what rules did, registers the campaign with the clock while it
 // has timed rules, and returns the notes to send.
 func (r *Rules) Changed(ctx context.Context, campaign string, events map[string][]inventory.Event) ([]RuleNote, error) {
-	notes, timed, err := r.run(ctx, campaign, 0, events)
+	notes, timed, err := r.run(ctx, campaign, false, events)
 	if err != nil {
 		return nil, err
 	}
@@ -100,9 +100,10 @@ func (r *Rules) Changed(ctx context.Context, campaign string, events map[string]
 }
 
 // tick is the clock's callback: it runs the campaign's timed rules and delivers what
-// they say; it keeps the campaign on the clock while it has timed rules.
-func (r *Rules) tick(ctx context.Context, campaign string, elapsed time.Duration) bool {
-	notes, timed, err := r.run(ctx, campaign, elapsed, nil)
+// they say; it keeps the campaign on the clock while it has timed rules. Time moves by
+// what passed since each holding was saved, so the clock's elapsed is not needed.
+func (r *Rules) tick(ctx context.Context, campaign string, _ time.Duration) bool {
+	notes, timed, err := r.run(ctx, campaign, true, nil)
 	if err != nil {
 		notes = append(notes, RuleNote{Campaign: campaign, Text: "Inventory rules stopped: " + err.Error()})
 		timed = false
@@ -113,10 +114,9 @@ func (r *Rules) tick(ctx context.Context, campaign string, elapsed time.Duration
 	return timed
 }
 
-// run runs the rules of every character of campaign in one transaction: a tick of
-// elapsed (0: after a change, with events), moving values caught up from each
-// holding's At.
-func (r *Rules) run(ctx context.Context, campaign string, elapsed time.Duration, events map[string][]inventory.Event) ([]RuleNote, bool, error) {
+// run runs the rules of every character of campaign in one transaction, on a tick or
+// after a change (with its events), time moved on from each holding's At.
+func (r *Rules) run(ctx context.Context, campaign string, onTick bool, events map[string][]inventory.Event) ([]RuleNote, bool, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.clock.Now()
@@ -130,7 +130,7 @@ func (r *Rules) run(ctx context.Context, campaign string, elapsed time.Duration,
 		r.forget(campaign, hs)
 		var changed []RuleHolding
 		for _, h := range hs {
-			res, isTimed, err := r.runOne(camp, campaign, h, now, elapsed, events[h.Character])
+			res, isTimed, err := r.runOne(camp, campaign, h, now, onTick, events[h.Character])
 			if err != nil {
 				return nil, fmt.Errorf("%s's inventory rules: %w", h.Character, err)
 			}
@@ -147,9 +147,9 @@ func (r *Rules) run(ctx context.Context, campaign string, elapsed time.Duration,
 	return r.limited(campaign, now, said), timed, nil
 }
 
-// runOne runs one character's rules: catches its moving values up (and ticks its while
-// rules on a tick), then runs the rules after the change.
-func (r *Rules) runOne(camp *inventory.Campaign, campaign string, h RuleHolding, now time.Time, elapsed time.Duration, events []inventory.Event) (inventory.Result, bool, error) {
+// runOne runs one character's rules: moves time on since the holding was saved (values
+// moving, while rules), then, after a change, runs the rules for its events.
+func (r *Rules) runOne(camp *inventory.Campaign, campaign string, h RuleHolding, now time.Time, onTick bool, events []inventory.Event) (inventory.Result, bool, error) {
 	run := r.runnerOf(camp, campaign, h.Character)
 	w := h.World
 	if w.Seen == nil { // never run: its conditions are taken as they are (Pack Rat)
@@ -157,19 +157,16 @@ func (r *Rules) runOne(camp *inventory.Campaign, campaign string, h RuleHolding,
 			return inventory.Result{}, false, err
 		}
 	}
+	// Time moves on by what passed since the holding was saved — not by the clock's
+	// elapsed, which a change run meanwhile has already counted in part.
 	var res inventory.Result
-	caught := 0.0
 	if !h.At.IsZero() && now.After(h.At) {
-		caught = now.Sub(h.At).Seconds()
-	}
-	if elapsed > 0 || caught > 0 {
-		// the longer of the two: a tick late, or values stored a while ago
 		var err error
-		if res, err = run.Tick(w, max(caught, elapsed.Seconds())); err != nil {
+		if res, err = run.Tick(w, now.Sub(h.At).Seconds()); err != nil {
 			return res, false, err
 		}
 	}
-	if elapsed == 0 {
+	if !onTick {
 		more, err := run.After(w, events)
 		if err != nil {
 			return res, false, err

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -180,5 +181,33 @@ func TestRulesTickFails(t *testing.T) {
 	rules.Clock().Tick(ctx)
 	if len(got) != 1 || got[0].Player != "" || !strings.Contains(got[0].Text, "disk on fire") || len(rules.Clock().Registered()) != 0 {
 		t.Errorf("notes %v, registered %v", got, rules.Clock().Registered())
+	}
+}
+
+// TestRulesTimeCountedOnce: a change run between two ticks moves values by the time
+// since the last save, so the tick after it does not count that time again.
+func TestRulesTimeCountedOnce(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
+	clock := schedule.NewManualClock(t0)
+	shelf, _ := wandShelf(t)
+	w := shelf.held[0].World
+	w.Inv = nil
+	w.Locals["cold"] = 0
+	w.Moving = map[string]inventory.Moving{"/cold": {Rate: 1}}
+	rules := NewRules(shelf, clock, nil)
+	for _, step := range []struct {
+		at   time.Duration
+		tick bool
+	}{{0, false}, {200 * time.Millisecond, false}, {250 * time.Millisecond, true}, {900 * time.Millisecond, true}} {
+		clock.Set(t0.Add(step.at))
+		if step.tick {
+			rules.Clock().Tick(ctx)
+		} else if _, err := rules.Changed(ctx, "table", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := shelf.held[0].World.Locals["cold"]; math.Abs(got-0.9) > 1e-9 {
+		t.Errorf("after 0.9 s at 1 a second: %v", got)
 	}
 }
