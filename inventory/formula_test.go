@@ -24,7 +24,7 @@ func TestRulesRunParserFormulas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		msgs = append(msgs, m...)
+		msgs = append(msgs, m.Messages...)
 	}
 	if !slices.Contains(msgs, "It cools.") {
 		t.Fatalf("heat %v, messages %v", w.Locals["heat"], msgs)
@@ -39,8 +39,8 @@ func TestRulesRunParserFormulas(t *testing.T) {
 	c2, _ := s.Campaign(nil)
 	coal := &Entry{UID: "c", Item: it, Qty: 2}
 	w2 := &World{Inv: []*Entry{coal}, Locals: map[string]float64{"heat": 1}}
-	if msgs, err := c2.NewRunner(parser.EvalFormula).After(w2, []Event{{Kind: "acquired", UID: "c"}}); err != nil || !slices.Contains(msgs, "warm") {
-		t.Fatalf("acquired: %v %v", msgs, err)
+	if res, err := c2.NewRunner(parser.EvalFormula).After(w2, []Event{{Kind: "acquired", UID: "c"}}); err != nil || !slices.Contains(res.Messages, "warm") {
+		t.Fatalf("acquired: %v %v", res.Messages, err)
 	}
 	// The entry weighs 2 × 2 = 4, × qty² 4 = 16, clamped to 10; round(-2.5) is -2; 2 % 3 is 2.
 	if got := w2.Locals["heat"]; got != 1+10-2+2 {

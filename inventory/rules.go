@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -10,8 +11,8 @@ import (
 )
 
 // Rule is one of an item's or a template's triggers, read into one shape whichever
-// form the file wrote it in (legacy triggers become rules too). Running rules (the
-// chain, the clock, formulas) is a later part; this reads and checks them.
+// form the file wrote it in (legacy triggers become rules too). This reads and checks
+// them; a Runner runs them.
 type Rule struct {
 	// When: becomes, while, acquired, equipped or unequipped.
 	When string
@@ -21,6 +22,7 @@ type Rule struct {
 	If      []Condition
 	Do      []Action
 	Message string
+	seen    string // SeenKey's part for the rule, worked out as it is read
 }
 
 // Condition compares an address with a value: a number, on or off, a choice by name,
@@ -47,6 +49,10 @@ var (
 	ruleOps   = []string{"=", "!=", "<", "<=", ">", ">=", "between"}
 )
 
+// MaxValue bounds the Local values rules set (Pack Rat's 1e9): a write beyond it does
+// nothing, and a value moving stops there.
+const MaxValue = 1e9
+
 // maxFormula bounds a formula's text.
 const maxFormula = 200
 
@@ -64,11 +70,14 @@ func (c *checker) readRules(path string, raw []any) []Rule {
 			c.Add(p, "expected an object")
 			continue
 		}
+		var r Rule
 		if _, legacy := m["on"]; legacy {
-			out = append(out, c.legacyRule(p, m))
+			r = c.legacyRule(p, m)
 		} else {
-			out = append(out, c.rule(p, m))
+			r = c.rule(p, m)
 		}
+		r.seen = seenOf(r)
+		out = append(out, r)
 	}
 	return out
 }
@@ -119,29 +128,50 @@ func (c *checker) legacyRule(p string, m map[string]any) Rule {
 	if v, ok := m["if"]; ok {
 		im, _ := v.(map[string]any)
 		key, _ := im["state"].(string)
-		is, isBool := im["is"].(bool)
-		if im == nil || !isBool || len(im) != 2 {
+		is, ok := onOrDefault(im, "is")
+		if im == nil || !ok || !onlyHas(im, "state", "is") {
 			c.Add(rules.PathOf(p, "if"), "an older rule's if is { state, is: true or false }")
 		} else if c.knownState(rules.PathOf(p, "if", "state"), key) {
 			r.If = []Condition{{Value: "item.state." + key, Op: "=", To: boolWord(is)}}
 		}
 	}
-	list, _ := m["do"].([]any)
-	if list == nil {
-		c.Add(rules.PathOf(p, "do"), "expected a list of actions")
+	list, isList := m["do"].([]any)
+	if !isList && (m["do"] != nil || r.Message == "") {
+		c.Add(rules.PathOf(p, "do"), "expected a list of actions (an older rule may have only a message)")
 	}
 	for i, x := range list {
 		ap := rules.PathOf(p, "do", i)
 		am, _ := x.(map[string]any)
 		key, _ := am["set"].(string)
-		to, isBool := am["to"].(bool)
-		if am == nil || !isBool || len(am) != 2 {
+		to, ok := onOrDefault(am, "to")
+		if am == nil || !ok || !onlyHas(am, "set", "to") {
 			c.Add(ap, "an older rule's action is { set: state, to: true or false }")
 		} else if c.knownState(rules.PathOf(ap, "set"), key) {
 			r.Do = append(r.Do, Action{Set: "item.state." + key, To: boolWord(to)})
 		}
 	}
 	return r
+}
+
+// onOrDefault reads an older rule's true or false at key: true when it is left out, as
+// Pack Rat reads `is` and `to` (only false turns a state off).
+func onOrDefault(m map[string]any, key string) (on, ok bool) {
+	v, set := m[key]
+	if !set {
+		return true, true
+	}
+	on, ok = v.(bool)
+	return on, ok
+}
+
+// onlyHas reports whether m has no key but keys.
+func onlyHas(m map[string]any, keys ...string) bool {
+	for k := range m {
+		if !slices.Contains(keys, k) {
+			return false
+		}
+	}
+	return true
 }
 
 func boolWord(on bool) string {
@@ -230,12 +260,16 @@ func (c *checker) actions(path string, v any) []Action {
 			c.operand(rules.PathOf(p, "by"), a.By)
 		case a.Change != "":
 			c.onlyKeys(p, m, "change", "rate", "until")
-			if !strings.HasPrefix(a.Change, "local.") || !keyPattern.MatchString(strings.TrimPrefix(a.Change, "local.")) {
-				c.Add(rules.PathOf(p, "change"), "a change moves a Local value: local.<name>")
+			name, ok := strings.CutPrefix(a.Change, "local.")
+			if !ok {
+				name, ok = strings.CutPrefix(a.Change, "char.local.")
+			}
+			if !ok || !keyPattern.MatchString(name) {
+				c.Add(rules.PathOf(p, "change"), "a change moves a Local value: local.<name> or char.local.<name>")
 			}
 			a.Rate, _ = m["rate"].(float64)
-			if _, ok := m["rate"].(float64); !ok {
-				c.Add(rules.PathOf(p, "rate"), "expected a number")
+			if _, ok := m["rate"].(float64); !ok || a.Rate == 0 || math.Abs(a.Rate) > MaxValue/1000 {
+				c.Add(rules.PathOf(p, "rate"), "expected a number a second other than 0, at most %g either way", MaxValue/1000)
 			}
 			if u, ok := m["until"].(float64); ok {
 				a.Until = &u

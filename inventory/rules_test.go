@@ -43,6 +43,9 @@ func TestRulesRefused(t *testing.T) {
 		{"no actions", func(m map[string]any) { obj(m, "catalog", 8, "triggers", 0)["do"] = []any{} }, wand + "[0].do", "1 up to 20 actions"},
 		{"unknown key", func(m map[string]any) { obj(m, "catalog", 8, "triggers", 0)["then"] = 1 }, wand + "[0].then", "unknown key"},
 		{"legacy on", func(m map[string]any) { obj(m, "catalog", 8, "triggers", 4)["on"] = "dropped" }, wand + "[4].on", `"dropped" is not`},
+		{"rate 0", func(m map[string]any) { obj(m, "catalog", 8, "triggers", 3, "do", 0)["rate"] = 0 }, wand + "[3].do[0].rate", "other than 0"},
+		{"change a global", func(m map[string]any) { obj(m, "catalog", 8, "triggers", 3, "do", 0)["change"] = "global.storm" }, wand + "[3].do[0].change", "moves a Local value"},
+		{"legacy to", func(m map[string]any) { obj(m, "catalog", 8, "triggers", 4, "do", 0)["to"] = 1 }, wand + "[4].do[0]", "true or false"},
 		{"legacy set", func(m map[string]any) { obj(m, "catalog", 8, "triggers", 4, "do", 0)["set"] = "glowing" }, wand + "[4].do[0].set", `unknown state "glowing"`},
 	}
 	for _, tc := range cases {

@@ -2,12 +2,17 @@ package inventory
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 )
 
 // World is what rules read and write for one character: the inventory, the purse, the
-// character's stats and Local values, each item's own Local values, and the Global
-// values (read only: those are the GM's).
+// character's stats and Local values, each item's own Local values, the Local values
+// moving over time, and the Global values (read only: those are the GM's).
+//
+// Moving is part of the world, not the runner, so a value still moving when the bot
+// stops is stored with the rest and carries on, caught up, when it starts again.
 type World struct {
 	Inv        []*Entry
 	Purse      Purse
@@ -15,12 +20,36 @@ type World struct {
 	Locals     map[string]float64
 	ItemLocals map[string]map[string]float64 // entry uid → name → value
 	Globals    map[string]float64
+	Moving     map[string]Moving // "uid/name" (an item's) or "/name" (the character's)
+	// Seen is whether each becomes rule's conditions held when rules last ran, by
+	// SeenKey (Pack Rat's entry.seen): kept with the rest, so after a restart a rule
+	// neither fires again for what it already saw nor misses what changed meanwhile.
+	Seen map[string]bool
+}
+
+// SeenKey names one rule of one entry in World.Seen: the entry and the rule's when and
+// conditions, so a rule edited in its file starts afresh and rules moved about keep
+// what they saw.
+func SeenKey(uid string, rule Rule) string {
+	if rule.seen == "" {
+		rule.seen = seenOf(rule)
+	}
+	return uid + "/" + rule.seen
+}
+
+func seenOf(rule Rule) string { return fmt.Sprint(rule.When, rule.Test) }
+
+// Moving is a Local value rising (or, with a negative Rate, falling) Rate a second, and
+// stopping at Until when there is one.
+type Moving struct {
+	Rate  float64  `json:"rate"`
+	Until *float64 `json:"until,omitempty"`
 }
 
 // Eval works out a formula ("local.heat / 10") with read giving each address's number.
 // The formula language is the parser's (parser.EvalFormula, and a parser.Formulas
-// cache's Eval, have this shape: pass one to NewRunner); the runner takes it as a function so the engine stays one package per
-// concern and inventory imports nothing of the parser.
+// cache's Eval, have this shape: pass one to NewRunner); the runner takes it as a
+// function so inventory imports nothing of the parser.
 type Eval func(formula string, read func(addr string) (float64, bool)) (float64, error)
 
 // Event is something that happened to an entry: "acquired", "equipped" or "unequipped".
@@ -37,15 +66,48 @@ const (
 	MaxFirings = 3
 )
 
-// Runner runs a campaign's rules for one character: what each becomes rule last saw
-// (so it fires once, as its conditions turn true), how long each while rule has held,
-// and the Local values moving over time.
+// Result is what a run of rules did, as data for the bot to pass on: the messages for
+// the player, the rules held back and whether the chain was cut short (for the GM).
+type Result struct {
+	Messages []string
+	// From is, for each message, the name of the item whose rule said it (as the item
+	// is now: "Ring of Protection" once identified), for a player to read it by.
+	From []string
+	Held []HeldBack
+	// Stopped: the chain still had rules to fire after MaxChain steps.
+	Stopped bool
+}
+
+// HeldBack is a rule held back for firing over and over: which item, and which of its rules
+// (its place among the entry's rules, template's first).
+type HeldBack struct {
+	UID, Item string
+	Rule      int
+}
+
+// Add appends another run's result to res.
+func (res *Result) Add(o Result) {
+	res.Messages = append(res.Messages, o.Messages...)
+	res.From = append(res.From, o.From...)
+	res.Held = append(res.Held, o.Held...)
+	res.Stopped = res.Stopped || o.Stopped
+}
+
+// Runner runs a campaign's rules for one character, remembering how long each while
+// rule has held (what becomes rules saw is the World's: World.Seen).
+//
+// It keeps to Pack Rat's js/triggers.js and js/clockwork.js: what each address reads,
+// how `to` is worked out, when rules fire, what they may write. It differs on purpose
+// in three ways: events (acquired, equipped, unequipped) are told to After by the bot
+// rather than guessed from what changed; a rule is held back after MaxFirings firings
+// in one run rather than 25 in five seconds of wall time (runs are the bot's, not a
+// browser's redraws); and local.<name> written by an item's rule is the value it reads
+// (the item's own when it has one, else its character's), where Pack Rat always writes
+// the item's own.
 type Runner struct {
-	c       *Campaign
-	eval    Eval
-	was     map[ruleAt]bool
-	held    map[ruleAt]float64
-	changes map[string]change // "uid/name" or "/name" → how it moves
+	c    *Campaign
+	eval Eval
+	held map[ruleAt]float64
 }
 
 // ruleAt is one rule of one entry: its place in the entry's rules (template's first).
@@ -54,15 +116,10 @@ type ruleAt struct {
 	i   int
 }
 
-type change struct {
-	rate  float64
-	until *float64
-}
-
 // NewRunner returns a runner of the campaign's rules; eval works out formulas (nil: a
 // rule with a formula is an error when it runs).
 func (c *Campaign) NewRunner(eval Eval) *Runner {
-	return &Runner{c: c, eval: eval, was: map[ruleAt]bool{}, held: map[ruleAt]float64{}, changes: map[string]change{}}
+	return &Runner{c: c, eval: eval, held: map[ruleAt]float64{}}
 }
 
 // rulesOf is an entry's rules: its template lineage's (top first), then its item's own.
@@ -77,49 +134,150 @@ func (r *Runner) rulesOf(e *Entry) []Rule {
 
 // After runs the rules after a change: event rules for events, then becomes rules as
 // their conditions turn true, step after step until nothing more fires or MaxChain
-// steps. It returns the messages for the player.
-func (r *Runner) After(w *World, events []Event) ([]string, error) {
-	var msgs []string
+// steps have run. A step, as in Pack Rat, first sees which rules are due and then fires
+// them, so two rules undoing each other take turns, and a rule firing more than
+// MaxFirings times in one run is held back.
+func (r *Runner) After(w *World, events []Event) (Result, error) {
+	var res Result
+	forgetGone(w)
 	fired := map[ruleAt]int{}
-	for step := 0; step < MaxChain; step++ {
+	for step := 0; ; step++ {
+		due, err := r.dueAll(w, events, step)
+		if err != nil || len(due) == 0 {
+			return res, err
+		}
+		if step == MaxChain {
+			res.Stopped = true
+			return res, nil
+		}
 		firedAny := false
-		for _, e := range w.Inv {
-			for i, rule := range r.rulesOf(e) {
-				at := ruleAt{e.UID, i}
-				fire := false
-				switch rule.When {
-				case "becomes":
-					now, err := r.all(w, e, rule.Test)
-					if err != nil {
-						return msgs, err
-					}
-					fire, r.was[at] = now && !r.was[at], now
-				case "acquired", "equipped", "unequipped":
-					fire = step == 0 && hasEvent(events, rule.When, e.UID)
-				}
-				if !fire || fired[at] >= MaxFirings {
-					continue
-				}
-				if ok, err := r.all(w, e, rule.If); err != nil || !ok {
-					if err != nil {
-						return msgs, err
-					}
-					continue
-				}
-				fired[at]++
+		for _, d := range due {
+			if fired[d.at] >= MaxFirings {
+				res.Held = append(res.Held, HeldBack{UID: d.e.UID, Item: d.e.Item.Name, Rule: d.at.i})
+				continue
+			}
+			ok, err := r.fire(w, d.e, d.rule, &res)
+			if err != nil {
+				return res, err
+			}
+			if ok {
+				fired[d.at]++
 				firedAny = true
-				m, err := r.do(w, e, rule)
-				msgs = append(msgs, m...)
-				if err != nil {
-					return msgs, err
-				}
 			}
 		}
+		if len(res.Held) > 0 {
+			res.Held = heldAll(res.Held, fired, w)
+			return res, nil
+		}
 		if !firedAny {
-			break
+			return res, nil
 		}
 	}
-	return msgs, nil
+}
+
+// forgetGone drops what was Seen of entries no longer in the inventory, so Seen stays
+// as big as the inventory's rules.
+func forgetGone(w *World) {
+	if len(w.Seen) == 0 {
+		return
+	}
+	here := make(map[string]bool, len(w.Inv))
+	for _, e := range w.Inv {
+		here[e.UID] = true
+	}
+	for key := range w.Seen {
+		if uid, _, _ := strings.Cut(key, "/"); !here[uid] {
+			delete(w.Seen, key)
+		}
+	}
+}
+
+// dueRule is a rule due to fire at a step.
+type dueRule struct {
+	at   ruleAt
+	e    *Entry
+	rule Rule
+}
+
+// dueAll is every rule due at this step, in the entries' and rules' order.
+func (r *Runner) dueAll(w *World, events []Event, step int) ([]dueRule, error) {
+	var out []dueRule
+	for _, e := range w.Inv {
+		for i, rule := range r.rulesOf(e) {
+			at := ruleAt{e.UID, i}
+			fire, err := r.due(w, e, at, rule, step, events, step < MaxChain)
+			if err != nil {
+				return nil, err
+			}
+			if fire {
+				out = append(out, dueRule{at, e, rule})
+			}
+		}
+	}
+	return out, nil
+}
+
+// heldAll is what a run that held rules back reports: every rule that fired MaxFirings
+// times (the held ones' partners in the loop too), in the entries' order.
+func heldAll(held []HeldBack, fired map[ruleAt]int, w *World) []HeldBack {
+	var out []HeldBack
+	for _, e := range w.Inv {
+		var mine []HeldBack
+		for at, n := range fired {
+			if at.uid == e.UID && n >= MaxFirings {
+				mine = append(mine, HeldBack{UID: e.UID, Item: e.Item.Name, Rule: at.i})
+			}
+		}
+		for _, h := range held {
+			if h.UID == e.UID && !slices.Contains(mine, h) {
+				mine = append(mine, h)
+			}
+		}
+		slices.SortFunc(mine, func(a, b HeldBack) int { return a.Rule - b.Rule })
+		out = append(out, mine...)
+	}
+	return out
+}
+
+// due reports whether a rule fires at this step: an event rule at the first step for
+// its event, a becomes rule as its conditions turn true (remembering what it saw when
+// record: a chain cut short leaves the rest to fire on the next run, as Pack Rat's does).
+func (r *Runner) due(w *World, e *Entry, at ruleAt, rule Rule, step int, events []Event, record bool) (bool, error) {
+	switch rule.When {
+	case "becomes":
+		now, err := r.all(w, e, rule.Test)
+		if err != nil {
+			return false, err
+		}
+		key := SeenKey(e.UID, rule)
+		fire := now && !w.Seen[key]
+		if record {
+			if w.Seen == nil {
+				w.Seen = map[string]bool{}
+			}
+			w.Seen[key] = now
+		}
+		return fire, nil
+	case "acquired", "equipped", "unequipped":
+		return step == 0 && hasEvent(events, rule.When, e.UID), nil
+	}
+	return false, nil
+}
+
+// fire does a rule's actions when its `if` holds, reporting whether it did.
+func (r *Runner) fire(w *World, e *Entry, rule Rule, res *Result) (bool, error) {
+	if ok, err := r.all(w, e, rule.If); err != nil || !ok {
+		return false, err
+	}
+	m, err := r.do(w, e, rule)
+	res.Messages = append(res.Messages, m...)
+	if len(m) > 0 {
+		name := r.c.Now(e).Name
+		for range m {
+			res.From = append(res.From, name)
+		}
+	}
+	return true, err
 }
 
 func hasEvent(events []Event, kind, uid string) bool {
@@ -131,21 +289,17 @@ func hasEvent(events []Event, kind, uid string) bool {
 	return false
 }
 
-// Tick moves time on by dt seconds: while rules whose conditions hold fire every
-// `every` seconds, and Local values moving by a change action move (stopping at their
-// until). The caller ticks only campaigns with such rules, at most 4 times a second.
-func (r *Runner) Tick(w *World, dt float64) ([]string, error) {
-	for key, ch := range r.changes {
-		uid, name, _ := strings.Cut(key, "/")
-		v := r.local(w, uid, name)
-		next := v + ch.rate*dt
-		if ch.until != nil && (ch.rate > 0 && next >= *ch.until || ch.rate < 0 && next <= *ch.until) {
-			next = *ch.until
-			delete(r.changes, key)
-		}
-		r.setLocal(w, uid, name, next)
+// Tick moves time on by dt seconds. Moving Local values move in closed form (so one
+// tick of three hours after the bot was down lands where ticking through them would),
+// then each while rule whose conditions hold fires when `every` seconds have passed —
+// once however long it was, as Pack Rat's game tick does after time away, so catching
+// up costs one tick's work — and then the becomes rules run as after any change.
+func (r *Runner) Tick(w *World, dt float64) (Result, error) {
+	if dt < 0 || math.IsNaN(dt) {
+		dt = 0
 	}
-	var msgs []string
+	r.move(w, dt)
+	var res Result
 	for _, e := range w.Inv {
 		for i, rule := range r.rulesOf(e) {
 			if rule.When != "while" {
@@ -154,126 +308,66 @@ func (r *Runner) Tick(w *World, dt float64) ([]string, error) {
 			at := ruleAt{e.UID, i}
 			ok, err := r.all(w, e, rule.Test)
 			if err != nil {
-				return msgs, err
+				return res, err
 			}
 			if !ok {
 				delete(r.held, at)
 				continue
 			}
-			every := rule.Every
-			if every <= 0 {
+			every := max(rule.Every, 0.25)
+			if rule.Every == 0 {
 				every = 1
 			}
 			r.held[at] += dt
-			for r.held[at] >= every {
-				r.held[at] -= every
-				if ok, err := r.all(w, e, rule.If); err != nil || !ok {
-					if err != nil {
-						return msgs, err
-					}
-					continue
-				}
-				m, err := r.do(w, e, rule)
-				msgs = append(msgs, m...)
-				if err != nil {
-					return msgs, err
-				}
+			if r.held[at] < every {
+				continue
+			}
+			r.held[at] = remainder(r.held[at]-every, every)
+			if _, err := r.fire(w, e, rule, &res); err != nil {
+				return res, err
 			}
 		}
 	}
 	more, err := r.After(w, nil)
-	return append(msgs, more...), err
+	res.Add(more)
+	return res, err
 }
 
-func (r *Runner) all(w *World, e *Entry, conds []Condition) (bool, error) {
-	for _, cd := range conds {
-		v, _ := r.read(w, e, cd.Value)
-		to, err := r.operand(w, e, cd.Value, cd.To)
-		if err != nil {
-			return false, err
-		}
-		var ok bool
-		switch cd.Op {
-		case "=":
-			ok = v == to
-		case "!=":
-			ok = v != to
-		case "<":
-			ok = v < to
-		case "<=":
-			ok = v <= to
-		case ">":
-			ok = v > to
-		case ">=":
-			ok = v >= to
-		case "between":
-			to2, err := r.operand(w, e, cd.Value, cd.To2)
-			if err != nil {
-				return false, err
-			}
-			ok = v >= min(to, to2) && v <= max(to, to2)
-		}
-		if !ok {
-			return false, nil
-		}
+// remainder is x modulo every, for a while rule behind by more than one period.
+func remainder(x, every float64) float64 {
+	if x < every {
+		return x
 	}
-	return true, nil
+	return x - every*float64(int64(x/every))
 }
 
-// operand is a condition's or action's value: a number, on/off, a choice of the
-// addressed value by name, or a formula.
-func (r *Runner) operand(w *World, e *Entry, addr string, v any) (float64, error) {
-	switch v := v.(type) {
-	case float64:
-		return v, nil
-	case bool:
-		return b2f(v), nil
-	case string:
-		switch v {
-		case "on":
-			return 1, nil
-		case "off":
-			return 0, nil
+// move moves each moving Local value on by dt seconds, stopping (and forgetting) those
+// that reach their until, or ±MaxValue.
+func (r *Runner) move(w *World, dt float64) {
+	for key, m := range w.Moving {
+		uid, name := splitLocal(key)
+		v := r.local(w, uid, name) + m.Rate*dt
+		end := math.Copysign(MaxValue, m.Rate)
+		if m.Until != nil {
+			end = *m.Until
 		}
-		if i := r.choice(addr, v); i >= 0 {
-			return float64(i), nil
+		if m.Rate > 0 && v >= end || m.Rate < 0 && v <= end {
+			v = end
+			delete(w.Moving, key)
 		}
-		if r.eval == nil {
-			return 0, fmt.Errorf("the formula %q needs a formula evaluator", v)
+		if m.Rate == 0 {
+			delete(w.Moving, key)
 		}
-		return r.eval(v, func(a string) (float64, bool) { return r.read(w, e, a) })
+		r.setLocal(w, uid, name, v)
 	}
-	return 0, nil
 }
 
-// choice is the place of a choice name among the declared value's choices, or -1.
-func (r *Runner) choice(addr, name string) int {
-	_, n, _ := strings.Cut(strings.TrimPrefix(addr, "char."), ".")
-	for _, d := range r.c.System.Values {
-		if d.Name == n {
-			for i, ch := range d.Choices {
-				if strings.EqualFold(ch, name) {
-					return i
-				}
-			}
-		}
-	}
-	return -1
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// Prime records what every becomes rule sees now without firing any, so a runner made
-// for a character already in play (after a restart, a campaign loaded) fires rules only
-// as their conditions turn true from here on.
+// Prime records what every becomes rule sees now without firing any, so rules of a
+// character already in play whose World has nothing Seen (stored before rules ran)
+// fire only as their conditions turn true from here on.
 func (r *Runner) Prime(w *World) error {
 	for _, e := range w.Inv {
-		for i, rule := range r.rulesOf(e) {
+		for _, rule := range r.rulesOf(e) {
 			if rule.When != "becomes" {
 				continue
 			}
@@ -281,7 +375,10 @@ func (r *Runner) Prime(w *World) error {
 			if err != nil {
 				return err
 			}
-			r.was[ruleAt{e.UID, i}] = now
+			if w.Seen == nil {
+				w.Seen = map[string]bool{}
+			}
+			w.Seen[SeenKey(e.UID, rule)] = now
 		}
 	}
 	return nil
@@ -290,7 +387,7 @@ func (r *Runner) Prime(w *World) error {
 // Timed reports whether the character needs the clock: a while rule on one of its
 // items, or a Local value still moving. Only campaigns with such characters are ticked.
 func (r *Runner) Timed(w *World) bool {
-	if len(r.changes) > 0 {
+	if len(w.Moving) > 0 {
 		return true
 	}
 	for _, e := range w.Inv {

@@ -1,21 +1,24 @@
 package inventory
 
 import (
+	"fmt"
+	"math"
 	"strings"
 )
 
-// read gives an address's number for entry e: 1 or 0 for yes/no, 0 for what is unset.
+// read gives an address's number for entry e: 1 or 0 for yes/no; not ok for what does
+// not apply (the charges of an item without charges) or is not set.
 func (r *Runner) read(w *World, e *Entry, addr string) (float64, bool) {
 	c := r.c
 	switch addr {
 	case "item.charges":
-		return float64(e.Charges), true
+		return float64(e.Charges), c.MaxCharges(e) > 0
 	case "item.qty":
 		return float64(e.Qty), true
 	case "item.equipped":
 		return b2f(e.Equipped), true
 	case "item.fill":
-		return e.Fill, true
+		return r.fill(w, e)
 	case "item.worth":
 		return float64(c.EntryWorth(e)), true
 	case "item.weight":
@@ -23,12 +26,7 @@ func (r *Runner) read(w *World, e *Entry, addr string) (float64, bool) {
 	case "char.carried":
 		return c.Carried(w.Inv, w.Purse).Carried, true
 	}
-	prefix, name, _ := strings.Cut(addr, ".")
-	if prefix == "char" || prefix == "item" {
-		var sub string
-		sub, name, _ = strings.Cut(name, ".")
-		prefix += "." + sub
-	}
+	prefix, name := splitAddress(addr)
 	switch prefix {
 	case "item.state":
 		return b2f(e.On(name)), true
@@ -64,92 +62,184 @@ func (r *Runner) read(w *World, e *Entry, addr string) (float64, bool) {
 	return 0, false
 }
 
-// do carries out a rule's actions, returning its messages.
-func (r *Runner) do(w *World, e *Entry, rule Rule) ([]string, error) {
-	var msgs []string
-	for _, a := range rule.Do {
-		switch {
-		case a.Set != "":
-			v, err := r.operand(w, e, a.Set, a.To)
-			if err != nil {
-				return msgs, err
+// fill is how full a container is, 0 to 1 (Pack Rat's item.fill): what it holds of its
+// holdLimit, else of its capacityLb by weight, else a liquid's pints of its
+// liquidPints; not ok for what is no container.
+func (r *Runner) fill(w *World, e *Entry) (float64, bool) {
+	cur := r.c.Now(e)
+	field := func(key string) float64 { v, _ := cur.Field(key); n, _ := v.(float64); return n }
+	if cur.Has("holds") {
+		if n := field("holdLimit"); n > 0 {
+			var count int64
+			for _, x := range w.Inv {
+				if x.Parent == e.UID {
+					count += x.Qty
+				}
 			}
-			r.write(w, e, a.Set, func(float64) float64 { return v })
-		case a.Add != "":
-			v, err := r.operand(w, e, a.Add, a.By)
-			if err != nil {
-				return msgs, err
+			return float64(count) / n, true
+		}
+		if lb := field("capacityLb"); lb > 0 {
+			return r.c.contentWeight(w.Inv, e, 0) / lb, true
+		}
+	}
+	if pints := field("liquidPints"); cur.Has("liquid") && pints > 0 {
+		return e.Fill / pints, true
+	}
+	return 0, false
+}
+
+// splitAddress cuts an address into its kind ("item.state", "local", "global"…) and
+// the name after it.
+func splitAddress(addr string) (prefix, name string) {
+	prefix, name, _ = strings.Cut(addr, ".")
+	if prefix == "char" || prefix == "item" {
+		var sub string
+		sub, name, _ = strings.Cut(name, ".")
+		prefix += "." + sub
+	}
+	return prefix, name
+}
+
+// value is what a rule reads at an address: as read, or for a Global or Local value not
+// set, the system's default for it, else 0 (Pack Rat's ruleRead).
+func (r *Runner) value(w *World, e *Entry, addr string) (float64, bool) {
+	if v, ok := r.read(w, e, addr); ok {
+		return v, true
+	}
+	switch prefix, name := splitAddress(addr); prefix {
+	case "global", "local", "char.local":
+		if d := r.declared(name); d != nil && d.Default != nil {
+			return *d.Default, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// declared is the system's declaration of the Global or Local value name, or nil.
+func (r *Runner) declared(name string) *Value {
+	for i := range r.c.System.Values {
+		if r.c.System.Values[i].Name == name {
+			return &r.c.System.Values[i]
+		}
+	}
+	return nil
+}
+
+// all reports whether every condition holds. A condition on what does not apply, or
+// against what is no number (a formula dividing by zero), does not hold.
+func (r *Runner) all(w *World, e *Entry, conds []Condition) (bool, error) {
+	for _, cd := range conds {
+		ok, err := r.holds(w, e, cd)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// equalWithin is how close two numbers are to be equal (Pack Rat's 1e-9), so 0.1+0.2
+// reaches 0.3.
+const equalWithin = 1e-9
+
+func (r *Runner) holds(w *World, e *Entry, cd Condition) (bool, error) {
+	v, ok := r.value(w, e, cd.Value)
+	if !ok {
+		return false, nil
+	}
+	to, err := r.operand(w, e, cd.Value, cd.To)
+	if err != nil || math.IsNaN(to) {
+		return false, err
+	}
+	switch cd.Op {
+	case "=":
+		return math.Abs(v-to) < equalWithin, nil
+	case "!=":
+		return math.Abs(v-to) >= equalWithin, nil
+	case "<":
+		return v < to, nil
+	case "<=":
+		return v <= to, nil
+	case ">":
+		return v > to, nil
+	case ">=":
+		return v >= to, nil
+	case "between":
+		to2, err := r.operand(w, e, cd.Value, cd.To2)
+		if err != nil || math.IsNaN(to2) {
+			return false, err
+		}
+		return v >= min(to, to2) && v <= max(to, to2), nil
+	}
+	return false, nil
+}
+
+// operand is a condition's or action's value for the value at addr: a number, on/off
+// (yes/no, true/false, any case), one of the addressed Global or Local value's choices
+// by name, or a formula. What is no number (a formula's ±Inf) is NaN; a formula that
+// does not read is an error of the parser's kind.
+func (r *Runner) operand(w *World, e *Entry, addr string, v any) (float64, error) {
+	switch v := v.(type) {
+	case float64:
+		return v, nil
+	case bool:
+		return b2f(v), nil
+	case string:
+		s := strings.TrimSpace(v)
+		switch strings.ToLower(s) {
+		case "on", "yes", "true":
+			return 1, nil
+		case "off", "no", "false":
+			return 0, nil
+		}
+		if i := r.choice(addr, s); i >= 0 {
+			return float64(i), nil
+		}
+		if r.eval == nil {
+			return 0, fmt.Errorf("the formula %q needs a formula evaluator", s)
+		}
+		x, err := r.eval(s, func(a string) (float64, bool) { return r.formulaRead(w, e, a) })
+		if err != nil || math.IsInf(x, 0) {
+			return math.NaN(), err
+		}
+		return x, nil
+	}
+	return math.NaN(), nil
+}
+
+// formulaRead is an address's number in a formula: as read, a declared value's default
+// when unset; anything else unset stays unknown (the parser's error, not a guessed 0).
+func (r *Runner) formulaRead(w *World, e *Entry, addr string) (float64, bool) {
+	if v, ok := r.read(w, e, addr); ok {
+		return v, true
+	}
+	prefix, name := splitAddress(addr)
+	if d := r.declared(name); d != nil && d.Default != nil && (prefix == "global" || prefix == "local" || prefix == "char.local") {
+		return *d.Default, true
+	}
+	return 0, false
+}
+
+// choice is the place of a choice name among a Global or Local value's declared
+// choices, or -1 (other addresses have no choices).
+func (r *Runner) choice(addr, name string) int {
+	prefix, n := splitAddress(addr)
+	if prefix != "global" && prefix != "local" && prefix != "char.local" {
+		return -1
+	}
+	if d := r.declared(n); d != nil {
+		for i, ch := range d.Choices {
+			if strings.EqualFold(ch, name) {
+				return i
 			}
-			r.write(w, e, a.Add, func(old float64) float64 { return old + v })
-		case a.Change != "":
-			name := strings.TrimPrefix(a.Change, "local.")
-			r.changes[r.localKey(w, e, name)] = change{rate: a.Rate, until: a.Until}
-		case a.Message != "":
-			msgs = append(msgs, a.Message)
 		}
 	}
-	if rule.Message != "" {
-		msgs = append(msgs, rule.Message)
-	}
-	return msgs, nil
+	return -1
 }
 
-// write sets what an action addresses: a state (on when not 0), charges (within 0 and
-// the most), or a Local value. The file's checks keep Global values out.
-func (r *Runner) write(w *World, e *Entry, addr string, f func(old float64) float64) {
-	old, _ := r.read(w, e, addr)
-	v := f(old)
-	switch {
-	case strings.HasPrefix(addr, "item.state."):
-		key := strings.TrimPrefix(addr, "item.state.")
-		if e.Own == nil {
-			e.Own = map[string]bool{}
-		}
-		if v != 0 {
-			e.Own[key] = true
-		} else {
-			delete(e.Own, key)
-		}
-	case addr == "item.charges":
-		e.Charges = min(max(int64(v), 0), max(r.c.MaxCharges(e), 0))
-	case strings.HasPrefix(addr, "char.local."):
-		r.setLocal(w, "", strings.TrimPrefix(addr, "char.local."), v)
-	case strings.HasPrefix(addr, "local."):
-		name := strings.TrimPrefix(addr, "local.")
-		uid, _, _ := strings.Cut(r.localKey(w, e, name), "/")
-		r.setLocal(w, uid, name, v)
+func b2f(b bool) float64 {
+	if b {
+		return 1
 	}
-}
-
-// localKey names the Local value local.<name> means for e: the item's own when it has
-// one, else its character's ("/name").
-func (r *Runner) localKey(w *World, e *Entry, name string) string {
-	if _, ok := w.ItemLocals[e.UID][name]; ok {
-		return e.UID + "/" + name
-	}
-	return "/" + name
-}
-
-func (r *Runner) local(w *World, uid, name string) float64 {
-	if uid != "" {
-		return w.ItemLocals[uid][name]
-	}
-	return w.Locals[name]
-}
-
-func (r *Runner) setLocal(w *World, uid, name string, v float64) {
-	if uid != "" {
-		if w.ItemLocals == nil {
-			w.ItemLocals = map[string]map[string]float64{}
-		}
-		if w.ItemLocals[uid] == nil {
-			w.ItemLocals[uid] = map[string]float64{}
-		}
-		w.ItemLocals[uid][name] = v
-		return
-	}
-	if w.Locals == nil {
-		w.Locals = map[string]float64{}
-	}
-	w.Locals[name] = v
+	return 0
 }

@@ -19,17 +19,18 @@ func TestRulesRun(t *testing.T) {
 	wand.GM = map[string]bool{"identified": true}
 	w := &World{Inv: []*Entry{wand}}
 	r := c.NewRunner(heatEval)
-	if msgs, err := r.After(w, nil); err != nil || len(msgs) != 0 {
-		t.Fatalf("nothing fires at 3 charges: %v %v", msgs, err)
+	if res, err := r.After(w, nil); err != nil || len(res.Messages) != 0 {
+		t.Fatalf("nothing fires at 3 charges: %v %v", res.Messages, err)
 	}
 	wand.Charges = 0
-	msgs, err := r.After(w, nil)
+	res, err := r.After(w, nil)
+	msgs := res.Messages
 	if err != nil || !slices.Contains(msgs, "The wand crumbles to dust.") || !wand.On("cursed") {
 		t.Fatalf("at 0 charges: %v %v", msgs, err)
 	}
 	delete(wand.GM, "identified") // the older rule: cursed while unidentified takes attunement off
-	if msgs, _ := r.After(w, nil); len(msgs) != 0 {
-		t.Errorf("becomes fires once, not again while it holds: %v", msgs)
+	if res, _ := r.After(w, nil); len(res.Messages) != 0 {
+		t.Errorf("becomes fires once, not again while it holds: %v", res.Messages)
 	}
 }
 
@@ -41,7 +42,8 @@ func TestRulesChain(t *testing.T) {
 	r := c.NewRunner(heatEval)
 	r.After(w, nil)
 	wand.Charges = 0
-	msgs, err := r.After(w, nil)
+	res, err := r.After(w, nil)
+	msgs := res.Messages
 	if err != nil || !wand.On("cursed") || wand.On("attuned") || !slices.Contains(msgs, "It slips off.") {
 		t.Fatalf("crumbling, then slipping off in one chain: %v %v (attuned %v)", msgs, err, wand.On("attuned"))
 	}
@@ -72,7 +74,7 @@ func TestWhileAndChange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		msgs = append(msgs, m...)
+		msgs = append(msgs, m.Messages...)
 	}
 	if !slices.Contains(msgs, "It cools.") {
 		t.Fatalf("heat %v, messages %v", w.Locals["heat"], msgs)
@@ -97,7 +99,8 @@ func TestOscillationHeldBack(t *testing.T) {
 	}
 	c, _ := s.Campaign(nil)
 	w := &World{Inv: []*Entry{{UID: "f", Item: it}}}
-	msgs, err := c.NewRunner(nil).After(w, nil)
+	res, err := c.NewRunner(nil).After(w, nil)
+	msgs := res.Messages
 	if err != nil || len(msgs) > 2*MaxFirings {
 		t.Fatalf("%d messages: %v %v", len(msgs), msgs, err)
 	}
@@ -124,7 +127,7 @@ func TestAddresses(t *testing.T) {
 		Globals: map[string]float64{"storm": 0.5}}
 	r := c.NewRunner(nil)
 	cases := map[string]float64{
-		"item.qty": 2, "item.equipped": 1, "item.fill": 0, "item.worth": 40, "item.weight": 0, "item.charges": 0,
+		"item.qty": 2, "item.equipped": 1, "item.worth": 40, "item.weight": 0,
 		"item.state.attuned": 1, "item.state.cursed": 0, "char.count.attuned": 1, "char.limit.attuned": 4,
 		"char.stat.str": 12, "char.carried": 1, "local.heat": 7, "local.curse": 2, "char.local.curse": 2, "global.storm": 0.5,
 	}
@@ -132,6 +135,16 @@ func TestAddresses(t *testing.T) {
 		if ok, err := r.all(w, ring, []Condition{{Value: addr, Op: "=", To: want}}); err != nil || !ok {
 			t.Errorf("%s: want %v (%v)", addr, want, err)
 		}
+	}
+	// Charges are read only where an item has them (Pack Rat's undefined): a plain
+	// ring's "charges = 0" does not hold; an empty wand's does.
+	wand := c.NewEntry("w", c.System.CatalogItem("lr-wand"), 1)
+	wand.Charges = 0
+	if ok, _ := r.all(w, ring, []Condition{{Value: "item.charges", Op: "=", To: 0.0}}); ok {
+		t.Error("a ring without charges has no item.charges")
+	}
+	if ok, _ := r.all(w, wand, []Condition{{Value: "item.charges", Op: "=", To: 0.0}}); !ok {
+		t.Error("an empty wand's item.charges is 0")
 	}
 	if ok, _ := r.all(w, ring, []Condition{{Value: "local.curse", Op: "=", To: "Gripped"}}); !ok {
 		t.Error("a value's choice by name")
@@ -159,8 +172,8 @@ func TestPrime(t *testing.T) {
 	if err := r.Prime(w); err != nil {
 		t.Fatal(err)
 	}
-	if msgs, _ := r.After(w, nil); len(msgs) != 0 || wand.On("cursed") {
-		t.Errorf("an empty wand loaded does not crumble again: %v", msgs)
+	if res, _ := r.After(w, nil); len(res.Messages) != 0 || wand.On("cursed") {
+		t.Errorf("an empty wand loaded does not crumble again: %v", res.Messages)
 	}
 	if !r.Timed(w) || r.Timed(&World{Inv: []*Entry{c.NewEntry("s", c.System.CatalogItem("lr-sword"), 1)}}) {
 		t.Error("a wand with a while rule needs the clock; a sword does not")
