@@ -50,7 +50,7 @@ func (c *Core) cmdGMBrief(ctx context.Context, cmd Command) (Response, error) {
 		}
 		// One text block, however long: a front end with a message limit splits it
 		// (Discord's adapter closes and reopens the block at each cut).
-		resp = Response{Ephemeral: true, Content: "```text\n" + gmBrief(t.rules, t.catalogs, t.camp, t.cards, briefInventoryOf(t)) + "\n```"}
+		resp = Response{Ephemeral: true, Content: "```text\n" + gmBrief(t.rules, t.catalogs, t.camp, t.cards, c.briefInventoryOf(ctx, t)) + "\n```"}
 		return nil
 	})
 	return resp, err
@@ -99,7 +99,7 @@ func gmBrief(l *ruleset.Loaded, ix *catalog.Index, camp *storage.Campaign, cards
 	for _, card := range cards {
 		b.WriteString("\n\n" + sheetBlock(l, ix, card, inv.holdings(card)))
 		if inv != nil {
-			b.WriteString("\n" + inv.itemsLine(card))
+			b.WriteString("\n" + inv.characterLines(card))
 		}
 	}
 	return b.String()

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -88,7 +89,7 @@ func gmBriefOf(t *testing.T, m *cmdTable) string {
 		if err != nil {
 			return err
 		}
-		brief = gmBrief(tb.rules, tb.catalogs, tb.camp, tb.cards, briefInventoryOf(tb))
+		brief = gmBrief(tb.rules, tb.catalogs, tb.camp, tb.cards, m.core.briefInventoryOf(context.Background(), tb))
 		return nil
 	})
 	return brief

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -23,21 +24,30 @@ type briefInventory struct {
 	derived bool
 	held    map[*sheet.Card]*inventory.Held
 	t       *table
+	// cards are each card's gm-player panels' cards (gmPlayerCards).
+	cards map[*sheet.Card][]string
 }
 
-// briefInventoryOf is the table's inventories for the brief; nil when the campaign has
-// none.
-func briefInventoryOf(t *table) *briefInventory {
+// briefInventoryOf is the table's inventories for the brief, its gm-player panels run
+// for every character; nil when the campaign has none.
+func (c *Core) briefInventoryOf(ctx context.Context, t *table) *briefInventory {
 	if t.inv == nil {
 		return nil
 	}
-	bi := &briefInventory{l: t.rules, p: t.inv, derived: t.camp.System == "", held: map[*sheet.Card]*inventory.Held{}, t: t}
+	bi := &briefInventory{l: t.rules, p: t.inv, derived: t.camp.System == "", held: map[*sheet.Card]*inventory.Held{}, t: t, cards: map[*sheet.Card][]string{}}
 	for i, rec := range t.records {
 		if h, ps := t.inv.camp.Restore(rec.Inventory); len(ps) == 0 {
 			bi.held[t.cards[i]] = h
+			bi.cards[t.cards[i]] = c.gmPlayerCards(ctx, t, rec, h)
 		}
 	}
 	return bi
+}
+
+// characterLines are what the brief adds to card's sheet block: the items line, then
+// the gm-player panels' cards.
+func (bi *briefInventory) characterLines(card *sheet.Card) string {
+	return strings.Join(append([]string{bi.itemsLine(card)}, bi.cards[card]...), "\n")
 }
 
 // holdings is card's holdings as its sheet reads them (nil: none).
@@ -69,6 +79,8 @@ func (bi *briefInventory) itemsLine(card *sheet.Card) string {
 			load += ", encumbered"
 		}
 		notes = append(notes, load)
+	} else if enc.Carried > 0 {
+		notes = append(notes, "load "+numText(enc.Carried)+" "+blockValue(c.System.WeightUnit(enc.Carried)))
 	}
 	for _, sc := range c.Limits(h.Inv, bi.t.locals(bi.t.recordOf(card))) {
 		notes = append(notes, blockValue(c.State(sc.Key).Label)+" "+strconv.FormatInt(sc.Count, 10)+" of "+strconv.FormatInt(sc.Limit, 10))
@@ -221,8 +233,9 @@ func (bi *briefInventory) inventoryInstructions() string {
 		lines = append(lines, `- [inventory: action="bind" item="Name" who="Name"] and action="unbind": `+strings.ToLower(blockValue(c.State(key).Label))+`, as many as the character may; a cursed one, once bound, only the GM ends.`)
 	}
 	if !bi.derived {
+		bind := bi.bindKey()
 		for _, st := range c.States {
-			if st.Key != inventory.BoundState {
+			if st.Key != inventory.BoundState && st.Key != bind {
 				lines = append(lines, `- [inventory: action="state" item="Name" key="`+tagValue(st.Key)+`" state="on" who="Name"] switches a state of an item (`+blockValue(st.Label)+`), state="off" ends it.`)
 				break
 			}
