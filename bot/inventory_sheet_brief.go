@@ -34,6 +34,8 @@ func (c *Core) briefInventoryOf(ctx context.Context, t *table) *briefInventory {
 	if t.inv == nil {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, maxPanelTime)
+	defer cancel()
 	bi := &briefInventory{l: t.rules, p: t.inv, derived: t.camp.System == "", held: map[*sheet.Card]*inventory.Held{}, t: t, cards: map[*sheet.Card][]string{}}
 	for i, rec := range t.records {
 		if h, ps := t.inv.camp.Restore(rec.Inventory); len(ps) == 0 {

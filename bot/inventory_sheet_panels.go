@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"sheetkeeper/inventory"
 	"sheetkeeper/panel"
@@ -33,6 +34,11 @@ type PanelRunner func(ctx context.Context, j *panel.Job) (panel.Result, error)
 // maxPanelEmbeds is how many panels one answer shows: a Discord message holds ten
 // embeds, and the inventory itself is one.
 const maxPanelEmbeds = 9
+
+// maxPanelTime bounds all the panels one command draws together (each call has its own
+// budget, panel.DefaultBudget): a brief of many characters on a system of many panels
+// answers in bounded time, the panels past it shown as unavailable.
+const maxPanelTime = 5 * time.Second
 
 // panelWho is rec's character as a panel reads them beyond their inventory h: the
 // system's stats read off the sheet, where it has them, and the Local values the
@@ -93,6 +99,10 @@ func (c *Core) runPanels(ctx context.Context, t *table, rec *storage.CardRecord,
 			s := panel.StateOf(t.inv.camp, t.panelWho(rec, h), h.Inv)
 			st = &s
 		}
+		if err := ctx.Err(); err != nil {
+			out = append(out, panelResult{p: p, err: err})
+			continue
+		}
 		j := &panel.Job{Lib: sys.PanelLib, Panel: panel.Panel{ID: p.ID, Slot: p.Slot, Title: p.Title, HTML: p.HTML}, Glossary: sys.Glossary, State: *st}
 		r, err := c.panels(ctx, j)
 		if err != nil {
@@ -111,6 +121,8 @@ func (c *Core) inventoryPanels(ctx context.Context, t *table, rec *storage.CardR
 		slots = append(slots, panel.SlotGMPlayer)
 	}
 	purse := purseWords(t.inv.camp.System.Money(), h.Purse)
+	ctx, cancel := context.WithTimeout(ctx, maxPanelTime)
+	defer cancel()
 	var out []Embed
 	for _, pr := range c.runPanels(ctx, t, rec, h, slots...) {
 		e := Embed{Title: panelTitle(pr.p), Color: colorOK}
