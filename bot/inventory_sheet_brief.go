@@ -26,6 +26,8 @@ type briefInventory struct {
 	t       *table
 	// cards are each card's gm-player panels' cards (gmPlayerCards).
 	cards map[*sheet.Card][]string
+	// items are the ruleset's items by their bridged ids, for a derived system.
+	items inventory.RulesetItems
 }
 
 // briefInventoryOf is the table's inventories for the brief, its gm-player panels run
@@ -37,6 +39,10 @@ func (c *Core) briefInventoryOf(ctx context.Context, t *table) *briefInventory {
 	ctx, cancel := context.WithTimeout(ctx, maxPanelTime)
 	defer cancel()
 	bi := &briefInventory{l: t.rules, p: t.inv, derived: t.camp.System == "", held: map[*sheet.Card]*inventory.Held{}, t: t, cards: map[*sheet.Card][]string{}}
+	if bi.derived {
+		// Read once already, to build the system: an error here leaves the facts short.
+		bi.items, _ = inventory.ItemsOf(t.rules.Ruleset, t.rules.Entries)
+	}
 	for i, rec := range t.records {
 		if h, ps := t.inv.camp.Restore(rec.Inventory); len(ps) == 0 {
 			bi.held[t.cards[i]] = h
@@ -159,7 +165,7 @@ func (bi *briefInventory) facts(it *inventory.Item, now *inventory.Current) stri
 	words := rs.Items
 	kind := []string{wordLabel(words.Categories, now.Item.Type)}
 	var stats []string
-	if ri := bi.rulesetItem(it); ri != nil {
+	if ri := bi.items[it.ID]; ri != nil {
 		kind = []string{wordLabel(words.Categories, ri.Category)}
 		if ri.Rarity != nil {
 			kind = append(kind, wordLabel(words.Rarities, *ri.Rarity))
@@ -180,24 +186,6 @@ func (bi *briefInventory) facts(it *inventory.Item, now *inventory.Current) stri
 		s += "; " + strings.Join(stats, ", ")
 	}
 	return strings.Trim(s, ", ")
-}
-
-// rulesetItem is the ruleset catalog item a derived system's item was bridged from.
-func (bi *briefInventory) rulesetItem(it *inventory.Item) *ruleset.Item {
-	cat, entry, ok := strings.Cut(it.ID, "/")
-	if !ok {
-		return nil
-	}
-	es, err := bi.l.Entries(cat)
-	if err != nil {
-		return nil
-	}
-	for i := range es {
-		if es[i].ID == entry {
-			return es[i].Item
-		}
-	}
-	return nil
 }
 
 // wordLabel is an items-block word by its id, as it is shown ("" for none).
