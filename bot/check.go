@@ -135,7 +135,10 @@ func (t *table) resolve(tag parser.Tag, def string, src check.Source) applied {
 			return refused(card.Name, err)
 		}
 	}
-	res, err := check.Resolve(rs, sheet.Evaluate(rs, work, nil), req, src)
+	held := t.holdings(t.recordOf(card))
+	vals := evaluate(rs, work, held)
+	req.Items = checkItems(held, vals)
+	res, err := check.Resolve(rs, vals, req, src)
 	if err != nil {
 		return refused(card.Name, err)
 	}

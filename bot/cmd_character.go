@@ -182,11 +182,11 @@ func (c *Core) cmdCharacterJoin(ctx context.Context, cmd Command) (Response, err
 		if err != nil {
 			return err
 		}
-		card, err := c.joinCard(tx, camp, cmd.User.ID, lib)
+		card, kit, err := c.joinCard(tx, camp, cmd.User.ID, lib)
 		if err != nil {
 			return err
 		}
-		resp = Response{Content: fmt.Sprintf("%s joins the game. `/sheet name:%s` shows their sheet.", card.Name, card.Name)}
+		resp = Response{Content: fmt.Sprintf("%s joins the game. `/sheet name:%s` shows their sheet.%s", card.Name, card.Name, kit)}
 		return nil
 	})
 	return resp, err
@@ -194,36 +194,42 @@ func (c *Core) cmdCharacterJoin(ctx context.Context, cmd Command) (Response, err
 
 // joinCard copies a library card into camp as its owner's game card: one card of a name
 // per campaign, on the campaign's ruleset (a card built on an older version of it is read
-// tolerantly), scaled values recomputed.
-func (c *Core) joinCard(tx storage.Tx, camp *storage.Campaign, owner string, lib *storage.CardRecord) (*sheet.Card, error) {
+// tolerantly), scaled values recomputed, its starting kit in its inventory (kit.go). kit
+// says what the card starts with, for the answer ("" for nothing).
+func (c *Core) joinCard(tx storage.Tx, camp *storage.Campaign, owner string, lib *storage.CardRecord) (card *sheet.Card, kit string, err error) {
 	name := lib.Card.Name
 	if old, err := tx.GameCard(camp.ChannelID, name); err == nil {
 		if old.OwnerID == owner {
-			return nil, refusal.New(refusal.NotAllowed, "%s is in this game already", old.Card.Name)
+			return nil, "", refusal.New(refusal.NotAllowed, "%s is in this game already", old.Card.Name)
 		}
-		return nil, refusal.New(refusal.NotAllowed, "this game has a character called %s already", old.Card.Name)
+		return nil, "", refusal.New(refusal.NotAllowed, "this game has a character called %s already", old.Card.Name)
 	} else if storage.KindOf(err) != storage.NotFound {
-		return nil, err
+		return nil, "", err
 	}
 	if lib.Card.Ruleset.ID != camp.Ruleset.ID {
-		return nil, refusal.New(refusal.NotAllowed, "%s is built on %s, and this game plays %s", name, lib.Card.Ruleset.ID, camp.Ruleset.ID)
+		return nil, "", refusal.New(refusal.NotAllowed, "%s is built on %s, and this game plays %s", name, lib.Card.Ruleset.ID, camp.Ruleset.ID)
 	}
 	if lib.Card.Ruleset.Version > camp.Ruleset.Version {
-		return nil, refusal.New(refusal.NotAllowed, "%s is built on %s v%d, newer than this game's v%d", name, camp.Ruleset.ID, lib.Card.Ruleset.Version, camp.Ruleset.Version)
+		return nil, "", refusal.New(refusal.NotAllowed, "%s is built on %s v%d, newer than this game's v%d", name, camp.Ruleset.ID, lib.Card.Ruleset.Version, camp.Ruleset.Version)
 	}
 	l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	card := lib.Card.Clone()
+	card = lib.Card.Clone()
 	card.Ruleset = camp.Ruleset
 	card.Live = sheet.Live{}
 	sheet.Rescale(l.Ruleset, card, c.catalogs(l))
 	rec := &storage.CardRecord{OwnerID: owner, Card: card, From: name, UpdatedAt: c.Now()}
-	if err := tx.PutGameCard(camp.ChannelID, rec); err != nil {
-		return nil, err
+	stored, left, err := c.startingKit(tx, camp, l, lib)
+	if err != nil {
+		return nil, "", err
 	}
-	return card, nil
+	rec.Inventory = stored
+	if err := tx.PutGameCard(camp.ChannelID, rec); err != nil {
+		return nil, "", err
+	}
+	return card, kitWords(stored, left), nil
 }
 
 // whose says which copy of a character an edit changed, for the answer.

@@ -184,8 +184,8 @@ func (c *Core) checkChoices(tx storage.Tx, q *acQuery, kind string) ([]Choice, e
 	}
 	rs := l.Ruleset
 	var vals *sheet.Values
-	if card := c.checkCard(tx, q); card != nil {
-		vals = sheet.Evaluate(rs, card, nil)
+	if rec := c.checkCard(tx, q); rec != nil {
+		vals = evaluate(rs, rec.Card, c.cardHoldings(tx, camp, l, rec))
 	}
 	// number is the card's number for one choice, "" without a card.
 	number := func(n func(*sheet.Values) float64) string {
@@ -221,15 +221,19 @@ func abilityNumber(rs *ruleset.Ruleset, v *sheet.Values, id string) float64 {
 	return v.AbilityMods[id]
 }
 
-// checkCard is the card /check's choices show numbers for: name: when typed, else the
-// invoker's one card in the channel; nil when neither says one.
-func (c *Core) checkCard(tx storage.Tx, q *acQuery) *sheet.Card {
-	if strings.TrimSpace(q.get("name")) != "" {
+// checkCard is the card /check's choices show numbers for: name: when typed (a game
+// card here, else the invoker's library card, which holds nothing), else the invoker's
+// one card in the channel; nil when neither says one.
+func (c *Core) checkCard(tx storage.Tx, q *acQuery) *storage.CardRecord {
+	if name := strings.TrimSpace(q.get("name")); name != "" {
+		if rec, err := tx.GameCard(q.a.ChannelID, name); err == nil && rec.Card != nil {
+			return rec
+		}
 		card, _, _, err := c.quickCard(tx, q, "name")
 		if err != nil {
 			return nil
 		}
-		return card
+		return &storage.CardRecord{Card: card}
 	}
 	records, err := tx.GameCards(q.a.ChannelID)
 	if err != nil {
@@ -239,5 +243,5 @@ func (c *Core) checkCard(tx storage.Tx, q *acQuery) *sheet.Card {
 	if len(own) != 1 {
 		return nil
 	}
-	return own[0].Card
+	return own[0]
 }

@@ -147,7 +147,7 @@ func (c *Core) cmdDemo(ctx context.Context, cmd Command) (Response, error) {
 			} else if err != nil {
 				return err
 			}
-			if _, err := c.joinCard(tx, camp, cmd.User.ID, lib); err != nil {
+			if _, _, err := c.joinCard(tx, camp, cmd.User.ID, lib); err != nil {
 				return err
 			}
 		}

@@ -50,14 +50,14 @@ func (c *Core) cmdGMBrief(ctx context.Context, cmd Command) (Response, error) {
 		}
 		// One text block, however long: a front end with a message limit splits it
 		// (Discord's adapter closes and reopens the block at each cut).
-		resp = Response{Ephemeral: true, Content: "```text\n" + gmBrief(t.rules, t.catalogs, t.camp, t.cards) + "\n```"}
+		resp = Response{Ephemeral: true, Content: "```text\n" + gmBrief(t.rules, t.catalogs, t.camp, t.cards, c.briefInventoryOf(ctx, t)) + "\n```"}
 		return nil
 	})
 	return resp, err
 }
 
-// gmBrief is the whole brief as text.
-func gmBrief(l *ruleset.Loaded, ix *catalog.Index, camp *storage.Campaign, cards []*sheet.Card) string {
+// gmBrief is the whole brief as text; inv is the campaign's inventories (nil: none).
+func gmBrief(l *ruleset.Loaded, ix *catalog.Index, camp *storage.Campaign, cards []*sheet.Card, inv *briefInventory) string {
 	rs := l.Ruleset
 	layers := catalog.Layers(rs, camp.Layers)
 	var b strings.Builder
@@ -89,12 +89,18 @@ func gmBrief(l *ruleset.Loaded, ix *catalog.Index, camp *storage.Campaign, cards
 	}
 	b.WriteString("\n\n" + checkInstructions(rs, checkEntryExample(l)))
 	b.WriteString("\n\n" + tagInstructions(l))
+	if inv != nil {
+		b.WriteString("\n\n" + inv.inventoryInstructions())
+	}
 	b.WriteString("\n\nCHARACTER SHEETS")
 	if len(cards) == 0 {
 		b.WriteString("\n(nobody has joined this game yet)")
 	}
 	for _, card := range cards {
-		b.WriteString("\n\n" + sheetBlock(l, ix, card))
+		b.WriteString("\n\n" + sheetBlock(l, ix, card, inv.holdings(card)))
+		if inv != nil {
+			b.WriteString("\n" + inv.characterLines(card))
+		}
 	}
 	return b.String()
 }

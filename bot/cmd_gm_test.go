@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -82,14 +83,16 @@ func TestGMBrief(t *testing.T) {
 func gmBriefOf(t *testing.T, m *cmdTable) string {
 	t.Helper()
 	camp := m.campaignRecord()
-	var recs []*storage.CardRecord
+	var brief string
 	m.view(func(tx storage.Tx) error {
-		var err error
-		recs, err = tx.GameCards(m.ch)
-		return err
+		tb, err := m.core.openTable(tx, camp)
+		if err != nil {
+			return err
+		}
+		brief = gmBrief(tb.rules, tb.catalogs, tb.camp, tb.cards, m.core.briefInventoryOf(context.Background(), tb))
+		return nil
 	})
-	l := m.loaded(camp)
-	return gmBrief(l, m.core.catalogs(l), camp, cardsOf(recs))
+	return brief
 }
 
 func TestGMBriefSheetBlock5e(t *testing.T) {

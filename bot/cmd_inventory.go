@@ -79,7 +79,7 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 			resp = Response{Content: string(data), Ephemeral: true}
 			return nil
 		}
-		resp = Response{Embeds: []Embed{s.embed()}, Ephemeral: true}
+		resp = Response{Embeds: append([]Embed{s.embed()}, c.inventoryPanels(ctx, t, rec, h, isGM(camp, cmd.User))...), Ephemeral: true}
 		return nil
 	})
 	return resp, err

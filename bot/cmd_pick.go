@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"sheetkeeper/catalog"
+	"sheetkeeper/inventory"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -213,6 +214,9 @@ type cardTarget struct {
 	rules   *ruleset.Loaded
 	// catalogs is rules' catalog index.
 	catalogs *catalog.Index
+	// held is a game card's holdings as its sheet reads them (inventory_sheet.go); nil
+	// for a library card, which holds nothing.
+	held *inventory.Holdings
 }
 
 // card returns the card.
@@ -250,7 +254,7 @@ func (c *Core) findTarget(tx storage.Tx, channelID, guild string, u User, name s
 			if err != nil {
 				return nil, err
 			}
-			return &cardTarget{camp: camp, rec: rec, rules: rules, catalogs: c.catalogs(rules)}, nil
+			return &cardTarget{camp: camp, rec: rec, rules: rules, catalogs: c.catalogs(rules), held: c.cardHoldings(tx, camp, rules, rec)}, nil
 		}
 		if refusal.Of(err) != refusal.UnknownCharacter || !library {
 			return nil, err
@@ -386,14 +390,14 @@ func (c *Core) cmdPick(ctx context.Context, cmd Command) (Response, error) {
 		if err := t.save(tx, cmd.ChannelID); err != nil {
 			return err
 		}
-		resp = Response{Content: pickedText(rs, card, cat, e, t.library)}
+		resp = Response{Content: pickedText(rs, card, t.held, cat, e, t.library)}
 		return nil
 	})
 	return resp, err
 }
 
 // pickedText says what a pick wrote: the rows by list, and each new counter full.
-func pickedText(rs *ruleset.Ruleset, card *sheet.Card, cat *ruleset.Catalog, e *ruleset.Entry, library bool) string {
+func pickedText(rs *ruleset.Ruleset, card *sheet.Card, held *inventory.Holdings, cat *ruleset.Catalog, e *ruleset.Entry, library bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** picked **%s** from %s", card.Name, e.Label, cat.Label)
 	if library {
@@ -417,7 +421,7 @@ func pickedText(rs *ruleset.Ruleset, card *sheet.Card, cat *ruleset.Catalog, e *
 		lists = append(lists, label+" +"+strconv.Itoa(perList[id]))
 	}
 	b.WriteString(" Rows added: " + strings.Join(lists, ", ") + ".")
-	vals := sheet.Evaluate(rs, card, nil)
+	vals := evaluate(rs, card, held)
 	var counters []string
 	marker := sheet.Marker(cat.ID, e.ID)
 	for _, p := range vals.Live.Pools {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sheetkeeper/inventory"
 	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
@@ -43,7 +44,7 @@ func (c *Core) cmdSheet(ctx context.Context, cmd Command) (Response, error) {
 			return err
 		}
 		if format == "json" {
-			data, err := json.Marshal(sheetJSON(t.rules.Ruleset, t.card()))
+			data, err := json.Marshal(sheetJSON(t.rules.Ruleset, t.card(), t.held))
 			if err != nil {
 				return err
 			}
@@ -142,8 +143,8 @@ type abilityOf struct {
 // "<list>:<name>"), plain tracks as their number and wound tracks as marks, overflow
 // and penalty, every live text field ("" when clear), the conditions that are on, every
 // state, derived value and ability shown on this card.
-func sheetJSON(rs *ruleset.Ruleset, card *sheet.Card) sheetDoc {
-	vals := sheet.Evaluate(rs, card, nil)
+func sheetJSON(rs *ruleset.Ruleset, card *sheet.Card, held *inventory.Holdings) sheetDoc {
+	vals := evaluate(rs, card, held)
 	live := vals.Live
 	r := resolvedDoc{
 		Pools:      map[string]poolDoc{},
@@ -202,7 +203,7 @@ const maxCell = 120
 func sheetPage(t *cardTarget, page string) string {
 	rs := t.rules.Ruleset
 	card := t.card()
-	vals := sheet.Evaluate(rs, card, nil)
+	vals := evaluate(rs, card, t.held)
 	var b strings.Builder
 	kind := "game card"
 	if t.library {

@@ -41,6 +41,9 @@ type Options struct {
 	// Observe is told what the operator's metrics count (observe.go). Nil counts
 	// nothing.
 	Observe Observer
+	// Panels runs game systems' panels (inventory_sheet_panels.go): a panel/worker's Run,
+	// one worker per process, which the caller starts and closes. Nil runs none.
+	Panels PanelRunner
 }
 
 // Core is the bot. It is safe for concurrent use: events for different channels run in
@@ -52,6 +55,7 @@ type Core struct {
 	dice  check.Source
 	// observe is Options.Observe, never nil.
 	observe Observer
+	panels  PanelRunner
 
 	// loaded caches parsed rulesets by namespace, id and version: a stored ruleset is
 	// parsed once per process, not once per message.
@@ -99,7 +103,7 @@ func New(store storage.Store, opts Options) *Core {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
-	c.observe = opts.Observe
+	c.observe, c.panels = opts.Observe, opts.Panels
 	if c.observe == nil {
 		c.observe = noObserver{}
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"sheetkeeper/catalog"
+	"sheetkeeper/inventory"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 )
@@ -90,10 +91,11 @@ func cellText(v any) string {
 // fields and derived values gm.sheetSummary names; pools; tracks that are not at their
 // default (or always shown), wound tracks with their level and penalty; notes;
 // conditions on; and the lists gm.sheetSummary names, by row name with the columns it
-// asks for, grouped and filtered as it says.
-func sheetBlock(l *ruleset.Loaded, ix *catalog.Index, card *sheet.Card) string {
+// asks for, grouped and filtered as it says. held are the character's holdings (nil:
+// none), which the sheet's numbers read.
+func sheetBlock(l *ruleset.Loaded, ix *catalog.Index, card *sheet.Card, held *inventory.Holdings) string {
 	rs := l.Ruleset
-	vals := sheet.Evaluate(rs, card, nil)
+	vals := evaluate(rs, card, held)
 	var lines []string
 	push := func(s string) {
 		if s != "" {

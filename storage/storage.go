@@ -188,7 +188,8 @@ type CardRecord struct {
 	OwnerID string      `json:"ownerId"`
 	Card    *sheet.Card `json:"card"`
 	// Inventory is a game card's holdings in its campaign's system (SPEC 7): nil for a
-	// card that holds nothing yet, and for library cards.
+	// card that holds nothing yet. On a library card it is its starting kit, which
+	// /character join copies (bot/kit.go).
 	Inventory *inventory.Stored `json:"inventory,omitempty"`
 	// From names the library card a game card was joined from ("" for others).
 	From      string    `json:"from,omitempty"`

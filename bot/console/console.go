@@ -66,6 +66,9 @@ type Options struct {
 	// Dice is the core's dice (bot.Options.Dice), for Start: check.Seeded(n) for
 	// --seed n, so a session's every roll is reproducible. Nil: crypto-seeded dice.
 	Dice check.Source
+	// Panels runs game systems' panels (bot.Options.Panels), for Start: the process's
+	// panel worker. Nil: no panel is drawn.
+	Panels bot.PanelRunner
 }
 
 // Console feeds lines to a bot core and collects what the bot answers. It is not safe

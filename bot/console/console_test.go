@@ -13,6 +13,7 @@ import (
 
 	"sheetkeeper/bot"
 	"sheetkeeper/check"
+	"sheetkeeper/panel"
 	"sheetkeeper/schedule"
 	"sheetkeeper/storage/bolt"
 )
@@ -31,7 +32,7 @@ func play(t *testing.T, script string, opts RunOptions) string {
 	}
 	defer store.Close()
 	clock := schedule.NewRunningClock(func() time.Time { return start })
-	con, core, err := Start(context.Background(), store, Options{Clock: clock, Dir: filepath.Dir(script), Out: t.TempDir(), Session: "s", Dice: check.Seeded(1)}, nil)
+	con, core, err := Start(context.Background(), store, Options{Clock: clock, Dir: filepath.Dir(script), Out: t.TempDir(), Session: "s", Dice: check.Seeded(1), Panels: builtinPanels}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +48,10 @@ func play(t *testing.T, script string, opts RunOptions) string {
 	}
 	return out.String()
 }
+
+// builtinPanels runs panels in the test's own process: the scripts play only the
+// built-in systems' panels, which the project wrote (a real bot runs them in a worker).
+func builtinPanels(_ context.Context, j *panel.Job) (panel.Result, error) { return panel.Run(j) }
 
 // TestScripts plays every testdata/*.script and compares its --json output with the
 // .golden beside it (go test -update rewrites them: read the diff before committing).

@@ -27,7 +27,7 @@ func Start(ctx context.Context, store storage.Store, opts Options, log *slog.Log
 		opts.Clock = schedule.NewRunningClock(nil)
 	}
 	outbox := &bot.Outbox{}
-	core := bot.New(store, bot.Options{Clock: opts.Clock, Log: log, Post: outbox.Post, Dice: opts.Dice})
+	core := bot.New(store, bot.Options{Clock: opts.Clock, Log: log, Post: outbox.Post, Dice: opts.Dice, Panels: opts.Panels})
 	opts.OnClock = func(ctx context.Context, _, now time.Time) ([]bot.Action, error) {
 		err := core.Advance(ctx, now)
 		return outbox.Take(), err

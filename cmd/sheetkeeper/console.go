@@ -122,6 +122,9 @@ func consoleDice(seed string) (check.Source, error) {
 // the database holds, so a second run goes on from the first, and how to start.
 func runConsole(store storage.Store, opts console.Options, in io.Reader, out io.Writer, log *slog.Logger, run console.RunOptions, banner bool) error {
 	ctx := context.Background()
+	panels := newPanelWorker(log)
+	defer closePanelWorker(panels, log)
+	opts.Panels = panelRunner(panels)
 	con, core, err := console.Start(ctx, store, opts, log)
 	if err != nil {
 		return err

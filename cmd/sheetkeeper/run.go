@@ -18,6 +18,7 @@ import (
 	"sheetkeeper/bot/discord"
 	"sheetkeeper/config"
 	"sheetkeeper/ops"
+	"sheetkeeper/panel/worker"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/etcd"
 )
@@ -72,6 +73,8 @@ type Main struct {
 	Store storage.Store
 	Core  *bot.Core
 	Bot   *discord.Bot
+	// Panels runs game systems' panels in a child process (panels.go).
+	Panels *worker.Worker
 
 	stopControl func() // the control socket (control.go)
 
@@ -113,7 +116,8 @@ func (m *Main) Run(ctx context.Context) error {
 			front.Post(ctx, a)
 		}
 	}
-	m.Core = bot.New(store, bot.Options{Log: m.Log, Post: post, Observe: m.Metrics})
+	m.Panels = newPanelWorker(m.Log)
+	m.Core = bot.New(store, bot.Options{Log: m.Log, Post: post, Observe: m.Metrics, Panels: panelRunner(m.Panels)})
 	var err error
 	front, err = discord.New(m.Core, discord.Options{
 		Token: m.Config.DiscordToken,
@@ -227,6 +231,7 @@ func (m *Main) Close() error {
 			errs = append(errs, fmt.Errorf("closing the Discord session: %w", err))
 		}
 	}
+	closePanelWorker(m.Panels, m.Log)
 	if m.stopControl != nil {
 		m.stopControl()
 	}
