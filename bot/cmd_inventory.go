@@ -70,7 +70,7 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 			return refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
 		}
 		s := &shownInventory{c: t.inv.camp, rec: rec, h: h, load: t.inv.camp.Carried(h.Inv, h.Purse), local: t.locals(rec)}
-		s.limit = carryLimit(t.rules.Ruleset, rec.Card)
+		s.limit = carryLimit(t.rules.Ruleset, rec.Card, t.holdings(rec))
 		if format == "json" {
 			data, err := json.Marshal(s.json())
 			if err != nil {
@@ -103,12 +103,14 @@ func inventoryCard(records []*storage.CardRecord, camp *storage.Campaign, cmd Co
 	return rec, nil
 }
 
-// carryLimit is the most a card can carry by its ruleset's carry block (nil: no limit).
-func carryLimit(rs *ruleset.Ruleset, card *sheet.Card) *float64 {
+// carryLimit is the most a card can carry by its ruleset's carry block (nil: no limit),
+// on the sheet its holdings h leave (a worn item may set the ability the limit reads;
+// the limit itself may not read itemStat).
+func carryLimit(rs *ruleset.Ruleset, card *sheet.Card, h *inventory.Holdings) *float64 {
 	if rs.Items == nil || rs.Items.Carry == nil || rs.Items.Carry.Limit == nil {
 		return nil
 	}
-	n := sheet.Evaluate(rs, card, nil).Ref(rs.Items.Carry.Limit)
+	n := evaluate(rs, card, h).Ref(rs.Items.Carry.Limit)
 	return &n
 }
 
