@@ -60,11 +60,12 @@ type TradeRecord struct {
 	ToUser   string      `json:"toUser"`
 	Give     []TradeItem `json:"give,omitempty"`
 	Want     []TradeItem `json:"want,omitempty"`
-	// GiveCoins and WantCoins are amounts in the smallest coin.
-	GiveCoins int64     `json:"giveCoins,omitempty"`
-	WantCoins int64     `json:"wantCoins,omitempty"`
-	Expires   time.Time `json:"expires"`
-	CreatedAt time.Time `json:"createdAt"`
+	// GiveCoins and WantCoins are coins by key: coins change hands as the coins they
+	// are, never as change.
+	GiveCoins map[string]int64 `json:"giveCoins,omitempty"`
+	WantCoins map[string]int64 `json:"wantCoins,omitempty"`
+	Expires   time.Time        `json:"expires"`
+	CreatedAt time.Time        `json:"createdAt"`
 }
 
 // TradeItem is qty of an item, by name.

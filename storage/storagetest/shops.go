@@ -17,7 +17,7 @@ func testShops(t *testing.T, s storage.Store) {
 	shop := &storage.ShopRecord{ChannelID: "ch1", Name: "The Gilded Eel", Open: true, Markup: 10, SellRate: 50, Funds: &funds,
 		Listings: []storage.ShopListing{{Item: "potion-of-healing", Price: &price, Stock: &stock}, {Item: "Rope"}}, UpdatedAt: When}
 	offer := &storage.TradeRecord{ChannelID: "ch1", ID: "t1", From: "Mira", To: "Tam", FromUser: "u1", ToUser: "u2",
-		Give: []storage.TradeItem{{Item: "Rope", Qty: 2}}, WantCoins: 300, Expires: When.Add(time.Hour), CreatedAt: When}
+		Give: []storage.TradeItem{{Item: "Rope", Qty: 2}}, WantCoins: map[string]int64{"gp": 3}, Expires: When.Add(time.Hour), CreatedAt: When}
 	update(t, s, func(tx storage.Tx) error {
 		must(tx.PutShop(shop))
 		must(tx.PutTrade(offer))
