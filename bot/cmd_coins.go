@@ -81,7 +81,7 @@ func coinsHandler(op string) CommandFunc {
 			}
 			rec.Inventory = kept
 			t.dirty[rec] = true
-			seq, err := c.recordCommand(tx, t, cmd, "command:coins "+op, changes)
+			seq, err := c.recordCommand(tx, t, cmd, marketSource+"coins "+op, changes)
 			if err != nil {
 				return err
 			}

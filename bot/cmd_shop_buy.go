@@ -96,7 +96,7 @@ func (c *Core) trade(ctx context.Context, cmd Command, do func(*market, *storage
 		if err := m.save(tx); err != nil {
 			return err
 		}
-		seq, err := c.recordCommand(tx, m.t, cmd, "command:"+normalCommand(cmd.Name), changes)
+		seq, err := c.recordCommand(tx, m.t, cmd, marketSource+normalCommand(cmd.Name), changes)
 		if err != nil {
 			return err
 		}
@@ -106,10 +106,23 @@ func (c *Core) trade(ctx context.Context, cmd Command, do func(*market, *storage
 	return resp, err
 }
 
+// marketSource starts the Source of a reply recorded by recordCommand: a purchase, a
+// sale, a trade or a purse changed by /coins.
+const marketSource = "market:"
+
+// marketRedo refuses Redo of a market reply: its text is no tag to apply again, and
+// the shop's stock or the other side's holdings may be gone since, so it is done again
+// only by its command.
+func marketRedo(r *storage.Reply) error {
+	if strings.HasPrefix(r.Source, marketSource) {
+		return refusal.New(refusal.NotAllowed, "a purchase, sale, trade or change of coins is not redone: do it again with /%s", strings.TrimPrefix(r.Source, marketSource))
+	}
+	return nil
+}
+
 // recordCommand saves the table's changed cards and records changes as a reply of
-// cmd's, so Undo reverts them; it returns the reply's seq. Its text has no tag: a Redo
-// of a purchase changes nothing (the shop's stock may be gone), so it buys again only
-// by /buy.
+// cmd's, so Undo reverts them; it returns the reply's seq. Its text is the command, no
+// tag: marketRedo refuses its Redo.
 func (c *Core) recordCommand(tx storage.Tx, t *table, cmd Command, source string, changes []sheet.Change) (int64, error) {
 	now := c.Now()
 	if err := t.save(tx, now); err != nil {

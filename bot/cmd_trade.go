@@ -274,7 +274,7 @@ func (c *Core) tradeAccept(ctx context.Context, comp Component, args []string) (
 			return err
 		}
 		cmd := Command{Name: "trade offer", User: comp.User, ChannelID: comp.ChannelID}
-		seq, err := c.recordCommand(tx, t, cmd, "command:trade", changes)
+		seq, err := c.recordCommand(tx, t, cmd, marketSource+"trade offer", changes)
 		if err != nil {
 			return err
 		}
