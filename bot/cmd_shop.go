@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"sheetkeeper/inventory"
 	"sheetkeeper/refusal"
@@ -28,6 +29,8 @@ const (
 	maxMarkup       = 500
 	minMarkup       = -90
 	maxSellRate     = 1000
+	maxShopName     = 80        // it titles the shop's embed
+	maxStock        = 1_000_000 // lots of one listing
 )
 
 // shopCommands adds /shop, /shop open|close|stock, /buy and /sell, and the Buy button.
@@ -234,6 +237,9 @@ func (c *Core) cmdShopOpen(ctx context.Context, cmd Command) (Response, error) {
 			return err
 		}
 		if n := strings.TrimSpace(cmd.Get("name")); n != "" {
+			if utf8.RuneCountInString(n) > maxShopName {
+				return refusal.New(refusal.TooMany, "name: a shop's name is at most %d characters", maxShopName)
+			}
 			rec.Name = n
 		}
 		rec.Open, rec.UpdatedAt = true, c.Now()
@@ -279,7 +285,7 @@ func (c *Core) cmdShopClose(ctx context.Context, cmd Command) (Response, error) 
 }
 
 func (c *Core) cmdShopStock(ctx context.Context, cmd Command) (Response, error) {
-	n, err := intOption(cmd, "count", 1, 1, 1_000_000)
+	n, err := intOption(cmd, "count", 1, 1, maxStock)
 	if err != nil {
 		return Response{}, err
 	}
@@ -326,6 +332,9 @@ func (c *Core) cmdShopStock(ctx context.Context, cmd Command) (Response, error) 
 		stock := n
 		if s := m.shop.Listings[i].Stock; s != nil {
 			stock += *s
+		}
+		if stock > maxStock {
+			return refusal.New(refusal.TooMany, "a listing holds at most %d", maxStock)
 		}
 		m.shop.Listings[i].Stock = &stock
 		if price != nil {

@@ -126,6 +126,14 @@ func TestShopRefusals(t *testing.T) {
 		{"a count of 0", func() error { _, err := m.core.cmdBuy(ctx, cmd("buy", "item", "Potion", "count", "0")); return err }, refusal.BadAmount},
 		{"what it does not sell", func() error { _, err := m.core.cmdBuy(ctx, cmd("buy", "item", "Airship")); return err }, refusal.UnknownEntry},
 		{"selling what is not held", func() error { _, err := m.core.cmdSell(ctx, cmd("sell", "item", "Lamp")); return err }, refusal.NotHeld},
+		{"a name too long", func() error {
+			_, err := m.core.cmdShopOpen(ctx, Command{Name: "shop open", User: gmUser, ChannelID: m.ch, Options: []Option{{Name: "name", Value: strings.Repeat("x", 81)}}})
+			return err
+		}, refusal.TooMany},
+		{"past the most a listing holds", func() error {
+			_, err := m.core.cmdShopStock(ctx, Command{Name: "shop stock", User: gmUser, ChannelID: m.ch, Options: []Option{{Name: "item", Value: "Potion of Healing"}, {Name: "count", Value: "1000000"}}})
+			return err
+		}, refusal.TooMany},
 		{"a player stocking", func() error { _, err := m.core.cmdShopStock(ctx, cmd("shop stock", "item", "Lamp")); return err }, refusal.NotGM},
 		{"a player minting coins", func() error {
 			_, err := coinsHandler("add")(m.core, ctx, cmd("coins add", "amount", "9 gp"))
