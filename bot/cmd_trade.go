@@ -45,6 +45,7 @@ func tradeCommands(r *router) {
 		complete("to", (*Core).gameCardChoices).
 		complete("give", (*Core).heldItemChoices).
 		complete("name", (*Core).gameCardChoices)
+	r.command(CommandSpec{Name: "trade accept", Description: "Accept the trade offered to you in this channel"}, (*Core).cmdTradeAccept)
 	r.component(tradeAcceptID, (*Core).tradeAccept)
 	r.component(tradeDeclineID, (*Core).tradeDecline)
 }
@@ -237,6 +238,28 @@ func pendingTrade(tx storage.Tx, comp Component, id string) (*storage.TradeRecor
 		return nil, refusal.New(refusal.NotAllowed, "this offer is no longer open: it was answered, or another offer replaced it")
 	}
 	return o, err
+}
+
+// cmdTradeAccept is /trade accept: the Accept button of the channel's pending offer.
+func (c *Core) cmdTradeAccept(ctx context.Context, cmd Command) (Response, error) {
+	id := ""
+	err := c.store.View(ctx, func(tx storage.Tx) error {
+		o, err := tx.Trade(cmd.ChannelID)
+		if storage.KindOf(err) == storage.NotFound {
+			return refusal.New(refusal.NotAllowed, "no trade is waiting for an answer in this channel")
+		}
+		if err == nil {
+			id = o.ID
+		}
+		return err
+	})
+	if err != nil {
+		return Response{}, err
+	}
+	// The Update below reads the offer again: one replaced meanwhile is refused there.
+	resp, err := c.tradeAccept(ctx, Component{User: cmd.User, ChannelID: cmd.ChannelID, GuildID: cmd.GuildID}, []string{id})
+	resp.Update = false
+	return resp, err
 }
 
 func (c *Core) tradeAccept(ctx context.Context, comp Component, args []string) (Response, error) {

@@ -187,7 +187,7 @@ func TestCommandSet(t *testing.T) {
 		"sheet", "pick", "catalog search", "refresh", "refresh update", "use", "rest", "gm brief", "demo",
 		"schedule rest", "schedule list", "schedule remove", "check", "roll", "inventory",
 		"item add", "item remove", "item equip", "item unequip", "item state", "item give",
-		"shop", "shop open", "shop close", "shop stock", "buy", "sell", "coins add", "coins remove", "coins convert", "trade offer",
+		"shop", "shop open", "shop close", "shop stock", "buy", "sell", "coins add", "coins remove", "coins convert", "trade offer", "trade accept",
 	} {
 		if !slices.Contains(names, want) {
 			t.Errorf("no /%s", want)
