@@ -123,7 +123,10 @@ func shopOf(c *inventory.Campaign, rec *storage.ShopRecord) (*inventory.Shop, er
 
 // listing finds the listing of the shop whose item is named name (as now, in any case,
 // else the one whose name starts with it).
-func (m *market) listing(name string) (int, error) {
+func (m *market) listing(name string) (int, error) { return m.find(name, false) }
+
+// find is listing; exact finds only the listing of that very item (stocking more of it).
+func (m *market) find(name string, exact bool) (int, error) {
 	name = strings.TrimSpace(name)
 	prefix := -1
 	for i, l := range m.shop.Listings {
@@ -131,7 +134,7 @@ func (m *market) listing(name string) (int, error) {
 		if ruleset.FoldName(n) == ruleset.FoldName(name) || strings.EqualFold(m.rec.Listings[i].Item, name) {
 			return i, nil
 		}
-		if strings.HasPrefix(ruleset.FoldName(n), ruleset.FoldName(name)) && name != "" {
+		if !exact && strings.HasPrefix(ruleset.FoldName(n), ruleset.FoldName(name)) && name != "" {
 			if prefix >= 0 {
 				return 0, refusal.New(refusal.AmbiguousEntry, "the shop sells more than one %q: say which", name)
 			}
@@ -316,7 +319,7 @@ func (c *Core) cmdShopStock(ctx context.Context, cmd Command) (Response, error) 
 			}
 			price = &amount
 		}
-		i, err := m.listing(key)
+		i, err := m.find(key, true)
 		if refusal.Of(err) == refusal.UnknownEntry {
 			if len(m.rec.Listings) >= storage.MaxListings {
 				return refusal.New(refusal.TooMany, "the shop has %d listings, the most it keeps", storage.MaxListings)
