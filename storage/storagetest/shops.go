@@ -3,9 +3,13 @@ package storagetest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"sheetkeeper/refusal"
 	"sheetkeeper/storage"
 )
 
@@ -68,6 +72,80 @@ func testShops(t *testing.T, s storage.Store) {
 		wantKind(t, "a deleted shop", err, storage.NotFound)
 		_, err = tx.Trade("ch1")
 		wantKind(t, "a deleted offer", err, storage.NotFound)
+		return nil
+	})
+}
+
+// testConcurrentLastLot: 16 buyers of a shop's last three lots, each in their own
+// Update that reads the shop and the buyer's card, refuses at no stock, and writes
+// both: three buy, thirteen are refused, and the stock ends at 0 with three cards
+// holding one each. Bolt runs the functions one at a time; etcd refuses the commit of
+// one whose shop read changed and runs it again.
+func testConcurrentLastLot(t *testing.T, s storage.Store) {
+	stock := int64(3)
+	update(t, s, func(tx storage.Tx) error {
+		must(tx.PutShop(&storage.ShopRecord{ChannelID: "ch", Name: "Eel", Open: true, Listings: []storage.ShopListing{{Item: "potion", Stock: &stock}}}))
+		for i := range 16 {
+			must(tx.PutGameCard("ch", Card(fmt.Sprintf("u%d", i), fmt.Sprintf("Buyer %d", i), 0)))
+		}
+		return nil
+	})
+	errOut := refusal.New(refusal.OutOfStock, "out of stock")
+	var ok, refused atomic.Int32
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range 16 {
+		wg.Go(func() {
+			<-start
+			err := s.Update(context.Background(), func(tx storage.Tx) error {
+				sh, err := tx.Shop("ch")
+				if err != nil {
+					return err
+				}
+				if *sh.Listings[0].Stock < 1 {
+					return errOut
+				}
+				*sh.Listings[0].Stock--
+				c, err := tx.GameCard("ch", fmt.Sprintf("Buyer %d", i))
+				if err != nil {
+					return err
+				}
+				c.Card.Build.Fields["gold"] = Gold(c) + 1
+				if err := tx.PutGameCard("ch", c); err != nil {
+					return err
+				}
+				return tx.PutShop(sh)
+			})
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case refusal.Of(err) == refusal.OutOfStock:
+				refused.Add(1)
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if ok.Load() != 3 || refused.Load() != 13 {
+		t.Fatalf("%d bought, %d refused; want 3 and 13", ok.Load(), refused.Load())
+	}
+	view(t, s, func(tx storage.Tx) error {
+		sh, err := tx.Shop("ch")
+		must(err)
+		if *sh.Listings[0].Stock != 0 {
+			t.Errorf("stock %d, want 0", *sh.Listings[0].Stock)
+		}
+		held := 0
+		for i := range 16 {
+			c, err := tx.GameCard("ch", fmt.Sprintf("Buyer %d", i))
+			must(err)
+			held += int(Gold(c))
+		}
+		if held != 3 {
+			t.Errorf("%d lots held, want 3", held)
+		}
 		return nil
 	})
 }

@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Closed", testClosed},
 		{"Context", testContext},
 		{"ConcurrentSpend", testConcurrentSpend},
+		{"ConcurrentLastLot", testConcurrentLastLot},
 		{"ConcurrentFailuresIsolated", testConcurrentFailuresIsolated},
 	}
 	for _, tc := range tests {
