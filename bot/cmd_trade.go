@@ -44,6 +44,7 @@ func tradeCommands(r *router) {
 	}}, (*Core).cmdTradeOffer).
 		complete("to", (*Core).gameCardChoices).
 		complete("give", (*Core).heldItemChoices).
+		complete("want", (*Core).wantedItemChoices).
 		complete("name", (*Core).gameCardChoices)
 	r.command(CommandSpec{Name: "trade accept", Description: "Accept the trade offered to you in this channel"}, (*Core).cmdTradeAccept)
 	r.component(tradeAcceptID, (*Core).tradeAccept)
@@ -371,4 +372,15 @@ func adopt(h *inventory.Held, before map[*inventory.Entry]bool) {
 			}
 		}
 	}
+}
+
+// wantedItemChoices offers what the character to: names holds, for want:.
+func (c *Core) wantedItemChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	to := q.get("to")
+	if to == "" {
+		return nil, nil
+	}
+	of := *q
+	of.a.Options = []Option{{Name: "name", Value: to}}
+	return c.heldItemChoices(tx, &of)
 }

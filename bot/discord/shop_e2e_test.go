@@ -80,12 +80,17 @@ func TestBuyButtonRace(t *testing.T) {
 	}
 }
 
-// TestTradeAcceptedThroughButtons: Wren offers Oskar coins for his lamp; Wren's own
+// TestTradeAcceptedThroughButtons: Wren offers Oskar coins for his lamp (want:
+// completes from Oskar's holdings); Wren's own
 // press of Accept is refused, Oskar's swaps them and updates the offer in place.
 func TestTradeAcceptedThroughButtons(t *testing.T) {
 	h := newHarness(t)
 	ben := shopTable(t, h)
 	h.postContaining(h.say(h.gm, `[inventory: action="add" item="Lamp" who="Oskar"]`), `now="Lamp ×1"`)
+	choices := h.complete(h.player, "trade", fakediscord.SubCommand("offer", fakediscord.String("to", "Oskar"), fakediscord.Focused(fakediscord.String("want", "la"))))
+	if names := choiceValues(choices); len(names) != 1 || names[0] != "Lamp=Lamp" {
+		t.Errorf("/trade offer want: offers %q", names)
+	}
 	offer, _ := h.command(h.player, "trade", fakediscord.SubCommand("offer", fakediscord.String("to", "Oskar"),
 		fakediscord.String("give_coins", "5 gp"), fakediscord.String("want", "Lamp")))
 	accept := firstButton(offer.Message.Components)
