@@ -47,9 +47,10 @@ func checkCommands(r *router) {
 		Name:        "roll",
 		Description: "Roll dice in the channel: 2d6+1, 4d6kh3, d20",
 		Options: []OptionSpec{
-			{Name: "dice", Description: "Dice notation: NdM, + or - a number, kh/kl to keep the highest or lowest", Type: "string", Required: true},
+			{Name: "dice", Description: "Dice notation: NdM, + or - a number, kh/kl to keep the highest or lowest", Type: "string"},
+			tableOption, // roll_table.go
 		},
-	}, (*Core).cmdRoll)
+	}, (*Core).cmdRoll).complete("table", (*Core).tableChoices)
 }
 
 // cmdCheck answers /check: one check on the invoker's own card.
@@ -136,6 +137,9 @@ func ownCard(records []*storage.CardRecord, camp *storage.Campaign, cmd Command)
 
 // cmdRoll answers /roll: a free roll of dice notation, for everyone to see.
 func (c *Core) cmdRoll(ctx context.Context, cmd Command) (Response, error) {
+	if strings.TrimSpace(cmd.Get("table")) != "" {
+		return c.rollTable(ctx, cmd) // roll_table.go
+	}
 	d, err := parser.ParseDice(strings.TrimSpace(cmd.Get("dice")))
 	if err != nil {
 		return Response{}, err

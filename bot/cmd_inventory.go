@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 
@@ -149,7 +150,7 @@ func (s *shownInventory) json() inventoryJSON {
 	out.System.ID, out.System.Version = sys.ID, sys.Version
 	tot := s.c.Totals(s.h.Inv, s.h.Purse)
 	out.Worth = tot.CoinsWorth + tot.GearWorth
-	out.Weight.Carried, out.Weight.Limit, out.Weight.Unit = s.load.Carried, s.limit, sys.WeightUnit(s.load.Carried)
+	out.Weight.Carried, out.Weight.Limit, out.Weight.Unit = shownWeight(s.load.Carried), s.limit, sys.WeightUnit(s.load.Carried)
 	for _, e := range s.h.Inv {
 		it := itemJSON{UID: e.UID, ID: e.Item.ID, Name: s.c.Now(e).Name, Qty: e.Qty, Equipped: e.Equipped, States: s.statesOn(e), In: e.Parent}
 		if s.c.MaxCharges(e) > 0 {
@@ -172,6 +173,11 @@ func (s *shownInventory) statesOn(e *inventory.Entry) []string {
 	return out
 }
 
+// shownWeight is a load as a person reads it, to a thousandth of the unit: a sum of
+// decimal weights in binary floating point leaves tails (15.299999999999999) no
+// player wrote.
+func shownWeight(w float64) float64 { return math.Round(w*1000) / 1000 }
+
 // embed is the readable inventory: what is equipped, what is carried (containers with
 // what is inside them beneath), the load, the purse and the limited states' use.
 func (s *shownInventory) embed() Embed {
@@ -185,7 +191,7 @@ func (s *shownInventory) embed() Embed {
 	}
 	s.nest(&carried, "", 0)
 	e.Fields = append(e.Fields, EmbedField{Name: "Equipped", Value: orNothing(worn)}, EmbedField{Name: "Carried", Value: orNothing(carried)})
-	weight := numText(s.load.Carried)
+	weight := numText(shownWeight(s.load.Carried))
 	if s.limit != nil {
 		weight += " / " + numText(*s.limit)
 	}

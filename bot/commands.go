@@ -75,6 +75,7 @@ func newRouter() *router {
 		campaignCommands, upgradeCommands, characterCommands, checkCommands, demoCommands, gmCommands,
 		pickCommands, playCommands, refreshCommands, rulesetCommands, scheduleCommands,
 		sheetCommands, inventoryCommands, itemCommands, systemCommands, replyComponents,
+		shopCommands, coinsCommands, tradeCommands,
 	} {
 		add(r)
 	}

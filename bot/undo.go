@@ -133,6 +133,9 @@ func (c *Core) replyPress(ctx context.Context, comp Component, args []string, b 
 // redo applies reply r's text again, making it live with the changes it makes now, and
 // returns the edit of its post.
 func (c *Core) redo(tx storage.Tx, camp *storage.Campaign, r *storage.Reply, by string) (Action, error) {
+	if err := marketRedo(r); err != nil { // cmd_shop_buy.go
+		return Action{}, err
+	}
 	t, err := c.openTable(tx, camp)
 	if err != nil {
 		return Action{}, err

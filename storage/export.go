@@ -19,6 +19,8 @@ import "context"
 //	HintRecords      channelID                   → empty
 //	ScheduleRecords  scheduleID
 //	SystemRecords    guild 0x00 id 0x00 BE(version ^ 1<<63)
+//	ShopRecords      channelID
+//	TradeRecords     channelID
 //
 // Indexes a backend derives from these (the message index, the tombstones' ages, bolt's
 // reply chain) are not records: Import rebuilds them.
@@ -43,11 +45,14 @@ const (
 	HintRecords      RecordKind = "hint"
 	ScheduleRecords  RecordKind = "schedule"
 	SystemRecords    RecordKind = "system"
+	ShopRecords      RecordKind = "shop"
+	TradeRecords     RecordKind = "trade"
 )
 
 // RecordKinds lists every RecordKind, in the order Export gives them.
 var RecordKinds = []RecordKind{RulesetRecords, CampaignRecords, LibraryRecords, GameRecords,
-	ReplyRecords, SeqRecords, TombstoneRecords, HintRecords, ScheduleRecords, SystemRecords}
+	ReplyRecords, SeqRecords, TombstoneRecords, HintRecords, ScheduleRecords, SystemRecords,
+	ShopRecords, TradeRecords}
 
 // Porter is a Store whose every record can be copied out and in, whatever the backend:
 // the Tx interface lists records per guild, owner or channel and has no way to list the

@@ -62,6 +62,9 @@ type Tx interface {
 	// Imported inventory systems, versioned and per guild like rulesets (system.go).
 	SystemTx
 
+	// A channel's shop and pending trade offer (shop.go).
+	ShopTx
+
 	// Campaigns, one per channel (or thread). PutCampaign also forgets the channel's hint
 	// mark (MarkHinted).
 	PutCampaign(c *Campaign) error

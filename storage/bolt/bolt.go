@@ -101,7 +101,7 @@ func open(path string, opts Options) (*store, error) {
 // ---- schema ----
 
 // SchemaVersion is the schema this sheetkeeper writes: len(migrations).
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // migrations[n] takes a database from schema version n to n+1, inside the one
 // transaction that opens it, so a migration happens whole or not at all.
@@ -120,6 +120,7 @@ var migrations = [SchemaVersion]func(*bolt.Tx) error{
 	4: migrateRulesetTenancy, // migrate_tenancy.go
 	5: migrateHints,          // hints.go
 	6: migrateSystems,        // system.go
+	7: migrateShops,          // shop.go
 }
 
 // migrateReplyLog moves schema 1's replies (one range per channel) into the reply log,

@@ -30,6 +30,8 @@ var exported = []struct {
 	{bucketHints, storage.HintRecords},
 	{bucketSchedules, storage.ScheduleRecords},
 	{bucketSystems, storage.SystemRecords},
+	{bucketShops, storage.ShopRecords},
+	{bucketTrades, storage.TradeRecords},
 }
 
 func (s *store) Export(ctx context.Context, fn func(storage.Record) error) error {
@@ -114,7 +116,8 @@ func (t *tx) importRecord(r storage.Record) error {
 	}
 	switch r.Kind {
 	case storage.RulesetRecords, storage.CampaignRecords, storage.LibraryRecords,
-		storage.GameRecords, storage.ScheduleRecords, storage.HintRecords, storage.SystemRecords:
+		storage.GameRecords, storage.ScheduleRecords, storage.HintRecords, storage.SystemRecords,
+		storage.ShopRecords, storage.TradeRecords:
 		if r.Kind != storage.HintRecords && !json.Valid(r.Value) {
 			return bad("value is not JSON")
 		}

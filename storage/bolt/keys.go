@@ -36,6 +36,7 @@ import (
 //	tombstones, tombage                        → see tombstone.go (schema 4)
 //	hints                                      → see hints.go (schema 6)
 //	systems                                    → see system.go (schema 7)
+//	shops, trades                              → see shop.go (schema 8)
 var (
 	bucketMeta       = []byte("meta")
 	bucketRulesets   = []byte("rulesets")
@@ -50,7 +51,7 @@ var (
 
 	allBuckets = [][]byte{bucketMeta, bucketRulesets, bucketCampaigns, bucketLibrary, bucketGame,
 		bucketReplyLog, bucketReplyChain, bucketMessages, bucketSeqs, bucketSchedules,
-		bucketTombstones, bucketTombAge, bucketHints, bucketSystems}
+		bucketTombstones, bucketTombAge, bucketHints, bucketSystems, bucketShops, bucketTrades}
 
 	// bucketRepliesV1 held schema 1's replies (channelID 0x00 BE(seq) → Reply);
 	// migration 1 moves them to replylog and replyindex.

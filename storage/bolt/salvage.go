@@ -176,7 +176,8 @@ func schemaBuckets(v uint64) [][]byte {
 	if v < 3 || v > SchemaVersion {
 		return nil
 	}
-	since := map[string]uint64{string(bucketTombstones): 4, string(bucketTombAge): 4, string(bucketHints): 6, string(bucketSystems): 7}
+	since := map[string]uint64{string(bucketTombstones): 4, string(bucketTombAge): 4, string(bucketHints): 6, string(bucketSystems): 7,
+		string(bucketShops): 8, string(bucketTrades): 8}
 	var names [][]byte
 	for _, name := range allBuckets {
 		if since[string(name)] <= v {

@@ -54,3 +54,50 @@ func TestMigrateSystems(t *testing.T) {
 		t.Fatalf("schema %d", v)
 	}
 }
+
+// TestMigrateShops: a schema 7 database opens as the current schema with empty shops and
+// trades buckets, keeping its systems, and takes a shop.
+func TestMigrateShops(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v7.db")
+	rawWrite(t, path, func(btx *bolt.Tx) error {
+		for v := range 7 {
+			if err := migrations[v](btx); err != nil {
+				return err
+			}
+		}
+		if btx.Bucket(bucketShops) != nil || btx.Bucket(bucketTrades) != nil {
+			t.Fatal("schema 7 already has shops")
+		}
+		k, err := systemKey("g", "saltmarch", 1)
+		if err != nil {
+			return err
+		}
+		if err := btx.Bucket(bucketSystems).Put(k, []byte(`{"guild":"g","id":"saltmarch","version":1,"name":"Saltmarch","digest":"d","file":"e30=","installedAt":"2026-03-14T15:09:26Z"}`)); err != nil {
+			return err
+		}
+		return btx.Bucket(bucketMeta).Put(keySchema, be64(7))
+	})
+	s, err := Open(path, Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(context.Background(), func(tx storage.Tx) error {
+		if r, err := tx.System("g", "saltmarch", 1); err != nil || r.Name != "Saltmarch" {
+			t.Errorf("system after the migration: %+v %v", r, err)
+		}
+		if _, err := tx.Shop("ch1"); storage.KindOf(err) != storage.NotFound {
+			t.Errorf("a shop after the migration: %v", err)
+		}
+		if _, err := tx.Trade("ch1"); storage.KindOf(err) != storage.NotFound {
+			t.Errorf("a trade after the migration: %v", err)
+		}
+		return tx.PutShop(&storage.ShopRecord{ChannelID: "ch1", Name: "Eel", Open: true})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if v := rawSchema(t, path); v != SchemaVersion {
+		t.Fatalf("schema %d", v)
+	}
+}

@@ -106,6 +106,10 @@ func channelRecordOf(k, rest string) (storage.RecordKind, string, error) {
 		return storage.TombstoneRecords, ch + sep + part, nil
 	case kindHint:
 		return storage.HintRecords, ch, nil
+	case kindShop:
+		return storage.ShopRecords, ch, nil
+	case kindTrade:
+		return storage.TradeRecords, ch, nil
 	}
 	return "", "", storage.Errorf(storage.Damaged, "storage: key %q is not one sheetkeeper writes", k)
 }
@@ -184,6 +188,14 @@ func (t *tx) importRecord(r storage.Record) error {
 		return inChannel(kindHead, "")
 	case storage.HintRecords:
 		return inChannel(kindHint, "")
+	case storage.ShopRecords, storage.TradeRecords:
+		if rest != "" || !json.Valid(r.Value) {
+			return bad("a key that is not a channel id, or a value that is not JSON")
+		}
+		if r.Kind == storage.ShopRecords {
+			return inChannel(kindShop, "")
+		}
+		return inChannel(kindTrade, "")
 	case storage.ReplyRecords:
 		rep := new(storage.Reply)
 		if err := json.Unmarshal(r.Value, rep); err != nil {

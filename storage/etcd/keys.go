@@ -25,6 +25,7 @@ import (
 //	ch/ channelID 0x00 'm' messageID     → BE(seq) of the reply the message was applied as
 //	ch/ channelID 0x00 'r' BE(seq)       → Reply
 //	ch/ channelID 0x00 't' messageID     → Tombstone
+//	ch/ channelID 0x00 's', 'x'          → ShopRecord, TradeRecord (shop.go)
 //	ta/ BE(At ns ^ 1<<63) channelID 0x00 messageID → the tombstone's key: oldest first, swept
 //	c/, s/, l/ ownerID 0x00, ch/ channelID 0x00 'g', ta/ → "": a family's guard, rewritten
 //	                                       by every delete in the family (keys.guard)
@@ -42,6 +43,8 @@ const (
 	kindReply = 'r'
 	kindTomb  = 't'
 	kindHint  = 'i' // the channel's hint mark (Tx.MarkHinted), one key
+	kindShop  = 's' // the channel's shop (shop.go), one key
+	kindTrade = 'x' // the channel's pending trade offer, one key
 )
 
 // keys makes the keys of one store, all under its prefix.

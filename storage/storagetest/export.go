@@ -13,7 +13,7 @@ import (
 // Fill writes records of every kind to s through its Tx: rulesets in the shared and a
 // guild's namespace, a guild's system, a campaign, library and game cards, replies out
 // of order with a message id each and an allocated seq past them, a tombstone, a hint
-// mark and a schedule.
+// mark, a schedule, a shop and a trade offer.
 func Fill(t testing.TB, s storage.Store) {
 	t.Helper()
 	err := s.Update(context.Background(), func(tx storage.Tx) error {
@@ -51,6 +51,15 @@ func Fill(t testing.TB, s storage.Store) {
 			return err
 		}
 		if _, err := tx.MarkHinted("ch2"); err != nil {
+			return err
+		}
+		stock := int64(3)
+		if err := tx.PutShop(&storage.ShopRecord{ChannelID: "ch1", Name: "Eel", Open: true, SellRate: 50,
+			Listings: []storage.ShopListing{{Item: "Rope", Stock: &stock}}, UpdatedAt: When}); err != nil {
+			return err
+		}
+		if err := tx.PutTrade(&storage.TradeRecord{ChannelID: "ch1", ID: "t1", From: "Mira", To: "Tam",
+			Give: []storage.TradeItem{{Item: "Rope", Qty: 1}}, Expires: When, CreatedAt: When}); err != nil {
 			return err
 		}
 		return tx.PutSchedule(&storage.Schedule{ID: "s1", ChannelID: "ch1", Rest: "long", Cron: "0 0 * * *", CreatedAt: When})

@@ -31,6 +31,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"GuildRulesets", testGuildRulesets},
 		{"Systems", testSystems},
 		{"InvalidSystems", testInvalidSystems},
+		{"Shops", testShops},
 		{"Campaigns", testCampaigns},
 		{"LibraryCards", testLibraryCards},
 		{"GameCards", testGameCards},
@@ -48,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Closed", testClosed},
 		{"Context", testContext},
 		{"ConcurrentSpend", testConcurrentSpend},
+		{"ConcurrentLastLot", testConcurrentLastLot},
 		{"ConcurrentFailuresIsolated", testConcurrentFailuresIsolated},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,197 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"sheetkeeper/refusal"
+	"sheetkeeper/schedule"
+	"sheetkeeper/storage"
+)
+
+// shopTable is a D&D 5e campaign on its SRD system with n players (p0, p1…), each with
+// a character C0, C1… holding 60 gp, and an open shop with one Potion of Healing at
+// 50 gp.
+func shopTable(t *testing.T, n int) (*cmdTable, []User) {
+	m := newCmdTable(t)
+	m.ok(gmUser, "campaign create", "ruleset", "dnd5e-srd", "system", "dnd5e-srd")
+	var users []User
+	for i := range n {
+		u := User{ID: fmt.Sprintf("p%d", i), Name: fmt.Sprintf("p%d", i)}
+		name := fmt.Sprintf("C%d", i)
+		m.ok(u, "character create", "name", name)
+		m.ok(u, "character join", "name", name)
+		m.ok(gmUser, "coins add", "amount", "60 gp", "name", name)
+		users = append(users, u)
+	}
+	m.ok(gmUser, "shop open", "name", "Hesk's")
+	if got := m.ok(gmUser, "shop stock", "item", "Potion of Healing", "price", "50 gp"); !strings.Contains(got, "1 on the shelf") {
+		t.Fatalf("/shop stock: %q", got)
+	}
+	return m, users
+}
+
+func (m *cmdTable) shop() *storage.ShopRecord {
+	m.t.Helper()
+	var s *storage.ShopRecord
+	m.view(func(tx storage.Tx) error {
+		var err error
+		s, err = tx.Shop(m.ch)
+		return err
+	})
+	return s
+}
+
+// TestLastPotionRace: eight players press Buy on the last potion at once, against a
+// real bbolt file: exactly one gets it and pays, every other is refused out-of-stock and
+// keeps their coins. The GM's Undo of the purchase puts the potion back on the shelf
+// and the coins back in the purse.
+func TestLastPotionRace(t *testing.T) {
+	m, users := shopTable(t, 8)
+	var wg sync.WaitGroup
+	resps := make([]Response, len(users))
+	errs := make([]error, len(users))
+	for i, u := range users {
+		wg.Go(func() {
+			comp := Component{CustomID: shopBuyID.encode("potion-of-healing-common"), User: u, ChannelID: m.ch}
+			resps[i], errs[i] = m.core.buyClick(context.Background(), comp, []string{"potion-of-healing-common"})
+		})
+	}
+	wg.Wait()
+	winner := -1
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			if winner >= 0 {
+				t.Fatalf("both C%d and C%d bought the last potion", winner, i)
+			}
+			winner = i
+		case refusal.Of(err) != refusal.OutOfStock:
+			t.Errorf("C%d: %v (%s), want out-of-stock", i, err, refusal.Of(err))
+		}
+	}
+	if winner < 0 {
+		t.Fatal("nobody bought the potion")
+	}
+	if s := m.shop().Listings[0].Stock; s == nil || *s != 0 {
+		t.Fatalf("stock after the race: %v", s)
+	}
+	for i := range users {
+		rec := m.gameRecord(fmt.Sprintf("C%d", i))
+		want := map[string]int64{"gp": 60}
+		if i == winner {
+			want = map[string]int64{"gp": 10}
+			if len(rec.Inventory.Items) != 1 {
+				t.Errorf("the buyer holds %+v", rec.Inventory.Items)
+			}
+		}
+		if fmt.Sprint(rec.Inventory.Purse) != fmt.Sprint(want) {
+			t.Errorf("C%d's purse %v, want %v", i, rec.Inventory.Purse, want)
+		}
+	}
+
+	undo := resps[winner].Components[0].Buttons[0]
+	got := m.core.OnComponent(context.Background(), Component{CustomID: undo.CustomID, User: gmUser, ChannelID: m.ch})
+	if !strings.Contains(got.Content, "Undone") {
+		t.Fatalf("undo: %+v", got)
+	}
+	if s := m.shop().Listings[0].Stock; s == nil || *s != 1 {
+		t.Errorf("stock after Undo: %v", s)
+	}
+	if rec := m.gameRecord(fmt.Sprintf("C%d", winner)); fmt.Sprint(rec.Inventory.Purse) != fmt.Sprint(map[string]int64{"gp": 60}) || len(rec.Inventory.Items) != 0 {
+		t.Errorf("the buyer after Undo: %+v", rec.Inventory)
+	}
+}
+
+// TestShopRefusals: each refusal names its kind and changes nothing.
+func TestShopRefusals(t *testing.T) {
+	m, users := shopTable(t, 1)
+	cmd := func(name string, opts ...string) Command {
+		c := Command{Name: name, User: users[0], ChannelID: m.ch}
+		for i := 0; i+1 < len(opts); i += 2 {
+			c.Options = append(c.Options, Option{Name: opts[i], Value: opts[i+1]})
+		}
+		return c
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		what string
+		run  func() error
+		want refusal.Reason
+	}{
+		{"more than the stock", func() error { _, err := m.core.cmdBuy(ctx, cmd("buy", "item", "Potion", "count", "2")); return err }, refusal.OutOfStock},
+		{"a count of 0", func() error { _, err := m.core.cmdBuy(ctx, cmd("buy", "item", "Potion", "count", "0")); return err }, refusal.BadAmount},
+		{"what it does not sell", func() error { _, err := m.core.cmdBuy(ctx, cmd("buy", "item", "Airship")); return err }, refusal.UnknownEntry},
+		{"selling what is not held", func() error { _, err := m.core.cmdSell(ctx, cmd("sell", "item", "Lamp")); return err }, refusal.NotHeld},
+		{"a name too long", func() error {
+			_, err := m.core.cmdShopOpen(ctx, Command{Name: "shop open", User: gmUser, ChannelID: m.ch, Options: []Option{{Name: "name", Value: strings.Repeat("x", 81)}}})
+			return err
+		}, refusal.TooMany},
+		{"past the most a listing holds", func() error {
+			_, err := m.core.cmdShopStock(ctx, Command{Name: "shop stock", User: gmUser, ChannelID: m.ch, Options: []Option{{Name: "item", Value: "Potion of Healing"}, {Name: "count", Value: "1000000"}}})
+			return err
+		}, refusal.TooMany},
+		{"a player stocking", func() error { _, err := m.core.cmdShopStock(ctx, cmd("shop stock", "item", "Lamp")); return err }, refusal.NotGM},
+		{"a player minting coins", func() error {
+			_, err := coinsHandler("add")(m.core, ctx, cmd("coins add", "amount", "9 gp"))
+			return err
+		}, refusal.NotGM},
+		{"a bad amount", func() error {
+			_, err := coinsHandler("remove")(m.core, ctx, cmd("coins remove", "amount", "9 doubloons"))
+			return err
+		}, refusal.BadAmount},
+		{"more than the purse", func() error {
+			_, err := coinsHandler("remove")(m.core, ctx, cmd("coins remove", "amount", "61 gp"))
+			return err
+		}, refusal.CannotAfford},
+	} {
+		if err := c.run(); refusal.Of(err) != c.want {
+			t.Errorf("%s: %v (%s), want %s", c.what, err, refusal.Of(err), c.want)
+		}
+	}
+	m.ok(gmUser, "shop close")
+	if _, err := m.core.cmdBuy(ctx, cmd("buy", "item", "Potion")); refusal.Of(err) != refusal.NotAllowed || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("a closed shop: %v", err)
+	}
+	if s := m.shop().Listings[0].Stock; *s != 1 {
+		t.Errorf("the refusals changed the stock: %d", *s)
+	}
+	if rec := m.gameRecord("C0"); fmt.Sprint(rec.Inventory.Purse) != fmt.Sprint(map[string]int64{"gp": 60}) {
+		t.Errorf("the refusals changed the purse: %v", rec.Inventory.Purse)
+	}
+}
+
+// TestTradeExpires: an offer answered after it expired is refused, nothing moves, and
+// the offer is gone.
+func TestTradeExpires(t *testing.T) {
+	m, users := shopTable(t, 2)
+	r := m.core.OnCommand(context.Background(), Command{Name: "trade offer", User: users[0], ChannelID: m.ch,
+		Options: []Option{{Name: "to", Value: "C1"}, {Name: "give_coins", Value: "5 gp"}}})
+	if len(r.Components) == 0 {
+		t.Fatalf("/trade offer: %+v", r)
+	}
+	m.core.clock.(*schedule.ManualClock).Set(cmdTime.Add(tradeTTL + 1))
+	accept := r.Components[0].Buttons[0]
+	args, err := tradeAcceptID.parse(accept.CustomID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.core.tradeAccept(context.Background(), Component{CustomID: accept.CustomID, User: users[1], ChannelID: m.ch}, args)
+	if refusal.Of(err) != refusal.NotAllowed || !strings.Contains(err.Error(), "expired") {
+		t.Fatalf("a late accept: %v", err)
+	}
+	for _, name := range []string{"C0", "C1"} {
+		if rec := m.gameRecord(name); fmt.Sprint(rec.Inventory.Purse) != fmt.Sprint(map[string]int64{"gp": 60}) {
+			t.Errorf("%s after a late accept: %v", name, rec.Inventory.Purse)
+		}
+	}
+	m.view(func(tx storage.Tx) error {
+		if _, err := tx.Trade(m.ch); storage.KindOf(err) != storage.NotFound {
+			t.Errorf("the expired offer is still stored: %v", err)
+		}
+		return nil
+	})
+}
