@@ -250,6 +250,9 @@ func cardRecords(records []*storage.CardRecord) []*storage.CardRecord {
 // def being the card a tag without who= is for.
 func (t *table) apply(tags []parser.Tag, def string) []applied {
 	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: t.catalogs}
+	// One Applier for the message's sheet tags, so what a card's build yields is worked
+	// out once, not per tag (sheet.Applier).
+	ap := sheet.NewApplier(t.rules.Ruleset)
 	out := make([]applied, 0, len(tags))
 	for _, tag := range tags {
 		var a applied
@@ -259,7 +262,10 @@ func (t *table) apply(tags []parser.Tag, def string) []applied {
 		case isRoll(tag):
 			a = t.throw(tag, def)
 		default:
-			a = applied{tag: tag, res: sheet.Apply(t.rules.Ruleset, t.cards, tag, opts)}
+			a = applied{tag: tag, res: ap.Apply(t.cards, tag, opts)}
+		}
+		if tag.Kind == parser.Inventory || isRoll(tag) {
+			ap.Forget() // such a tag changes cards by other means than ap
 		}
 		for _, cr := range a.res.Cards {
 			if len(cr.Changes) > 0 {
