@@ -125,7 +125,7 @@ func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg pa
 	if !applies {
 		return nil, nil
 	}
-	content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
+	content, embeds, outs := renderReply(t.rules.Ruleset, t.sheets, t.cards, done)
 	return []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Components: undoRow(seq), Outcomes: outs, ReplySeq: seq}}, nil
 }
 
@@ -202,6 +202,9 @@ type table struct {
 	// Rolls) that the same tags throw again, each used once (check.go).
 	dice   check.Source
 	replay []storage.Roll
+	// sheets is the Applier the last apply ran its sheet tags through; what it worked
+	// out for the cards holds until they change by other means (sheet.Applier).
+	sheets *sheet.Applier
 }
 
 // gmCampaign is channelID's campaign when author is one of its GMs; otherwise it skips
@@ -253,6 +256,7 @@ func (t *table) apply(tags []parser.Tag, def string) []applied {
 	// One Applier for the message's sheet tags, so what a card's build yields is worked
 	// out once, not per tag (sheet.Applier).
 	ap := sheet.NewApplier(t.rules.Ruleset)
+	t.sheets = ap
 	out := make([]applied, 0, len(tags))
 	for _, tag := range tags {
 		var a applied
