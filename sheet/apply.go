@@ -118,12 +118,12 @@ func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 // An Applier is not safe for concurrent use.
 type Applier struct {
 	ix    *index
-	known map[*Card]*evaluated
+	known map[*Card]*cardEval
 }
 
 // NewApplier returns an Applier for cards on rs.
 func NewApplier(rs *ruleset.Ruleset) *Applier {
-	return &Applier{ix: newIndex(rs), known: map[*Card]*evaluated{}}
+	return &Applier{ix: newIndex(rs), known: map[*Card]*cardEval{}}
 }
 
 // Forget drops everything worked out for the cards: call it after changing a card by
@@ -133,7 +133,7 @@ func (a *Applier) Forget() { clear(a.known) }
 // LiveOf is card's live state as it stands: the package's LiveOf, from what a has
 // worked out for card.
 func (a *Applier) LiveOf(card *Card) *Resolved {
-	return a.evaluated(card).frame.resolve(a.ix, &card.Live)
+	return a.evalOf(card).frame.resolve(a.ix, &card.Live)
 }
 
 // Apply is the package's Apply on the Applier's ruleset.
@@ -224,7 +224,7 @@ func (a *Applier) applyOne(card *Card, req parser.Tag, h opSpec, opts *Options) 
 		work = card.Clone()
 	}
 	op := &Op{Rules: a.ix.rs, Card: work, Req: req, Opts: opts, ix: a.ix}
-	op.Values = a.evaluated(card).values(a.ix, op.Card, live)
+	op.Values = a.evalOf(card).values(a.ix, op.Card, live)
 	now, err := h.handler(op)
 	if err != nil {
 		return CardResult{Card: card.Name, Outcome: Refused(err)}
@@ -240,21 +240,21 @@ func (a *Applier) applyOne(card *Card, req parser.Tag, h opSpec, opts *Options) 
 	return CardResult{Card: card.Name, Outcome: out, Changes: changes}
 }
 
-// evaluated is what a card's build yields, worked out once by an Applier: the build's
+// cardEval is what a card's build yields, worked out once by an Applier: the build's
 // numbers as evaluateLive leaves them before the live state is read in (every live read
 // 0; Live nil), and the build's live frame.
-type evaluated struct {
+type cardEval struct {
 	base  Values
-	frame *liveFrame
+	frame liveFrame
 }
 
-// evaluated is what a has worked out for card, working it out the first time.
-func (a *Applier) evaluated(card *Card) *evaluated {
+// evalOf is what a has worked out for card, working it out the first time.
+func (a *Applier) evalOf(card *Card) *cardEval {
 	if e, ok := a.known[card]; ok {
 		return e
 	}
 	base := evaluateNumbers(a.ix, &card.Build, nil, nil, nil)
-	e := &evaluated{frame: frameOf(a.ix, &card.Build, base)}
+	e := &cardEval{frame: frameOf(a.ix, &card.Build, base)}
 	e.base = *base
 	a.known[card] = e
 	return e
@@ -264,7 +264,7 @@ func (a *Applier) evaluated(card *Card) *evaluated {
 // worked out for, its build the same): evaluateLive's for a live-only op, else
 // evaluateCard's with no items. Each op gets its own copy: what Values works out
 // lazily (skills, saves, caps) reads the op's live state.
-func (e *evaluated) values(ix *index, work *Card, liveOnly bool) *Values {
+func (e *cardEval) values(ix *index, work *Card, liveOnly bool) *Values {
 	v := e.base
 	v.build, v.Caps = &work.Build, maps.Clone(e.base.Caps)
 	if !liveOnly {

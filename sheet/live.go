@@ -272,7 +272,8 @@ func listPools(ix *index, build *Build, base *Values) []Pool {
 
 // resolveLive reads the card's stored live state against the sheet.
 func resolveLive(ix *index, card *Card, base *Values) *Resolved {
-	return frameOf(ix, &card.Build, base).resolve(ix, &card.Live)
+	f := frameOf(ix, &card.Build, base)
+	return f.resolve(ix, &card.Live)
 }
 
 // liveFrame is the part of a live state that the build alone decides: which pools,
@@ -293,9 +294,9 @@ type trackFrame struct {
 }
 
 // frameOf works out a build's live frame on base, the build's numbers (live reads 0).
-func frameOf(ix *index, build *Build, base *Values) *liveFrame {
+func frameOf(ix *index, build *Build, base *Values) liveFrame {
 	s := &ix.rs.Sheet
-	f := &liveFrame{pools: listPools(ix, build, base), tracks: make([]trackFrame, 0, len(s.Live.Tracks))}
+	f := liveFrame{pools: listPools(ix, build, base), tracks: make([]trackFrame, 0, len(s.Live.Tracks))}
 	for i := range s.Live.Tracks {
 		t := &s.Live.Tracks[i]
 		if t.IsWound() {
