@@ -125,27 +125,28 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 	s.release()
 	locked = false
 
-	// While the batch commits, keep what fn wrote in the memo, so the next command to
-	// read these cards finds them decoded (see record.CardMemo): the last bytes of each.
-	remember := func() {
-		written := t.written
-		for i, w := range slices.Backward(written) {
-			if !slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }) {
-				s.cards.Remember(w.key, w.raw, w.rec)
-			}
-		}
-	}
+	// While the batch commits, keep what fn wrote in the memo.
 	if alone == nil {
-		remember()
+		s.remember(t.written)
 		return <-done
 	}
 	var wg sync.WaitGroup
 	if len(t.written) > 0 {
-		wg.Go(remember) // on the other core, while this one commits
+		wg.Go(func() { s.remember(t.written) }) // on the other core, while this one commits
 	}
 	s.commit(alone)
 	wg.Wait()
 	return <-done
+}
+
+// remember keeps the cards a function wrote in the memo, so the next command to read
+// them finds them decoded (see record.CardMemo): the last bytes of each.
+func (s *store) remember(written []writtenCard) {
+	for i, w := range slices.Backward(written) {
+		if !slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }) {
+			s.cards.Remember(w.key, w.raw, w.rec)
+		}
+	}
 }
 
 // alone takes the open batch for its caller to commit on its own goroutine, when the
