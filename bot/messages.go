@@ -126,7 +126,7 @@ func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg pa
 	if !applies {
 		return nil, nil
 	}
-	content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
+	content, embeds, outs := renderReply(t.rules.Ruleset, t.sheets, t.cards, done)
 	return []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Components: undoRow(seq), Outcomes: outs, ReplySeq: seq}}, nil
 }
 
@@ -209,6 +209,9 @@ type table struct {
 	invWhy string
 	held   map[*storage.CardRecord]heldAs // inventory_tags.go
 	actor  actor                          // who inventory tags act as (cmd_inventory_item.go)
+	// sheets is the Applier the last apply ran its sheet tags through; what it worked
+	// out for the cards holds until they change by other means (sheet.Applier).
+	sheets *sheet.Applier
 }
 
 // gmCampaign is channelID's campaign when author is one of its GMs; otherwise it skips
@@ -264,6 +267,10 @@ func cardRecords(records []*storage.CardRecord) []*storage.CardRecord {
 // def being the card a tag without who= is for.
 func (t *table) apply(tags []parser.Tag, def string) []applied {
 	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: t.catalogs}
+	// One Applier for the message's sheet tags, so what a card's build yields is worked
+	// out once, not per tag (sheet.Applier).
+	ap := sheet.NewApplier(t.rules.Ruleset)
+	t.sheets = ap
 	out := make([]applied, 0, len(tags))
 	for _, tag := range tags {
 		var a applied
@@ -273,7 +280,10 @@ func (t *table) apply(tags []parser.Tag, def string) []applied {
 		case isRoll(tag):
 			a = t.throw(tag, def)
 		default:
-			a = applied{tag: tag, res: sheet.Apply(t.rules.Ruleset, t.cards, tag, opts)}
+			a = applied{tag: tag, res: ap.Apply(t.cards, tag, opts)}
+		}
+		if tag.Kind == parser.Inventory || isRoll(tag) {
+			ap.Forget() // such a tag changes cards by other means than ap
 		}
 		for _, cr := range a.res.Cards {
 			if len(cr.Changes) > 0 {

@@ -86,7 +86,7 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		if !changed {
 			return nil
 		}
-		content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, shown)
+		content, embeds, outs := renderReply(t.rules.Ruleset, nil, t.cards, shown)
 		if len(shown) == 0 {
 			content = noTagsLeft
 		}

@@ -150,7 +150,7 @@ func firedPost(t *table, s storage.Schedule, at time.Time, seq int64, done []app
 		}
 		return Action{Kind: Post, ChannelID: s.ChannelID, Content: "⏰ " + gapNote(gaps)}
 	}
-	content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
+	content, embeds, outs := renderReply(t.rules.Ruleset, nil, t.cards, done)
 	head := firedHeader(s, restLabel(t.rules.Ruleset, s.Rest), at)
 	if len(gaps) > 0 {
 		head += "\n" + gapNote(gaps)

@@ -63,12 +63,14 @@ const unapplied = "Not applied"
 // render is a reply's post: the write-backs, one per line, and an embed per character.
 // rs and cards (as they are after the reply) tell what each touched pool has left.
 func render(rs *ruleset.Ruleset, cards []*sheet.Card, tags []applied) (string, []Embed) {
-	content, embeds, _ := renderReply(rs, cards, tags)
+	content, embeds, _ := renderReply(rs, nil, cards, tags)
 	return content, embeds
 }
 
-// renderReply is render with each tag's outcome as data, for the post's Action.
-func renderReply(rs *ruleset.Ruleset, cards []*sheet.Card, tags []applied) (string, []Embed, []Outcome) {
+// renderReply is render with each tag's outcome as data, for the post's Action. sheets,
+// when not nil, is the Applier that applied tags to cards just now: it reads what the
+// pools have left without working each card's build out again.
+func renderReply(rs *ruleset.Ruleset, sheets *sheet.Applier, cards []*sheet.Card, tags []applied) (string, []Embed, []Outcome) {
 	var outs []Outcome
 	if len(tags) > 0 {
 		outs = make([]Outcome, len(tags))
@@ -79,6 +81,7 @@ func renderReply(rs *ruleset.Ruleset, cards []*sheet.Card, tags []applied) (stri
 		lines[i] = outs[i].Tag
 	}
 	b := newEmbeds()
+	b.sheets = sheets
 	for _, a := range tags {
 		if a.roll != nil {
 			b.add(a.roll.card, "✓ "+a.roll.line, true)
@@ -187,6 +190,8 @@ type embedSet struct {
 	lines   map[string][]string
 	ok, bad map[string]int
 	pools   map[string][]string // pool keys touched, per character, in order
+	// sheets reads the cards' live states when set (renderReply); nil reads them afresh.
+	sheets *sheet.Applier
 }
 
 func newEmbeds() *embedSet {
@@ -231,7 +236,7 @@ func (b *embedSet) embeds(rs *ruleset.Ruleset, cards []*sheet.Card) []Embed {
 		case b.bad[name] > 0:
 			e.Color = colorPartial
 		}
-		if left := poolsLeft(rs, cards, name, b.pools[name]); left != "" {
+		if left := b.poolsLeft(rs, cards, name); left != "" {
 			e.Fields = []EmbedField{{Name: "Left", Value: left}}
 		}
 		out = append(out, e)
@@ -239,9 +244,10 @@ func (b *embedSet) embeds(rs *ruleset.Ruleset, cards []*sheet.Card) []Embed {
 	return out
 }
 
-// poolsLeft lists the pools keys of the card named name as they stand: "Hit Points 5/12
-// +3 temp · Spell Slots 1st 2/4".
-func poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, name string, keys []string) string {
+// poolsLeft lists the pools touched on the card named name as they stand: "Hit Points
+// 5/12 +3 temp · Spell Slots 1st 2/4".
+func (b *embedSet) poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, name string) string {
+	keys := b.pools[name]
 	if len(keys) == 0 || rs == nil {
 		return ""
 	}
@@ -249,7 +255,12 @@ func poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, name string, keys []str
 	if err != nil {
 		return ""
 	}
-	live := sheet.LiveOf(rs, card)
+	var live *sheet.Resolved
+	if b.sheets != nil {
+		live = b.sheets.LiveOf(card)
+	} else {
+		live = sheet.LiveOf(rs, card)
+	}
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
 		if p := live.Pool(k); p != nil {

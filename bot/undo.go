@@ -157,7 +157,7 @@ func (c *Core) redo(tx storage.Tx, camp *storage.Campaign, r *storage.Reply, by 
 	if err := tx.PutReply(r); err != nil {
 		return Action{}, err
 	}
-	content, embeds, outs := renderReply(t.rules.Ruleset, t.cards, done)
+	content, embeds, outs := renderReply(t.rules.Ruleset, nil, t.cards, done)
 	a := postOrEdit(r, "↪ Redone by "+by+":\n"+content, embeds)
 	a.Outcomes = outs
 	return a, nil

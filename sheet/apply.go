@@ -1,6 +1,7 @@
 package sheet
 
 import (
+	"maps"
 	"strings"
 
 	"sheetkeeper/parser"
@@ -104,7 +105,40 @@ var ops = map[string]opSpec{
 // own and reports partial outcomes ("Mira 1450; Bram 1200; Ash refused (not-allowed)").
 // Every refusal it returns names the request's op as the one that refused (Outcome.Op).
 func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Result {
-	res := apply(rs, cards, req, opts)
+	return NewApplier(rs).Apply(cards, req, opts)
+}
+
+// Applier applies a message's requests one after another on one ruleset, each exactly
+// as Apply would, but works out once what a card's build yields — the ruleset's index,
+// the build's numbers, and which pools, tracks and states the sheet shows with their
+// maximums — instead of once per request: a reply's tags mostly move live values and
+// leave builds alone, and that evaluation was most of a tag's cost. A card is known by
+// its pointer; an op that changes its build (Op.BuildChanged) drops what was worked out
+// for it. Anything else that changes a card between two calls must call Forget first.
+// An Applier is not safe for concurrent use.
+type Applier struct {
+	ix    *index
+	known map[*Card]*cardEval
+}
+
+// NewApplier returns an Applier for cards on rs.
+func NewApplier(rs *ruleset.Ruleset) *Applier {
+	return &Applier{ix: newIndex(rs), known: map[*Card]*cardEval{}}
+}
+
+// Forget drops everything worked out for the cards: call it after changing a card by
+// other means than this Applier.
+func (a *Applier) Forget() { clear(a.known) }
+
+// LiveOf is card's live state as it stands: the package's LiveOf, from what a has
+// worked out for card.
+func (a *Applier) LiveOf(card *Card) *Resolved {
+	return a.evalOf(card).frame.resolve(a.ix, &card.Live)
+}
+
+// Apply is the package's Apply on the Applier's ruleset.
+func (a *Applier) Apply(cards []*Card, req parser.Tag, opts Options) Result {
+	res := a.apply(cards, req, opts)
 	op := strings.ToLower(req.Op)
 	res.Outcome.refusedBy(op)
 	for i := range res.Cards {
@@ -121,7 +155,7 @@ func (o *Outcome) refusedBy(op string) {
 }
 
 // apply is Apply before its refusals are marked with the op.
-func apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Result {
+func (a *Applier) apply(cards []*Card, req parser.Tag, opts Options) Result {
 	if err := req.Err(); err != nil {
 		return Result{Outcome: Refused(err)}
 	}
@@ -132,7 +166,6 @@ func apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 	if !ok {
 		return Result{Outcome: Refused(refuse(refusal.Malformed, "op %q is not a sheet op", req.Op))}
 	}
-	ix := newIndex(rs)
 	if IsParty(req.Who) {
 		party := opts.Party
 		if party == nil {
@@ -146,7 +179,7 @@ func apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 		var firstRefusal *Outcome
 		anyOK := false
 		for _, c := range party {
-			cr := applyOne(ix, c, req, h, &opts)
+			cr := a.applyOne(c, req, h, &opts)
 			res.Cards = append(res.Cards, cr)
 			if cr.Outcome.OK() {
 				anyOK = true
@@ -178,24 +211,20 @@ func apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 	if err != nil {
 		return Result{Outcome: Refused(err)}
 	}
-	cr := applyOne(ix, card, req, h, &opts)
+	cr := a.applyOne(card, req, h, &opts)
 	return Result{Outcome: cr.Outcome, Cards: []CardResult{cr}}
 }
 
 // applyOne runs one handler on a working copy of card and keeps the copy only when it
 // succeeds.
-func applyOne(ix *index, card *Card, req parser.Tag, h opSpec, opts *Options) CardResult {
+func (a *Applier) applyOne(card *Card, req parser.Tag, h opSpec, opts *Options) CardResult {
 	live := h.liveOnly
 	work := &Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
 	if !live {
 		work = card.Clone()
 	}
-	op := &Op{Rules: ix.rs, Card: work, Req: req, Opts: opts, ix: ix}
-	if live {
-		op.Values = evaluateLive(ix, op.Card)
-	} else {
-		op.Values = evaluateCard(ix, op.Card, nil)
-	}
+	op := &Op{Rules: a.ix.rs, Card: work, Req: req, Opts: opts, ix: a.ix}
+	op.Values = a.evalOf(card).values(a.ix, op.Card, live)
 	now, err := h.handler(op)
 	if err != nil {
 		return CardResult{Card: card.Name, Outcome: Refused(err)}
@@ -205,7 +234,45 @@ func applyOne(ix *index, card *Card, req parser.Tag, h opSpec, opts *Options) Ca
 	changes := diffLive(nil, card.Name, &card.Live, &op.Card.Live)
 	if op.BuildChanged {
 		changes = diffBuild(changes, card.Name, &card.Build, &op.Card.Build)
+		delete(a.known, card)
 	}
 	*card = *op.Card
 	return CardResult{Card: card.Name, Outcome: out, Changes: changes}
+}
+
+// cardEval is what a card's build yields, worked out once by an Applier: the build's
+// numbers as evaluateLive leaves them before the live state is read in (every live read
+// 0; Live nil), and the build's live frame.
+type cardEval struct {
+	base  Values
+	frame liveFrame
+}
+
+// evalOf is what a has worked out for card, working it out the first time.
+func (a *Applier) evalOf(card *Card) *cardEval {
+	if e, ok := a.known[card]; ok {
+		return e
+	}
+	base := evaluateNumbers(a.ix, &card.Build, nil, nil, nil)
+	e := &cardEval{frame: frameOf(a.ix, &card.Build, base)}
+	e.base = *base
+	a.known[card] = e
+	return e
+}
+
+// values is the evaluation an op runs on, for work (a working copy of the card e was
+// worked out for, its build the same): evaluateLive's for a live-only op, else
+// evaluateCard's with no items. Each op gets its own copy: what Values works out
+// lazily (skills, saves, caps) reads the op's live state.
+func (e *cardEval) values(ix *index, work *Card, liveOnly bool) *Values {
+	v := e.base
+	v.build, v.Caps = &work.Build, maps.Clone(e.base.Caps)
+	if !liveOnly {
+		v.evaluateTrained() // before Live is set, as evaluateCard's first pass
+	}
+	v.Live = e.frame.resolve(ix, &work.Live)
+	if !liveOnly && ix.readsLive {
+		return evaluate(ix, &work.Build, v.Live, nil, &v.ProficiencyBonus)
+	}
+	return &v
 }

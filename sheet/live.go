@@ -272,9 +272,56 @@ func listPools(ix *index, build *Build, base *Values) []Pool {
 
 // resolveLive reads the card's stored live state against the sheet.
 func resolveLive(ix *index, card *Card, base *Values) *Resolved {
+	f := frameOf(ix, &card.Build, base)
+	return f.resolve(ix, &card.Live)
+}
+
+// liveFrame is the part of a live state that the build alone decides: which pools,
+// tracks and states the sheet shows, with their maximums, labels and wound levels. A
+// live-only op leaves it as it was, so an Applier works it out once per card and fills
+// in each op's live values (resolve).
+type liveFrame struct {
+	pools  []Pool // Value and Temp not filled in
+	tracks []trackFrame
+	states []*ruleset.State
+}
+
+// trackFrame is one track the sheet shows: tv without its value, and a wound track's
+// levels (nil for a plain track).
+type trackFrame struct {
+	tv     TrackValue
+	levels []ruleset.TrackLevel
+}
+
+// frameOf works out a build's live frame on base, the build's numbers (live reads 0).
+func frameOf(ix *index, build *Build, base *Values) liveFrame {
 	s := &ix.rs.Sheet
-	st := &card.Live
-	r := &Resolved{Pools: listPools(ix, &card.Build, base)}
+	f := liveFrame{pools: listPools(ix, build, base), tracks: make([]trackFrame, 0, len(s.Live.Tracks))}
+	for i := range s.Live.Tracks {
+		t := &s.Live.Tracks[i]
+		if t.IsWound() {
+			levels := woundLevels(ix, build, base, t)
+			f.tracks = append(f.tracks, trackFrame{tv: TrackValue{ID: t.ID, Label: t.Label, Max: len(levels), Decl: t}, levels: levels})
+			continue
+		}
+		if base.Hidden(t.HideWhen) {
+			continue
+		}
+		f.tracks = append(f.tracks, trackFrame{tv: TrackValue{ID: t.ID, Label: t.Label, Min: t.Min, Max: trackMax(t, base), Decl: t}})
+	}
+	for i := range s.Live.States {
+		if d := &s.Live.States[i]; !base.Hidden(d.HideWhen) {
+			f.states = append(f.states, d)
+		}
+	}
+	return f
+}
+
+// resolve reads the stored live state st into the frame: every value where it is
+// stored, else its default. Junk reads as defaults.
+func (f *liveFrame) resolve(ix *index, st *Live) *Resolved {
+	s := &ix.rs.Sheet
+	r := &Resolved{Pools: slices.Clone(f.pools)}
 	for i := range r.Pools {
 		p := &r.Pools[i]
 		p.Value = p.Default()
@@ -286,24 +333,20 @@ func resolveLive(ix *index, card *Card, base *Values) *Resolved {
 		}
 		p.Value = clamp(p.Value, 0, p.Max)
 	}
-	r.Tracks = make([]TrackValue, 0, len(s.Live.Tracks))
-	for i := range s.Live.Tracks {
-		t := &s.Live.Tracks[i]
-		if t.IsWound() {
-			levels := woundLevels(ix, &card.Build, base, t)
-			w := resolveWounds(t, levels, storedWounds(st, t.ID))
-			r.Tracks = append(r.Tracks, TrackValue{ID: t.ID, Label: t.Label, Max: len(levels), Value: w.Filled, Decl: t, Wound: w})
-			continue
+	r.Tracks = make([]TrackValue, len(f.tracks))
+	for i := range f.tracks {
+		tf := &f.tracks[i]
+		tv := tf.tv
+		if tv.Decl.IsWound() {
+			tv.Wound = resolveWounds(tv.Decl, tf.levels, storedWounds(st, tv.ID))
+			tv.Value = tv.Wound.Filled
+		} else {
+			tv.Value = tv.Default()
+			if v, ok := st.Tracks[tv.ID]; ok {
+				tv.Value = clamp(v, tv.Min, tv.Max)
+			}
 		}
-		if base.Hidden(t.HideWhen) {
-			continue
-		}
-		tv := TrackValue{ID: t.ID, Label: t.Label, Min: t.Min, Max: trackMax(t, base), Decl: t}
-		tv.Value = tv.Default()
-		if v, ok := st.Tracks[t.ID]; ok {
-			tv.Value = clamp(v, tv.Min, tv.Max)
-		}
-		r.Tracks = append(r.Tracks, tv)
+		r.Tracks[i] = tv
 	}
 	r.Text = make([]TextValue, len(s.Live.Text))
 	for i, t := range s.Live.Text {
@@ -313,16 +356,15 @@ func resolveLive(ix *index, card *Card, base *Values) *Resolved {
 	for i, c := range s.Live.Conditions {
 		r.Conditions[i] = ConditionValue{ID: c.ID, Label: c.Label, Active: slices.Contains(st.Conditions, c.ID)}
 	}
-	for i := range s.Live.States {
-		d := &s.Live.States[i]
-		if base.Hidden(d.HideWhen) {
-			continue
-		}
+	if len(f.states) > 0 {
+		r.States = make([]StateValue, len(f.states))
+	}
+	for i, d := range f.states {
 		v, ok := st.States[d.ID]
 		if !ok || !contains(d.Values, v) {
 			v = StateDefault(d)
 		}
-		r.States = append(r.States, StateValue{ID: d.ID, Label: d.Label, Decl: d, Value: v, ValueLabel: d.ValueLabel(v)})
+		r.States[i] = StateValue{ID: d.ID, Label: d.Label, Decl: d, Value: v, ValueLabel: d.ValueLabel(v)}
 	}
 	return r
 }

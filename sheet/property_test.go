@@ -2,6 +2,7 @@ package sheet
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -124,6 +125,73 @@ func TestPropertySpendRestore(t *testing.T) {
 		o2 := Apply(rs, []*Card{c}, tag(t, fmt.Sprintf(`[sheet: op="restore" pool=%q amount="%d"]`, p.Key, n)), Options{Default: "Mira"})
 		if !o1.Outcome.OK() || !o2.Outcome.OK() || !c.Equal(before) {
 			t.Fatalf("spend %d then restore %d on %s: %s / %s", n, n, p.Key, summary(o1.Outcome), summary(o2.Outcome))
+		}
+	})
+}
+
+// TestPropertyApplier: one Applier across a message's tags gives exactly what Apply gives
+// tag by tag — the same results, changes and cards, and the same live state read back —
+// over random sequences that also change builds (advance), which must drop what the
+// Applier worked out for the card.
+func TestPropertyApplier(t *testing.T) {
+	// Every set may advance: the reference ones are given an advancement block (each
+	// load is the test's own), so a build change moves pool maximums.
+	sets := []*ruleset.Ruleset{fixture(t, "trials.json"), useRuleset(t, arcanaPath)}
+	for _, f := range referenceFiles {
+		sets = append(sets, reference(t, f))
+	}
+	for _, rs := range sets {
+		if rs.Sheet.Advancement == nil {
+			adv := &ruleset.Advancement{Abilities: true}
+			for _, f := range rs.Sheet.Fields {
+				if f.Type == "number" {
+					adv.Fields = append(adv.Fields, f.ID)
+				}
+			}
+			rs.Sheet.Advancement = adv
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		rs := rapid.SampledFrom(sets).Draw(t, "ruleset")
+		// What an advance may change: the advancement block's number fields and, when it
+		// allows them, abilities (a pool's maximum often reads one).
+		var advances []string
+		if adv := rs.Sheet.Advancement; adv != nil {
+			for _, id := range adv.Fields {
+				if f := rs.Sheet.Field(id); f != nil && f.Type == "number" {
+					advances = append(advances, fmt.Sprintf(`field=%q`, id))
+				}
+			}
+			for _, a := range rs.Sheet.Abilities {
+				if adv.Abilities {
+					advances = append(advances, fmt.Sprintf(`ability=%q`, a.ID))
+				}
+			}
+		}
+		fresh := newCard(rs, "Mira")
+		fresh.Build.Lists = map[string][]Row{"tricks": {{"name": "Spark", "uses": float64(rapid.IntRange(0, 3).Draw(t, "uses"))}}}
+		fresh.Build.Fields = map[string]any{"toughness": float64(rapid.IntRange(-3, 3).Draw(t, "toughness"))}
+		if rs.Sheet.Live.Pools[0].ID == "hp" {
+			fresh.Build.Fields = casterFields()
+		}
+		reused := fresh.Clone()
+		ap := NewApplier(rs)
+		for range rapid.IntRange(1, 25).Draw(t, "steps") {
+			text := randomTag(t, rs)
+			if len(advances) > 0 && rapid.IntRange(0, 3).Draw(t, "advance?") == 0 {
+				text = fmt.Sprintf(`[sheet: op="advance" %s by="%d"]`, rapid.SampledFrom(advances).Draw(t, "target"), rapid.IntRange(-3, 12).Draw(t, "by"))
+			}
+			want := Apply(rs, []*Card{fresh}, tag(t, text), Options{Default: "Mira"})
+			got := ap.Apply([]*Card{reused}, tag(t, text), Options{Default: "Mira"})
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s:\n got %+v\nwant %+v", text, got, want)
+			}
+			if !reused.Equal(fresh) {
+				t.Fatalf("%s: the cards differ", text)
+			}
+			if got, want := ap.LiveOf(reused), LiveOf(rs, fresh); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: live state\n got %+v\nwant %+v", text, got, want)
+			}
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"sheetkeeper/storage"
@@ -22,7 +23,9 @@ import (
 //     had its own transaction in the order they took the lock. What it writes joins the
 //     open batch, and its caller waits for that batch's commit.
 //   - One committer goroutine writes a closed batch into one bbolt transaction and
-//     commits it with its fsyncs, then answers the batch's callers.
+//     commits it with its fsyncs, then answers the batch's callers. A lone writer — its
+//     function the whole batch, the committer free, no one waiting — commits its batch
+//     on its own goroutine instead (alone), sparing the hand-over both ways.
 //
 // The open batch goes to the committer as soon as the committer is free and the callers
 // already waiting for the run lock then have run: handed over by the last of them, or by
@@ -118,18 +121,50 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 	done := make(chan error, 1)
 	s.open.done = append(s.open.done, done)
 	s.open.writes = append(s.open.writes, view.writes...)
+	alone := s.alone()
 	s.release()
 	locked = false
 
-	// While the batch commits, keep what fn wrote in the memo, so the next command to
-	// read these cards finds them decoded (see record.CardMemo): the last bytes of each.
-	written := t.written
+	// While the batch commits, keep what fn wrote in the memo.
+	if alone == nil {
+		s.remember(t.written)
+		return <-done
+	}
+	var wg sync.WaitGroup
+	if len(t.written) > 0 {
+		wg.Go(func() { s.remember(t.written) }) // on the other core, while this one commits
+	}
+	s.commit(alone)
+	wg.Wait()
+	return <-done
+}
+
+// remember keeps the cards a function wrote in the memo, so the next command to read
+// them finds them decoded (see record.CardMemo): the last bytes of each.
+func (s *store) remember(written []writtenCard) {
 	for i, w := range slices.Backward(written) {
 		if !slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }) {
 			s.cards.Remember(w.key, w.raw, w.rec)
 		}
 	}
-	return <-done
+}
+
+// alone takes the open batch for its caller to commit on its own goroutine, when the
+// batch is that caller's function alone, the committer is free and no one waits for the
+// run lock. A lone writer then starts its commit at once: handed to the committer, the
+// batch waited for the caller to remember its cards (the committer, woken on the
+// caller's core, did not start before it was free: ~50 µs) and the caller for its wake-up
+// after the commit (~25 µs), a third of a reply's time above the commit. Callers that
+// come while it commits make the next batch, which goes to the committer as usual.
+func (s *store) alone() *batch {
+	if s.committing || len(s.open.done) != 1 || s.waiting.Load() > 0 {
+		return nil
+	}
+	b := s.open
+	s.open = &batch{id: b.id + 1}
+	s.committing = true
+	s.hold = -1
+	return b
 }
 
 // maxBatch is the most functions a batch waits to take in while callers keep arriving.
@@ -175,30 +210,37 @@ func (s *store) handOver() {
 func (s *store) commitLoop() {
 	defer close(s.stopped)
 	for b := range s.batches {
-		var err error
-		if s.beforeCommit != nil {
-			err = s.beforeCommit(b.id)
-		}
-		if err == nil {
-			err = s.write(b.writes)
-		}
-		for _, d := range b.done {
+		s.commit(b)
+	}
+}
+
+// commit is the committer's work on batch b, on the committer's goroutine or on a lone
+// caller's (alone): write it, answer its callers, then free the committer and hand the
+// next batch over if it is ready.
+func (s *store) commit(b *batch) {
+	var err error
+	if s.beforeCommit != nil {
+		err = s.beforeCommit(b.id)
+	}
+	if err == nil {
+		err = s.write(b.writes)
+	}
+	for _, d := range b.done {
+		d <- err
+	}
+	s.run.Lock()
+	s.committing = false
+	if err != nil {
+		for _, d := range s.open.done {
 			d <- err
 		}
-		s.run.Lock()
-		s.committing = false
-		if err != nil {
-			for _, d := range s.open.done {
-				d <- err
-			}
-			s.open = &batch{id: s.open.id + 1}
-			s.pending.reset()
-		} else {
-			s.pending.settle(b.id)
-		}
-		s.handOver()
-		s.run.Unlock()
+		s.open = &batch{id: s.open.id + 1}
+		s.pending.reset()
+	} else {
+		s.pending.settle(b.id)
 	}
+	s.handOver()
+	s.run.Unlock()
 }
 
 // write applies writes, in order, in one transaction and commits it.
