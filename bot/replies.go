@@ -101,7 +101,7 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	if fresh {
 		c.observeTags(acts)
 	}
-	return acts
+	return append(acts, c.rulesAfterTags(ctx, m)...)
 }
 
 // lateCreate handles an edit of a message never applied. Discord may deliver a

@@ -27,6 +27,11 @@ type StoredRules struct {
 	// Seen are the World.Seen keys whose conditions held (one not listed did not):
 	// a list, sorted, as a becomes rule fires on a key not seen true either way.
 	Seen []string `json:"seen,omitempty" maxItems:"20000"`
+	// Had and Worn are the uids of the entries held and of those equipped when rules
+	// last ran, so the next run knows what was acquired, equipped or unequipped since
+	// (Held.Events), whichever way it changed: a tag, a command, a trade, an undo.
+	Had  []string `json:"had,omitempty" maxItems:"2000"`
+	Worn []string `json:"worn,omitempty" maxItems:"2000"`
 }
 
 // checkRules is ParseStored's check of the rules' part: a time that reads, values within
@@ -94,7 +99,47 @@ func (h *Held) KeepWorld(w *World, at time.Time) {
 		}
 	}
 	slices.Sort(r.Seen)
+	for _, e := range w.Inv {
+		r.Had = append(r.Had, e.UID)
+		if e.Equipped {
+			r.Worn = append(r.Worn, e.UID)
+		}
+	}
 	h.rules = r
+}
+
+// Events is what happened to the entries since rules last ran (KeepWorld): each entry
+// not held then was acquired (and, when it is equipped, equipped), each whose equipped
+// changed was equipped or unequipped. When rules never ran on these holdings, every
+// entry is new to them: rules are kept only for characters with rules (HasRules), so a
+// character's first item with rules is acquired then, with whatever came before it.
+func (h *Held) Events() []Event {
+	r := h.rules
+	if r == nil {
+		r = &StoredRules{}
+	}
+	set := func(uids []string) map[string]bool {
+		m := make(map[string]bool, len(uids))
+		for _, u := range uids {
+			m[u] = true
+		}
+		return m
+	}
+	hadAll, wornAll := set(r.Had), set(r.Worn)
+	var out []Event
+	for _, e := range h.Inv {
+		had, worn := hadAll[e.UID], wornAll[e.UID]
+		if !had {
+			out = append(out, Event{Kind: "acquired", UID: e.UID})
+		}
+		switch {
+		case e.Equipped && !worn:
+			out = append(out, Event{Kind: "equipped", UID: e.UID})
+		case !e.Equipped && worn && had:
+			out = append(out, Event{Kind: "unequipped", UID: e.UID})
+		}
+	}
+	return out
 }
 
 // clone is a deep copy.
@@ -102,7 +147,8 @@ func (r *StoredRules) clone() *StoredRules {
 	if r == nil {
 		return nil
 	}
-	return &StoredRules{At: r.At, Locals: maps.Clone(r.Locals), Moving: maps.Clone(r.Moving), Seen: slices.Clone(r.Seen)}
+	return &StoredRules{At: r.At, Locals: maps.Clone(r.Locals), Moving: maps.Clone(r.Moving), Seen: slices.Clone(r.Seen),
+		Had: slices.Clone(r.Had), Worn: slices.Clone(r.Worn)}
 }
 
 // appendJSON appends json.Marshal(r).
@@ -122,6 +168,12 @@ func (r *StoredRules) appendJSON(out []byte) ([]byte, error) {
 	if len(r.Seen) > 0 {
 		out = jsonappend.Strings(append(out, `,"seen":`...), r.Seen)
 	}
+	if len(r.Had) > 0 {
+		out = jsonappend.Strings(append(out, `,"had":`...), r.Had)
+	}
+	if len(r.Worn) > 0 {
+		out = jsonappend.Strings(append(out, `,"worn":`...), r.Worn)
+	}
 	return append(out, '}'), nil
 }
 
@@ -136,4 +188,16 @@ func appendMoving(out []byte, m Moving) ([]byte, error) {
 		}
 	}
 	return append(out, '}'), nil
+}
+
+// HasRules reports whether any of the entries has a rule (its item's or its template
+// lineage's): a character without is not run, and nothing of rules is kept for it.
+func (c *Campaign) HasRules(inv []*Entry) bool {
+	r := c.NewRunner(nil)
+	for _, e := range inv {
+		if len(r.rulesOf(e)) > 0 {
+			return true
+		}
+	}
+	return false
 }

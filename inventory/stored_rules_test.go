@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func TestStoredRulesRoundTrip(t *testing.T) {
 	if got, err := st.AppendJSON(nil); err != nil || string(got) != string(want) {
 		t.Fatalf("AppendJSON:\n%s\njson.Marshal:\n%s", got, want)
 	}
-	if !strings.Contains(string(want), `"rules":{"at":"2026-12-01T19:00:00.123456789Z","locals":{"heat":2.5},"moving":{"/heat":{"rate":-0.25,"until":0}},"seen":["i1/becomes"]}`) {
+	if !strings.Contains(string(want), `"rules":{"at":"2026-12-01T19:00:00.123456789Z","locals":{"heat":2.5},"moving":{"/heat":{"rate":-0.25,"until":0}},"seen":["i1/becomes"],"had":["i1","i2","i3","i4","i5"],"worn":["i1"]}`) {
 		t.Errorf("stored %s", want)
 	}
 	back, ps := ParseStored(want)
@@ -63,6 +64,15 @@ func TestStoredRulesRoundTrip(t *testing.T) {
 	}
 	if again, _ := json.Marshal(st2); !strings.Contains(string(again), `"seen":["i1/becomes"]`) {
 		t.Errorf("kept after a tag: %s", again)
+	}
+	h2.Inv[1].Equipped = true
+	h2.Inv = append(h2.Inv[:2], h2.Inv[3:]...) // the wand gone
+	h2.Inv = append(h2.Inv, c.NewEntry("i9", c.System.CatalogItem("lr-maul"), 1))
+	if ev := h2.Events(); !reflect.DeepEqual(ev, []Event{{"unequipped", "i1"}, {"equipped", "i2"}, {"acquired", "i9"}}) {
+		t.Errorf("events since rules ran: %v", ev)
+	}
+	if ev := heldOf(t, c).Events(); len(ev) != 6 || ev[0] != (Event{"acquired", "i1"}) || ev[1] != (Event{"equipped", "i1"}) {
+		t.Errorf("rules never ran: every entry is new to them: %v", ev)
 	}
 	if cp, _ := json.Marshal(st.Clone()); string(cp) != string(want) {
 		t.Errorf("a clone writes %s", cp)

@@ -172,6 +172,7 @@ func drawHoldings(t *rapid.T) *inventory.Stored {
 		}
 		if rapid.Bool().Draw(t, "seen") {
 			r.Seen = []string{drawText(t, "seen key")}
+			r.Had, r.Worn = []string{drawText(t, "had")}, []string{drawText(t, "worn")}
 		}
 		st.Rules = r
 	}
