@@ -112,7 +112,7 @@ func (c *Core) rulesAfter(ctx context.Context, campaign string) []Action {
 		c.log.Error("inventory rules after a change", "campaign", campaign, "err", err)
 		return []Action{{Kind: Post, ChannelID: campaign, Content: "Internal error: the inventory rules did not run after this change."}}
 	}
-	return ruleActions(notes)
+	return c.ruleActions(ctx, notes)
 }
 
 // rulesAfterTags is rulesAfter for a GM's message that had inventory tags applied: a
@@ -150,25 +150,33 @@ func (c *Core) rulesCatchUp(ctx context.Context) {
 
 // deliverRules posts what a tick of the rules clock said.
 func (c *Core) deliverRules(ctx context.Context, notes []RuleNote) {
-	for _, a := range ruleActions(notes) {
+	for _, a := range c.ruleActions(ctx, notes) {
 		c.deliver(ctx, a)
 	}
 }
 
-// ruleActions are the posts of rules' notes: one per campaign, a line a note, each
-// player's addressed to them, the GM's marked for the GM.
-func ruleActions(notes []RuleNote) []Action {
+// ruleActions are the posts of rules' notes: per campaign one in the channel, a line a
+// note, each player's addressed to them and the GM's marked for the GM; a player's of a
+// campaign sending them directly in one direct message to that player instead.
+func (c *Core) ruleActions(ctx context.Context, notes []RuleNote) []Action {
+	if len(notes) == 0 {
+		return nil
+	}
+	to := c.rulesTo(ctx, notes)
 	var out []Action
-	at := map[string]int{}
+	at := map[[2]string]int{}
 	for _, n := range notes {
-		line := "🎒 " + mention(n.Player) + " " + n.Text
-		if n.Player == "" {
+		key, line := [2]string{n.Campaign, ""}, "🎒 "+mention(n.Player)+" "+n.Text
+		switch {
+		case n.Player == "":
 			line = "🎒 (for the GM) " + n.Text
+		case to[n.Campaign] == rulesToDM:
+			key, line = [2]string{n.Campaign, n.Player}, "🎒 <#"+n.Campaign+"> "+n.Text
 		}
-		i, ok := at[n.Campaign]
+		i, ok := at[key]
 		if !ok {
-			i, at[n.Campaign] = len(out), len(out)
-			out = append(out, Action{Kind: Post, ChannelID: n.Campaign})
+			i, at[key] = len(out), len(out)
+			out = append(out, Action{Kind: Post, ChannelID: n.Campaign, DM: key[1]})
 		}
 		out[i].Content = strings.TrimPrefix(out[i].Content+"\n"+line, "\n")
 	}
