@@ -242,6 +242,9 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 	if tombstoned {
 		c.log.Debug("delete of a message never applied: tombstone left", "channel", d.ChannelID, "message", d.ID)
 	}
+	if len(acts) > 0 { // a reply reverted: rules see what its undoing changed
+		acts = append(acts, c.rulesAfter(ctx, d.ChannelID)...)
+	}
 	return acts
 }
 
