@@ -27,6 +27,22 @@ type storeRules struct{ c *Core }
 // nil); a character whose stored holdings no longer fit the system is left out (the
 // tags that open them say why).
 func (s storeRules) UpdateRules(ctx context.Context, campaign string, fn func(*inventory.Campaign, []RuleHolding) ([]RuleHolding, error)) error {
+	// A read first: a campaign none of whose holdings have rules costs no write.
+	needed := false
+	err := s.c.store.View(ctx, func(tx storage.Tx) error {
+		p, records, err := s.c.ruleCampaign(tx, campaign)
+		needed = false
+		for _, r := range records {
+			needed = needed || p.camp.StoredNeedsRules(r.Inventory)
+		}
+		return err
+	})
+	if err != nil || !needed {
+		if err == nil {
+			_, err = fn(nil, nil)
+		}
+		return err
+	}
 	return s.c.store.Update(ctx, func(tx storage.Tx) error {
 		p, records, err := s.c.ruleCampaign(tx, campaign)
 		if err != nil {

@@ -201,3 +201,27 @@ func (c *Campaign) HasRules(inv []*Entry) bool {
 	}
 	return false
 }
+
+// StoredNeedsRules reports, without restoring them, whether stored holdings need a
+// rules run: rules ran on them before (values may be moving), or an entry's catalog item
+// has rules, or an entry embeds its own item (which may). Most holdings of most systems
+// have none, and a run after every tag would otherwise cost a write.
+func (c *Campaign) StoredNeedsRules(st *Stored) bool {
+	if st == nil {
+		return false
+	}
+	if st.Rules != nil {
+		return true
+	}
+	r := c.NewRunner(nil)
+	for i := range st.Items {
+		se := &st.Items[i]
+		if se.Item != nil {
+			return true
+		}
+		if it := c.System.CatalogItem(se.ID); it != nil && len(r.rulesOf(&Entry{Item: it})) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -101,3 +101,24 @@ func TestStoredRulesRefused(t *testing.T) {
 		t.Errorf("too many seen: %v", ps)
 	}
 }
+
+// TestStoredNeedsRules: holdings need a run when an item of theirs has rules (its own
+// or its template's), embeds its own, or rules ran on them before; a sword does not.
+func TestStoredNeedsRules(t *testing.T) {
+	c := campaign(t)
+	sword := StoredEntry{UID: "i1", ID: "lr-sword", Qty: 1}
+	for _, tc := range []struct {
+		st   *Stored
+		want bool
+	}{
+		{nil, false},
+		{&Stored{Items: []StoredEntry{sword}}, false},
+		{&Stored{Items: []StoredEntry{sword, {UID: "i2", ID: "lr-wand", Qty: 1}}}, true},
+		{&Stored{Items: []StoredEntry{{UID: "i2", Item: map[string]any{"id": "x"}, Qty: 1}}}, true},
+		{&Stored{Rules: &StoredRules{At: "2026-12-01T19:00:00Z"}}, true},
+	} {
+		if got := c.StoredNeedsRules(tc.st); got != tc.want {
+			t.Errorf("%+v: %v, want %v", tc.st, got, tc.want)
+		}
+	}
+}
