@@ -53,6 +53,7 @@ func campaignCommands(r *router) {
 		Name:        "campaign show",
 		Description: "Show this channel's campaign: ruleset and version, layers, GMs and characters",
 	}, (*Core).cmdCampaignShow)
+	campaignSetCommand(r)
 }
 
 func (c *Core) cmdCampaignCreate(ctx context.Context, cmd Command) (Response, error) {

@@ -90,6 +90,9 @@ func itemHandler(op string) func(*Core, context.Context, Command) (Response, err
 			resp, err = c.playTag(tx, t, cmd, tag, rec.Card.Name+" cannot "+what)
 			return err
 		})
+		if err == nil {
+			resp.Posts = append(resp.Posts, c.rulesAfter(ctx, cmd.ChannelID)...)
+		}
 		return resp, err
 	}
 }

@@ -194,7 +194,7 @@ func TestCommandSet(t *testing.T) {
 		}
 	}
 	for _, s := range specs {
-		gmOnly := slices.Contains([]string{"campaign gm add", "campaign gm remove", "campaign upgrade", "rest", "gm brief",
+		gmOnly := slices.Contains([]string{"campaign gm add", "campaign gm remove", "campaign set", "campaign upgrade", "rest", "gm brief",
 			"schedule rest", "schedule remove", "demo reset", "shop open", "shop close", "shop stock"}, s.Name)
 		if s.GMOnly != gmOnly {
 			t.Errorf("/%s GMOnly = %v, want %v", s.Name, s.GMOnly, gmOnly)

@@ -77,6 +77,12 @@ type Core struct {
 	// campaign's states over a parsed system, or a ruleset's items block bridged.
 	played sync.Map
 
+	// itemRules runs the campaigns' inventory rules (rules.go, rules_store.go): after
+	// every change, and on its clock, which Start runs.
+	itemRules *Rules
+	rulesStop func() // stops the rules clock Start runs (nil: none running)
+	rulesDone chan struct{}
+
 	// router holds the commands and the component handlers, built by New and only read
 	// afterwards (commands.go).
 	router *router
@@ -108,6 +114,7 @@ func New(store storage.Store, opts Options) *Core {
 		c.observe = noObserver{}
 	}
 	c.initSchedule(opts)
+	c.itemRules = NewRules(storeRules{c}, c.clock, c.deliverRules)
 	return c
 }
 

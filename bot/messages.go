@@ -71,7 +71,7 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		return c.eventFailed("message", m.ChannelID, m.ID, err)
 	}
 	c.observeTags(post)
-	return post
+	return append(post, c.rulesAfterTags(ctx, m)...)
 }
 
 // notDeleted skips a message whose delete came first and left a tombstone that has not

@@ -101,7 +101,7 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	if fresh {
 		c.observeTags(acts)
 	}
-	return acts
+	return append(acts, c.rulesAfterTags(ctx, m)...)
 }
 
 // lateCreate handles an edit of a message never applied. Discord may deliver a
@@ -241,6 +241,9 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 	}
 	if tombstoned {
 		c.log.Debug("delete of a message never applied: tombstone left", "channel", d.ChannelID, "message", d.ID)
+	}
+	if len(acts) > 0 { // a reply reverted: rules see what its undoing changed
+		acts = append(acts, c.rulesAfter(ctx, d.ChannelID)...)
 	}
 	return acts
 }

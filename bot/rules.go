@@ -26,6 +26,9 @@ type RuleHolding struct {
 	World     *inventory.World
 	// At is when World's values were as of: values moving catch up from it.
 	At time.Time
+	// Events are what the store found happened to the entries since rules last ran
+	// (inventory.Held.Events): run with the events a change passes, on a tick too.
+	Events []inventory.Event
 }
 
 // RuleStore is what rules need of stored inventories.
@@ -130,13 +133,16 @@ func (r *Rules) run(ctx context.Context, campaign string, onTick bool, events ma
 		r.forget(campaign, hs)
 		var changed []RuleHolding
 		for _, h := range hs {
-			res, isTimed, err := r.runOne(camp, campaign, h, now, onTick, events[h.Character])
+			res, isTimed, err := r.runOne(camp, campaign, h, now, onTick, append(slices.Clone(events[h.Character]), h.Events...))
 			if err != nil {
 				return nil, fmt.Errorf("%s's inventory rules: %w", h.Character, err)
 			}
 			said = append(said, r.notes(campaign, h, res)...)
 			timed = timed || isTimed
-			h.At = now
+			if h.At.IsZero() && len(h.World.Moving) == 0 && !camp.HasRules(h.World.Inv) {
+				continue // no rules, nothing moving, none kept: nothing to keep
+			}
+			h.At, h.Events = now, nil
 			changed = append(changed, h)
 		}
 		return changed, nil
@@ -148,7 +154,7 @@ func (r *Rules) run(ctx context.Context, campaign string, onTick bool, events ma
 }
 
 // runOne runs one character's rules: moves time on since the holding was saved (values
-// moving, while rules), then, after a change, runs the rules for its events.
+// moving, while rules), then, after a change or with events, runs the rules for them.
 func (r *Rules) runOne(camp *inventory.Campaign, campaign string, h RuleHolding, now time.Time, onTick bool, events []inventory.Event) (inventory.Result, bool, error) {
 	run := r.runnerOf(camp, campaign, h.Character)
 	w := h.World
@@ -166,7 +172,7 @@ func (r *Rules) runOne(camp *inventory.Campaign, campaign string, h RuleHolding,
 			return res, false, err
 		}
 	}
-	if !onTick {
+	if !onTick || len(events) > 0 {
 		more, err := run.After(w, events)
 		if err != nil {
 			return res, false, err

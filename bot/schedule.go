@@ -50,24 +50,43 @@ func (c *Core) initSchedule(opts Options) {
 // now on (on wall time, or when Advance moves a manual clock), and the firings each one
 // missed while the bot was down are reported once through Options.Post, never applied.
 // Call it once, when the front end can post; ctx is given to every firing.
-func (c *Core) Start(ctx context.Context) error { return c.sched.Start(ctx) }
+func (c *Core) Start(ctx context.Context) error {
+	if err := c.sched.Start(ctx); err != nil {
+		return err
+	}
+	c.startRules(ctx) // inventory rules: their clock runs with the schedules
+	return nil
+}
 
 // StartLeading starts the scheduled rests as Start does, but they run only while l
 // elects this process (schedule.Scheduler.StartLeading): several processes may share an
 // etcd store, and one runs the schedules. It returns at once.
 func (c *Core) StartLeading(ctx context.Context, l schedule.Leader) error {
-	return c.sched.StartLeading(ctx, l)
+	if err := c.sched.StartLeading(ctx, l); err != nil {
+		return err
+	}
+	c.startRules(ctx)
+	return nil
 }
 
-// Close stops the scheduled rests and waits for a firing in progress to commit: call it
-// before closing the store. It may be called more than once, and without Start.
-func (c *Core) Close() { c.sched.Stop() }
+// Close stops the scheduled rests and the inventory rules' clock, and waits for a
+// firing or a rules run in progress to commit: call it before closing the store. It may be called more than once, and without Start.
+func (c *Core) Close() {
+	c.stopRules()
+	c.sched.Stop()
+}
 
 // Advance moves the manual clock (Options.Clock) to `to`, firing on the
 // way every rest that comes due, in time order; when it returns, each is applied and its
 // post handed to Options.Post. The console's `!clock TIME` calls it. On wall time it is
-// an error.
-func (c *Core) Advance(ctx context.Context, to time.Time) error { return c.sched.Advance(ctx, to) }
+// an error. The inventory rules' clock then ticks once at `to`.
+func (c *Core) Advance(ctx context.Context, to time.Time) error {
+	if err := c.sched.Advance(ctx, to); err != nil {
+		return err
+	}
+	c.tickRules(ctx)
+	return nil
+}
 
 // Fire applies one firing of s at `at` (its scheduled time, schedule.Firer): claim,
 // apply, record and render in one transaction, then post. A firing already claimed (it

@@ -197,6 +197,10 @@ type Action struct {
 	ReplySeq int64
 	// Components are the post's buttons (a reply's Undo or Redo), on its first message.
 	Components []Row
+	// DM, for a post, is the user it goes to in a direct message instead of the channel
+	// (ChannelID still names the campaign it is from): inventory rules' messages, when the
+	// campaign says so.
+	DM string
 }
 
 // Outcome is what one tag of a reply did, in the words of its write-back.

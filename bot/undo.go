@@ -127,7 +127,9 @@ func (c *Core) replyPress(ctx context.Context, comp Component, args []string, b 
 	if err != nil {
 		return Response{}, err
 	}
-	return c.clickAnswer(ctx, comp, seq, acts, b.done), nil
+	resp := c.clickAnswer(ctx, comp, seq, acts, b.done)
+	resp.Posts = append(resp.Posts, c.rulesAfter(ctx, comp.ChannelID)...) // undone holdings: rules see it
+	return resp, nil
 }
 
 // redo applies reply r's text again, making it live with the changes it makes now, and

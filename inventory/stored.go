@@ -33,6 +33,8 @@ type Stored struct {
 	Items []StoredEntry    `json:"items,omitempty" maxItems:"2000"`
 	Purse map[string]int64 `json:"purse,omitempty"`
 	Next  int64            `json:"next,omitempty"`
+	// Rules is what the campaign's rules left (stored_rules.go); nil until they ran.
+	Rules *StoredRules `json:"rules,omitempty"`
 }
 
 // StoredEntry is one entry of Stored: a catalog item by ID, or a player's own or
@@ -62,6 +64,9 @@ func ParseStored(data []byte) (*Stored, strictjson.Problems) {
 	}
 	st := new(Stored)
 	ps := strictjson.Decode(data, st, "", strictjson.Options{MaxDepth: MaxDepth, MaxItems: MaxItemFields, MaxValues: maxStoredValues})
+	if st.Rules != nil {
+		checkRules(st.Rules, &ps)
+	}
 	if len(ps) > 0 {
 		return nil, ps
 	}
@@ -76,6 +81,8 @@ type Held struct {
 	next  int64
 	// own is the item JSON of each entry's item the catalog does not have.
 	own map[*Item]map[string]any
+	// rules is what rules left, as Restore read it or KeepWorld recorded it.
+	rules *StoredRules
 }
 
 // NewUID names a new entry: "i1", "i2"…, never one already used in these holdings.
@@ -117,7 +124,7 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 		ps.AddKind(strictjson.Limit, "items", fmt.Sprintf("holds %d entries, at most %d allowed", len(st.Items), MaxHeld))
 		return nil, ps
 	}
-	h.next = st.Next
+	h.next, h.rules = st.Next, st.Rules.clone()
 	uids := make(map[string]bool, len(st.Items))
 	for i, se := range st.Items {
 		path := strictjson.Join("items", i)
@@ -200,7 +207,7 @@ func (c *Campaign) restoreEntry(h *Held, path string, se *StoredEntry) (*Entry, 
 // Keep writes holdings in play back into their stored shape. An entry whose item is
 // neither the catalog's nor recorded with Own cannot be written, and is an error.
 func (c *Campaign) Keep(h *Held) (*Stored, error) {
-	st := &Stored{Next: h.next, Purse: c.System.Money().Map(h.Purse), Items: make([]StoredEntry, 0, len(h.Inv))}
+	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: c.System.Money().Map(h.Purse), Items: make([]StoredEntry, 0, len(h.Inv))}
 	if len(st.Purse) == 0 {
 		st.Purse = nil
 	}
@@ -236,7 +243,7 @@ func (s *Stored) Clone() *Stored {
 	if s == nil {
 		return nil
 	}
-	d := &Stored{Next: s.Next, Purse: maps.Clone(s.Purse), Items: slices.Clone(s.Items)}
+	d := &Stored{Next: s.Next, Rules: s.Rules.clone(), Purse: maps.Clone(s.Purse), Items: slices.Clone(s.Items)}
 	for i := range d.Items {
 		e := &d.Items[i]
 		e.States, e.GM, e.Out = maps.Clone(e.States), maps.Clone(e.GM), slices.Clone(e.Out)

@@ -105,7 +105,7 @@ func UndoStored(cur *Stored, before, after any) (*Stored, bool) {
 	if !putBack(out, items) {
 		return nil, false
 	}
-	if len(out.Items) == 0 && len(out.Purse) == 0 && out.Next == 0 {
+	if len(out.Items) == 0 && len(out.Purse) == 0 && out.Next == 0 && out.Rules == nil {
 		return nil, true
 	}
 	return out, true

@@ -41,6 +41,12 @@ func (s *Stored) AppendJSON(dst []byte) ([]byte, error) {
 		sep()
 		out = strconv.AppendInt(append(out, `"next":`...), s.Next, 10)
 	}
+	if s.Rules != nil {
+		sep()
+		if out, err = s.Rules.appendJSON(append(out, `"rules":`...)); err != nil {
+			return dst, err
+		}
+	}
 	return append(out, '}'), nil
 }
 

@@ -174,7 +174,13 @@ type Campaign struct {
 	// on a player's tagged message), so each is told once per campaign; at most MaxTold
 	// (a campaign written before it has none).
 	Told []string `json:"told,omitempty"`
+	// RulesMessages is where inventory rules' messages to a player go: "" (the channel)
+	// or RulesMessagesDM (a direct message); /campaign set rules-messages sets it.
+	RulesMessages string `json:"rulesMessages,omitempty"`
 }
+
+// RulesMessagesDM is Campaign.RulesMessages for messages sent to the player directly.
+const RulesMessagesDM = "dm"
 
 // MaxTold bounds Campaign.Told: a campaign with more players than this stops noting the
 // newcomers (their tags are still marked), so a campaign record stays small.

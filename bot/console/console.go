@@ -415,6 +415,9 @@ func (c *Console) actions(ctx context.Context, ev *Event, acts []bot.Action) {
 		if a.ChannelID != "" && a.ChannelID != ev.Channel {
 			p.Channel = a.ChannelID
 		}
+		if a.DM != "" {
+			p.Channel = "dm:" + a.DM // a direct message: shown as a channel of its own
+		}
 		switch a.Kind {
 		case bot.Post:
 			id := fmt.Sprintf("%s-%d-bot%d", c.session, ev.N, len(ev.Posts)+1)

@@ -163,6 +163,19 @@ func drawHoldings(t *rapid.T) *inventory.Stored {
 		}
 		st.Items = append(st.Items, e)
 	}
+	if rapid.Bool().Draw(t, "rules") {
+		r := &inventory.StoredRules{At: drawText(t, "at")}
+		if f, ok := drawValue(t, "local").(float64); ok {
+			r.Locals = map[string]float64{drawText(t, "local name"): f}
+			until := f / 2
+			r.Moving = map[string]inventory.Moving{drawText(t, "moving"): {Rate: f, Until: &until}}
+		}
+		if rapid.Bool().Draw(t, "seen") {
+			r.Seen = []string{drawText(t, "seen key")}
+			r.Had, r.Worn = []string{drawText(t, "had")}, []string{drawText(t, "worn")}
+		}
+		st.Rules = r
+	}
 	return st
 }
 
