@@ -74,7 +74,7 @@ func newRouter() *router {
 	for _, add := range []func(*router){
 		campaignCommands, upgradeCommands, characterCommands, checkCommands, demoCommands, gmCommands,
 		pickCommands, playCommands, refreshCommands, rulesetCommands, scheduleCommands,
-		sheetCommands, inventoryCommands, itemCommands, systemCommands, replyComponents, panelRequestComponents,
+		sheetCommands, inventoryCommands, itemCommands, systemCommands, replyComponents, panelRequestComponents, kitCommands,
 	} {
 		add(r)
 	}
