@@ -118,7 +118,7 @@ func kitHandler(op string) func(*Core, context.Context, Command) (Response, erro
 			if err := tx.PutLibraryCard(k.lib); err != nil {
 				return err
 			}
-			resp = Response{Ephemeral: true, Content: k.lib.Card.Name + "'s starting kit (" + k.t.inv.from + "): " + inventoryPhrase(tag) + " → " + done[0].res.Outcome.Now +
+			resp = Response{Ephemeral: true, Content: k.lib.Card.Name + "'s starting kit, on " + k.t.inv.from + ": " + inventoryPhrase(tag) + " → " + done[0].res.Outcome.Now +
 				". `/character kit show name:" + k.lib.Card.Name + "` shows it; `/character join` brings it into a game on that system."}
 			return nil
 		})
