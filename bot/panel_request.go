@@ -59,7 +59,7 @@ func requestButton(c *inventory.Campaign, rec *storage.CardRecord, h *inventory.
 	switch rq.Action {
 	case "equip":
 		op = "equip"
-		if on, ok := rq.Args["on"].(bool); ok && !on || !ok && e.Equipped {
+		if on, ok := rq.Args["on"].(bool); (ok && !on) || (!ok && e.Equipped) {
 			op = "unequip"
 		}
 		label = strings.ToUpper(op[:1]) + op[1:] + " " + name
