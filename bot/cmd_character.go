@@ -229,7 +229,7 @@ func (c *Core) joinCard(tx storage.Tx, camp *storage.Campaign, owner string, lib
 	if err := tx.PutGameCard(camp.ChannelID, rec); err != nil {
 		return nil, "", err
 	}
-	return card, kitWords(stored, left), nil
+	return card, kitWords(stored, left, lib.KitSystem), nil
 }
 
 // whose says which copy of a character an edit changed, for the answer.

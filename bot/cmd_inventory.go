@@ -80,7 +80,8 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 			resp = Response{Content: string(data), Ephemeral: true}
 			return nil
 		}
-		resp = Response{Embeds: append([]Embed{s.embed()}, c.inventoryPanels(ctx, t, rec, h, isGM(camp, cmd.User))...), Ephemeral: true}
+		panels, rows := c.inventoryPanels(ctx, t, rec, h, cmd.User)
+		resp = Response{Embeds: append([]Embed{s.embed()}, panels...), Components: rows, Ephemeral: true}
 		return nil
 	})
 	return resp, err

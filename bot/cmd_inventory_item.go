@@ -74,20 +74,7 @@ func itemHandler(op string) func(*Core, context.Context, Command) (Response, err
 			if err != nil {
 				return err
 			}
-			rec, err := inventoryCard(t.records, camp, cmd, "changes")
-			if err != nil {
-				return err
-			}
-			t.actor = actorPlayer
-			if isGM(camp, cmd.User) {
-				t.actor = actorGM
-			}
-			tag := itemTag(op, rec.Card.Name, cmd)
-			what := op + " " + strings.TrimSpace(cmd.Get("item"))
-			if op == "state" {
-				what = "switch " + strings.TrimSpace(cmd.Get("key")) + " " + strings.ToLower(cmd.Get("state")) + " on " + strings.TrimSpace(cmd.Get("item"))
-			}
-			resp, err = c.playTag(tx, t, cmd, tag, rec.Card.Name+" cannot "+what)
+			resp, err = c.itemAction(tx, t, op, cmd)
 			return err
 		})
 		if err == nil {
@@ -95,6 +82,26 @@ func itemHandler(op string) func(*Core, context.Context, Command) (Response, err
 		}
 		return resp, err
 	}
+}
+
+// itemAction runs /item <op> as cmd gives it on the table t, in t's transaction: the
+// one way a player's own inventory change is made, from the command or from a panel's
+// button (panel_request.go).
+func (c *Core) itemAction(tx storage.Tx, t *table, op string, cmd Command) (Response, error) {
+	rec, err := inventoryCard(t.records, t.camp, cmd, "changes")
+	if err != nil {
+		return Response{}, err
+	}
+	t.actor = actorPlayer
+	if isGM(t.camp, cmd.User) {
+		t.actor = actorGM
+	}
+	tag := itemTag(op, rec.Card.Name, cmd)
+	what := op + " " + strings.TrimSpace(cmd.Get("item"))
+	if op == "state" {
+		what = "switch " + strings.TrimSpace(cmd.Get("key")) + " " + strings.ToLower(cmd.Get("state")) + " on " + strings.TrimSpace(cmd.Get("item"))
+	}
+	return c.playTag(tx, t, cmd, tag, rec.Card.Name+" cannot "+what)
 }
 
 // itemTag is the inventory tag /item <op> stands for.

@@ -74,8 +74,8 @@ func newRouter() *router {
 	for _, add := range []func(*router){
 		campaignCommands, upgradeCommands, characterCommands, checkCommands, demoCommands, gmCommands,
 		pickCommands, playCommands, refreshCommands, rulesetCommands, scheduleCommands,
-		sheetCommands, inventoryCommands, itemCommands, systemCommands, replyComponents,
-		shopCommands, coinsCommands, tradeCommands,
+		sheetCommands, inventoryCommands, itemCommands, systemCommands, replyComponents, panelRequestComponents,
+		shopCommands, coinsCommands, tradeCommands, kitCommands,
 	} {
 		add(r)
 	}

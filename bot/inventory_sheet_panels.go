@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -23,8 +22,9 @@ import (
 //
 // A panel draws; it does not play. What it asks for while drawing (PackRat.request: an
 // equip, a state, a count) is not done behind the player's back from a command that
-// only shows: it is listed as not done, with the /item command that does it through the
-// same checks as every other change.
+// only shows: the character's player gets a button for each request /item can play
+// (panel_request.go), which plays it through the same checks as every other change;
+// anyone else, and a request without one, sees it listed as not done.
 
 // PanelRunner runs one panel job: its result, or an error whose kind panel.KindOf names
 // (another error is the runner's own, a context's). (*worker.Worker).Run is one; a
@@ -113,9 +113,12 @@ func (c *Core) runPanels(ctx context.Context, t *table, rec *storage.CardRecord,
 	return out
 }
 
-// inventoryPanels are the embeds /inventory shows under rec's inventory h: the system's
-// inventory panels, and for a GM its gm-player panels' cards too.
-func (c *Core) inventoryPanels(ctx context.Context, t *table, rec *storage.CardRecord, h *inventory.Held, gm bool) []Embed {
+// inventoryPanels are the embeds /inventory shows under rec's inventory h for viewer:
+// the system's inventory panels, and for a GM its gm-player panels' cards too; and, for
+// rec's player, the buttons of what the panels asked for.
+func (c *Core) inventoryPanels(ctx context.Context, t *table, rec *storage.CardRecord, h *inventory.Held, viewer User) ([]Embed, []Row) {
+	gm := isGM(t.camp, viewer)
+	own := rec.OwnerID == viewer.ID
 	slots := []string{panel.SlotInventory}
 	if gm {
 		slots = append(slots, panel.SlotGMPlayer)
@@ -124,7 +127,8 @@ func (c *Core) inventoryPanels(ctx context.Context, t *table, rec *storage.CardR
 	ctx, cancel := context.WithTimeout(ctx, maxPanelTime)
 	defer cancel()
 	var out []Embed
-	for _, pr := range c.runPanels(ctx, t, rec, h, slots...) {
+	prs := c.runPanels(ctx, t, rec, h, slots...)
+	for _, pr := range prs {
 		e := Embed{Title: panelTitle(pr.p), Color: colorOK}
 		if pr.err != nil {
 			e.Color, e.Description = colorPartial, panelErrorWords(pr.err, gm)
@@ -137,11 +141,14 @@ func (c *Core) inventoryPanels(ctx context.Context, t *table, rec *storage.CardR
 		} else {
 			parts = append(parts, panel.SummaryLine(pr.r.Summary, true, purse), pr.r.Body)
 		}
-		parts = append(parts, requestWords(pr.r))
+		parts = append(parts, requestWords(unbuttoned(t.inv.camp, rec, h, pr.r, own)))
 		e.Description = clipRunes(joinNonEmpty(parts, "\n"), panel.MaxBodyRunes)
 		out = append(out, e)
 	}
-	return out
+	if !own {
+		return out, nil
+	}
+	return out, requestRows(t.inv.camp, rec, h, prs)
 }
 
 // gmPlayerCards are rec's gm-player panels' cards as lines of the GM brief: "Player:
@@ -188,8 +195,7 @@ func panelErrorWords(err error, gm bool) string {
 func requestWords(r panel.Result) string {
 	var asked []string
 	for _, rq := range r.Requests {
-		args, _ := json.Marshal(rq.Args)
-		asked = append(asked, blockValue(rq.Action)+" `"+clipRunes(strings.ReplaceAll(string(args), "`", "'"), maxBlockValue)+"`")
+		asked = append(asked, blockValue(rq.Action)+" `"+requestArgsJSON(rq)+"`")
 	}
 	for _, d := range r.Dropped {
 		asked = append(asked, blockValue(d)+" (unreadable)")

@@ -14,11 +14,13 @@ import (
 //
 // The shape is the least that holds one: a library card's record keeps its kit in the
 // field a game card keeps its holdings in (storage.CardRecord.Inventory), in the stored
-// shape of the system a campaign on the card's ruleset plays by default, the one derived
-// from the ruleset's own items. Joining copies it when it fits the campaign's system
-// (every item is one the system has); a kit that does not fit (the campaign plays
-// another system) is left behind, and the card starts with nothing rather than with
-// part of it.
+// shape of the system it is held to (CardRecord.KitSystem: a system's id, or "" for the
+// card's ruleset's own items), which a player writes it on with /character kit
+// (cmd_kit.go). Joining copies it when it fits the campaign's system: the campaign plays
+// the system the kit was built on, and every item is one that system has. A kit that
+// does not fit is left behind, and the card starts with nothing rather than with part
+// of it: the kit was checked against its own system's rules (slots, limits), which
+// another system's same names need not share.
 //
 // A card that brings no kit into a game on a Pack Rat system of its own starts as Pack
 // Rat's first character does: with the system's showcase (a pack with rations and
@@ -36,6 +38,9 @@ func (c *Core) startingKit(tx storage.Tx, camp *storage.Campaign, l *ruleset.Loa
 		return nil, lib.Inventory != nil, nil
 	}
 	if lib.Inventory != nil {
+		if lib.KitSystem != camp.System {
+			return nil, true, nil
+		}
 		if _, ps := p.camp.Restore(lib.Inventory); len(ps) > 0 {
 			return nil, true, nil
 		}
@@ -99,11 +104,12 @@ func ownItemJSON(it *inventory.Item) map[string]any {
 }
 
 // kitWords is what a joined card's answer says of its kit: " They start with 7 things
-// (`/inventory` shows them)."; "" for nothing.
-func kitWords(st *inventory.Stored, left bool) string {
+// (`/inventory` shows them)."; "" for nothing. A kit left behind (left) was made for
+// system (a KitSystem).
+func kitWords(st *inventory.Stored, left bool, system string) string {
 	switch {
 	case left:
-		return " Their starting kit stays on their library card: this game's inventory cannot hold it."
+		return " Their starting kit stays on their library card: it is for " + kitSystemName(system) + ", and this game's inventory cannot hold it."
 	case st == nil || len(st.Items) == 0:
 		return ""
 	}

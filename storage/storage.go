@@ -200,6 +200,9 @@ type CardRecord struct {
 	// card that holds nothing yet. On a library card it is its starting kit, which
 	// /character join copies (bot/kit.go).
 	Inventory *inventory.Stored `json:"inventory,omitempty"`
+	// KitSystem is the game system a library card's kit is held to (/character kit,
+	// bot/cmd_kit.go): a system's id, "" for the card's ruleset's own items.
+	KitSystem string `json:"kitSystem,omitempty"`
 	// From names the library card a game card was joined from ("" for others).
 	From      string    `json:"from,omitempty"`
 	UpdatedAt time.Time `json:"updatedAt"`
