@@ -45,8 +45,10 @@ func (it *invTag) do(rec *storage.CardRecord, h *inventory.Held) error {
 			return err
 		}
 		return it.switchState(rec, h, st.Key, it.attr("state") == "on")
-	case "pay", "receive":
+	case "pay", "receive", "earn":
 		return it.money(rec, h)
+	case "buy":
+		return it.buyFromShop(rec, h)
 	}
 	return refusal.New(refusal.Malformed, "%q is not an inventory action", it.tag.Op)
 }
@@ -373,15 +375,33 @@ func onOff(on bool) string {
 	return "off"
 }
 
-// money pays (to= another character, else out of the game) or receives an amount.
+// buyFromShop buys count of an item from the channel's open shop. Until shops exist
+// there is none to buy from, so a buy is refused, changing nothing, rather than read as
+// an add that would make the item (and its price) out of nothing.
+func (it *invTag) buyFromShop(rec *storage.CardRecord, h *inventory.Held) error {
+	return refusal.New(refusal.OutOfStock, "no shop is open in this channel: %s cannot buy %s here (the GM can add it, or take the coins with pay)", rec.Card.Name, it.attr("item"))
+}
+
+// amountText is the money a money tag names: its amount=, else (an earn as Marinara's
+// GM writes it) count= of the coin item= names, or of the shown coin.
+func (it *invTag) amountText() string {
+	if a, ok := it.tag.Get("amount"); ok {
+		return a
+	}
+	return strings.TrimSpace(it.attr("count") + " " + it.attr("item"))
+}
+
+// money pays (to= another character, else out of the game) or receives (receive, earn)
+// an amount.
 func (it *invTag) money(rec *storage.CardRecord, h *inventory.Held) error {
 	m := it.c.System.Money()
-	amount, err := m.ParseAmount(it.attr("amount"))
+	text := it.amountText()
+	amount, err := m.ParseAmount(text)
 	if err != nil {
 		return err
 	}
-	if it.tag.Op == "receive" {
-		h.Purse = receiveCoins(m, h.Purse, it.attr("amount"), amount)
+	if it.tag.Op != "pay" {
+		h.Purse = receiveCoins(m, h.Purse, text, amount)
 		it.nows[rec] = purseWords(m, h.Purse)
 		return nil
 	}

@@ -163,8 +163,12 @@ func inventoryPhrase(t parser.Tag) string {
 	get := func(k string) string { v, _ := t.Get(k); return v }
 	s := t.Op
 	switch t.Op {
-	case "pay", "receive":
-		s += " " + get("amount")
+	case "pay", "receive", "earn":
+		if a, ok := t.Get("amount"); ok {
+			s += " " + a
+		} else {
+			s += " " + get("count") + " " + get("item")
+		}
 	case "state":
 		s = get("item") + ": " + get("key") + " " + get("state")
 	case "add", "remove", "give", "use":

@@ -95,6 +95,7 @@ func (c *Campaign) Invent(in Invention) (*Invented, error) {
 		return nil, err
 	}
 	iv.slots(in.Slots)
+	slotted(iv.raw)
 	iv.binds(in.Binds)
 	iv.summary(in.Summary)
 	iv.holdAll()
