@@ -54,7 +54,7 @@ func (it *invTag) do(rec *storage.CardRecord, h *inventory.Held) error {
 }
 
 func (it *invTag) add(rec *storage.CardRecord, h *inventory.Held) error {
-	item, err := it.t.inv.item(it.attr("item"))
+	item, notes, err := it.addedItem(h)
 	if err != nil {
 		return err
 	}
@@ -73,6 +73,9 @@ func (it *invTag) add(rec *storage.CardRecord, h *inventory.Held) error {
 		e.UID, h.Inv = h.NewUID(), inv
 	}
 	it.nows[rec] = it.heldWords(h, item)
+	if len(notes) > 0 {
+		it.nows[rec] += " (" + strings.Join(notes, "; ") + ")"
+	}
 	return nil
 }
 

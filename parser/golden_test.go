@@ -179,6 +179,8 @@ var goldens = []golden{
 	{"inventory earn count of a coin", `[inventory: action="earn" item="gold" count="30"]`, []string{`[inventory: action="earn" count="30" item="gold"]`}},
 	{"inventory earn bare count", `[inventory: earn count=5]`, []string{`[inventory: action="earn" count="5"]`}},
 	{"inventory earn needs money", `[inventory: action="earn" item="gold"]`, []string{`[inventory: raw="action=earn item=gold"] #malformed`}},
+	{"inventory add invents", `[inventory: action="add" item="Glass Knife" like="Knife" rarity="rare" stats="damage=1d6; weight=1" summary="Thin,   sharp." who="Mira" bogus="x"]`,
+		[]string{`[inventory: action="add" item="Glass Knife" count="1" like="Knife" rarity="rare" stats="damage=1d6; weight=1" summary="Thin, sharp." who="Mira"]`}},
 	{"inventory buy", `[inventory: action="buy" item="Rope" count="2" who="Mira"]`, []string{`[inventory: action="buy" item="Rope" count="2" who="Mira"]`}},
 	{"inventory forged result", `[inventory: action="add" item="Rope" result="ok" now="99"]`, []string{`[inventory: action="add" item="Rope" count="1"]`}},
 	{"inventory first duplicate wins", `[inventory: item="Rope" item="Chain"]`, []string{`[inventory: action="add" item="Rope" count="1"]`}},

@@ -78,6 +78,9 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 	if hasTo {
 		extra = append(extra, Attr{"to", cleanName(to)})
 	}
+	if action == "add" {
+		extra = readInvention(l, extra)
+	}
 	// Every item's attributes share one array; each tag's slice is capped at its own end,
 	// so an append to one never writes over the next.
 	n := 1 + len(extra)
@@ -111,6 +114,32 @@ func readEarnCount(t Tag, l lookup, bad func(string) []Tag) []Tag {
 	}
 	t.Attrs = attrs
 	return []Tag{t}
+}
+
+// inventionKeys are what a GM's add may say of an item it invents (Marinara's guide,
+// What reads items), in the order they are written back.
+var inventionKeys = [...]string{"like", "category", "rarity", "tags", "stats", "slots", "binds", "worn", "carried", "summary"}
+
+// maxInvention bounds one invention attribute; a summary may run longer.
+const (
+	maxInvention = 300
+	maxSummary   = 1000
+)
+
+// readInvention appends the invention attributes an add has, each cleaned and capped.
+func readInvention(l lookup, dst []Attr) []Attr {
+	for _, k := range inventionKeys {
+		v, ok := l.get(k)
+		if !ok {
+			continue
+		}
+		n := maxInvention
+		if k == "summary" {
+			n = maxSummary
+		}
+		dst = append(dst, Attr{k, strings.TrimSpace(CapRunes(collapseSpace(v), n))})
+	}
+	return dst
 }
 
 // runBareValues runs each unquoted value to the next attribute (or the body's end), so

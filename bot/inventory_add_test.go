@@ -1,0 +1,76 @@
+package bot
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sheetkeeper/refusal"
+	"sheetkeeper/storage"
+)
+
+// fenlightWith is a table on the fenlight ruleset with its items block changed by edit.
+func fenlightWith(t *testing.T, edit func(items map[string]any)) *msgTable {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("console", "testdata", "rulesets", "fenlight.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	edit(d["items"].(map[string]any))
+	if data, err = json.Marshal(d); err != nil {
+		t.Fatal(err)
+	}
+	rec := &storage.RulesetRecord{ID: "local/fenlight", Version: 1, File: data}
+	l, err := loadRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newMsgTableOn(t, rec, l)
+}
+
+// TestInventoryInvent: a GM's add that describes an item invents it in the ruleset's
+// words, kept with the holdings; a later tag finds it by name for another character,
+// the same item; names find the ruleset's items by label in any case; a plain item is
+// its name.
+func TestInventoryInvent(t *testing.T) {
+	m := fenlightTable(t)
+	m.card(ana.ID, "Wren", nil)
+	m.card(bo.ID, "Oskar", nil)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Glass Knife" like="Fen Lantern" category="tool" rarity="mythic" stats="weight=30" who="Wren"] `+
+		`[inventory: action="add" item="eel jerky" who="Wren"] [inventory: action="add" item="Lucky Pebble" count="2" who="Wren"]`)
+	wantOutcomes(t, "inventing", acts, "", "", "")
+	wren := m.holdings("Wren")
+	for _, want := range []string{`"id":"gm/glass-knife"`, `"id":"pack/eel-jerky"`, `"id":"plain/lucky-pebble"`, `"qty":2`} {
+		if !strings.Contains(wren, want) {
+			t.Errorf("Wren holds %s, lacking %s", wren, want)
+		}
+	}
+	if d := acts[0].Embeds[0].Description; !strings.Contains(d, "Glass Knife ×1 (") {
+		t.Errorf("the invention's notes are not said: %q", d)
+	}
+	_, acts = m.say(gmUser, `[inventory: action="add" item="Glass Knife" who="Oskar"] [inventory: action="equip" item="Glass Knife" who="Oskar"]`)
+	wantOutcomes(t, "found again", acts, "", "")
+	if got := m.holdings("Oskar"); !strings.Contains(got, `"id":"gm/glass-knife"`) || !strings.Contains(got, `"equipped":true`) {
+		t.Errorf("Oskar holds %s", got)
+	}
+}
+
+// TestInventoryRulesetWords: native: false refuses the GM a name none of the ruleset's
+// items has (not-ruleset-item), and propose: false refuses an invention (not-allowed);
+// each refusal changes nothing.
+func TestInventoryRulesetWords(t *testing.T) {
+	m := fenlightWith(t, func(it map[string]any) { it["native"], it["propose"] = false, false })
+	m.card(ana.ID, "Wren", nil)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Lucky Pebble" who="Wren"] [inventory: action="add" item="Glass Knife" like="Fen Lantern" who="Wren"] `+
+		`[inventory: action="add" item="Fen Lantern" who="Wren"]`)
+	wantOutcomes(t, "ruleset words", acts, refusal.NotRulesetItem, refusal.NotAllowed, "")
+	if got := m.holdings("Wren"); strings.Contains(got, "plain/") || strings.Contains(got, "gm/") {
+		t.Errorf("a refused add changed the holdings: %s", got)
+	}
+}
