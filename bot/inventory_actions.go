@@ -214,28 +214,6 @@ func (it *invTag) heldWords(h *inventory.Held, item *inventory.Item) string {
 	return item.Name + " ×" + strconv.FormatInt(heldCount(h, item), 10)
 }
 
-// use uses an item: spends its charges when it has any, else takes one off its stack
-// (a consumable), count times.
-func (it *invTag) use(rec *storage.CardRecord, h *inventory.Held) error {
-	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
-	if err != nil {
-		return err
-	}
-	n := it.count()
-	if max := it.c.MaxCharges(e); max > 0 {
-		if err := it.c.UseCharges(e, n); err != nil {
-			return err
-		}
-		it.nows[rec] = it.c.Now(e).Name + " " + strconv.FormatInt(e.Charges, 10) + "/" + strconv.FormatInt(max, 10) + " charges"
-		return nil
-	}
-	if _, err := it.take(h, e.Item, n); err != nil {
-		return err
-	}
-	it.nows[rec] = it.heldWords(h, e.Item)
-	return nil
-}
-
 // equip equips one of an item: a stack gives one of itself to the slot. A full slot is
 // refused no-slot, saying what could come out to make room.
 func (it *invTag) equip(rec *storage.CardRecord, h *inventory.Held) error {
