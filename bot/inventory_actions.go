@@ -53,32 +53,6 @@ func (it *invTag) do(rec *storage.CardRecord, h *inventory.Held) error {
 	return refusal.New(refusal.Malformed, "%q is not an inventory action", it.tag.Op)
 }
 
-func (it *invTag) add(rec *storage.CardRecord, h *inventory.Held) error {
-	item, notes, err := it.addedItem(h)
-	if err != nil {
-		return err
-	}
-	n := it.count()
-	e := it.c.NewEntry("", item, n)
-	if !it.c.Stacks(e) {
-		// A thing that never shares a row (a sword, a bag) is a row of its own each.
-		if int64(len(h.Inv))+n > inventory.MaxHeld {
-			return refusal.New(refusal.TooMany, "an inventory holds at most %d rows", inventory.MaxHeld)
-		}
-		for range n {
-			x := it.c.NewEntry(h.NewUID(), item, 1)
-			h.Inv = append(h.Inv, x)
-		}
-	} else if inv, at := it.c.Add(h.Inv, e); at == e {
-		e.UID, h.Inv = h.NewUID(), inv
-	}
-	it.nows[rec] = it.heldWords(h, item)
-	if len(notes) > 0 {
-		it.nows[rec] += " (" + strings.Join(notes, "; ") + ")"
-	}
-	return nil
-}
-
 func (it *invTag) remove(rec *storage.CardRecord, h *inventory.Held) error {
 	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
 	if err != nil {

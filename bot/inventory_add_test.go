@@ -74,3 +74,36 @@ func TestInventoryRulesetWords(t *testing.T) {
 		t.Errorf("a refused add changed the holdings: %s", got)
 	}
 }
+
+// TestInventoryShareOut: an add without who= is shared out among the party (asked in
+// the table's order: Oskar, then Wren) by what each carries against their carry line
+// (Fenlight: encumbered above 12; here at most 14): all of it to the first who carries
+// it unencumbered, else most room first; what weighs nothing to the first; past
+// everyone's limit it is refused too-heavy and nothing changes.
+func TestInventoryShareOut(t *testing.T) {
+	m := fenlightWith(t, func(it map[string]any) {
+		it["carry"].(map[string]any)["limit"] = map[string]any{"const": 14}
+	})
+	m.card(ana.ID, "Wren", nil)
+	m.card(bo.ID, "Oskar", nil)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Fen Lantern" count="2"] [inventory: action="add" item="Punt Gaff" count="4"] [inventory: action="add" item="Heron Feather" count="3"]`)
+	wantOutcomes(t, "sharing", acts, "", "", "")
+	var lines []string
+	for _, e := range acts[0].Embeds {
+		lines = append(lines, e.Title+": "+e.Description)
+	}
+	got := strings.Join(lines, "\n")
+	if !strings.Contains(got, "Punt Gaff: 1 to Oskar, 3 to Wren") {
+		t.Errorf("the share-out says\n%s", got)
+	}
+	wren, oskar := m.holdings("Wren"), m.holdings("Oskar")
+	if !strings.Contains(oskar, `"id":"pack/fen-lantern","qty":2`) || !strings.Contains(oskar, `"id":"pack/heron-feather","qty":3`) ||
+		!strings.Contains(oskar, `"id":"pack/punt-gaff","qty":1`) || !strings.Contains(wren, `"id":"pack/punt-gaff","qty":3`) {
+		t.Errorf("Wren holds %s\nOskar holds %s", wren, oskar)
+	}
+	_, acts = m.say(gmUser, `[inventory: action="add" item="Punt Gaff" count="3"]`)
+	wantOutcomes(t, "past every limit", acts, refusal.TooHeavy)
+	if m.holdings("Wren") != wren || m.holdings("Oskar") != oskar {
+		t.Error("a refused share-out changed the holdings")
+	}
+}

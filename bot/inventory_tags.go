@@ -63,6 +63,9 @@ func (it *invTag) apply(def string) sheet.Result {
 	if who == "" {
 		who = def
 	}
+	if who == "" && tag.Op == "add" && len(t.records) > 0 {
+		who = t.records[0].Card.Name // shared out among the party, asked in order (addShared)
+	}
 	if who == "" {
 		return sheet.Result{Outcome: sheet.Refused(refusal.New(refusal.WhoRequired, "say whose inventory: who=\"Name\""))}
 	}

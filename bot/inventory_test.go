@@ -106,8 +106,8 @@ func TestInventoryTags(t *testing.T) {
 		`[inventory: action="give" item="Tide Glass" who="Mira" to="Bram"] [inventory: action="add" item="Golden Fleece" who="Mira"] `+
 		`[inventory: action="pay" amount="9 crowns" who="Bram"] [inventory: action="add" item="Storm Lantern"]`)
 	// A name none of the ruleset's items has is a plain item (the guide's freeform), since
-	// Low Vell says nothing against it.
-	wantOutcomes(t, "the second reply", acts, refusal.NoSlot, "", "", refusal.Insufficient, refusal.NotHeld, "", refusal.CannotAfford, refusal.WhoRequired)
+	// Low Vell says nothing against it; an add without who= is shared out among the party.
+	wantOutcomes(t, "the second reply", acts, refusal.NoSlot, "", "", refusal.Insufficient, refusal.NotHeld, "", refusal.CannotAfford, "")
 	if got := m.holdings("Mira"); !strings.Contains(got, `"item":{"id":"plain/golden-fleece"`) {
 		t.Errorf("the plain Golden Fleece is kept with its own JSON: %s", got)
 	}
