@@ -168,7 +168,7 @@ func (it *invTag) withInvented() (*inventory.Campaign, map[*inventory.Item][]byt
 		}
 		for _, se := range r.Inventory.Items {
 			id, _ := se.Item["id"].(string)
-			if se.Item == nil || !strings.HasPrefix(id, inventedPrefix) || seen[id] {
+			if se.Item == nil || !strings.HasPrefix(id, inventory.InventedPrefix) || seen[id] {
 				continue
 			}
 			data, err := json.Marshal(se.Item)
@@ -220,9 +220,6 @@ func slug(name string) string {
 	}
 	return b.String()
 }
-
-// inventedPrefix starts the id of every item the GM invents (inventory.Invent).
-const inventedPrefix = "gm/"
 
 // addShared is an add that said nobody (who= left out): the party share-out (SPEC 7,
 // inventory.Share), rec — the reply's own character, else the party's first — asked
