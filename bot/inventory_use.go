@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"slices"
 	"strconv"
 
 	"sheetkeeper/check"
@@ -44,6 +45,11 @@ func (it *invTag) use(rec *storage.CardRecord, h *inventory.Held) error {
 			return err
 		}
 		it.nows[rec] = name + " " + strconv.FormatInt(e.Charges, 10) + "/" + strconv.FormatInt(max, 10) + " charges"
+		if broke, err := it.breaks(h, e, ri); err != nil {
+			return err
+		} else if broke != "" {
+			it.nows[rec] += "; " + broke
+		}
 	case use != nil && (use.Consumes == nil || !*use.Consumes):
 		it.nows[rec] = name + " used" // a use that does not use it up: it stays
 	default:
@@ -95,6 +101,26 @@ func (it *invTag) useEffect(rec *storage.CardRecord, use *ruleset.ItemUse, n int
 		it.sheet[rec] = append(it.sheet[rec], cr.Changes...)
 	}
 	return "restore " + strconv.Itoa(total) + " " + pool + " → " + res.Outcome.Now, nil
+}
+
+// breaks throws the die an item's last charge rolls (charges.breaksOn): at or under its
+// atMost the item breaks and is gone. It says what the die did ("" for no die).
+func (it *invTag) breaks(h *inventory.Held, e *inventory.Entry, ri *ruleset.Item) (string, error) {
+	if e.Charges > 0 || ri == nil || ri.Charges == nil || ri.Charges.BreaksOn == nil {
+		return "", nil
+	}
+	b := ri.Charges.BreaksOn
+	notation := "1d" + strconv.Itoa(b.Die)
+	got, err := it.throwAmount(&ruleset.Amount{Dice: &notation})
+	if err != nil {
+		return "", err
+	}
+	if got > b.AtMost {
+		return "last charge: " + notation + " " + strconv.Itoa(got) + ", it holds", nil
+	}
+	h.Inv = slices.DeleteFunc(h.Inv, func(x *inventory.Entry) bool { return x == e })
+	takeContents(h, e.UID)
+	return "last charge: " + notation + " " + strconv.Itoa(got) + ", it breaks", nil
 }
 
 // targetsOthers reports whether a use lands on someone other than its user.

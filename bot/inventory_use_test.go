@@ -60,6 +60,17 @@ func TestInventoryUse(t *testing.T) {
 	if got := m.holdings("Mira"); got != held {
 		t.Errorf("after the delete Mira holds\n%s\nwant\n%s", got, held)
 	}
+	// The last charge throws the Tide Glass's breaksOn die: on a 1 it is gone.
+	_, acts = m.say(gmUser, `[inventory: action="use" item="Tide Glass" count="3" who="Mira"]`)
+	wantOutcomes(t, "the last charge", acts, "")
+	d := acts[0].Embeds[0].Description
+	gone := !strings.Contains(m.holdings("Mira"), "tide-glass")
+	if !strings.Contains(d, "last charge: 1d6 ") || strings.Contains(d, "it breaks") != gone {
+		t.Errorf("the last charge says %q; the glass gone: %v", d, gone)
+	}
+	if r := m.lastReply(); len(r.Rolls) != 1 || len(r.Rolls[0].Faces) != 1 {
+		t.Errorf("the reply keeps %+v", r.Rolls)
+	}
 }
 
 // TestInventoryUseDice: a heal's dice are thrown by the table and kept with the reply,
