@@ -62,7 +62,20 @@ func (it *invTag) put(h *inventory.Held, a added, n int64) error {
 			h.Inv = append(h.Inv, it.c.NewEntry(h.NewUID(), a.item, 1))
 		}
 	} else if inv, at := it.c.Add(h.Inv, e); at == e {
+		// What the stacks there were could not take starts rows of its own, each at most
+		// the item's stack (Campaign.Add leaves the split to the caller).
+		limit, rest := it.c.StackLimit(e), e.Qty
+		if limit > 0 && int64(len(inv))+(rest-1)/limit > inventory.MaxHeld {
+			return refusal.New(refusal.TooMany, "an inventory holds at most %d rows", inventory.MaxHeld)
+		}
 		e.UID, h.Inv = h.NewUID(), inv
+		if limit > 0 && rest > limit {
+			e.Qty, rest = limit, rest-limit
+			for rest > 0 {
+				h.Inv = append(h.Inv, it.c.NewEntry(h.NewUID(), a.item, min(rest, limit)))
+				rest -= limit
+			}
+		}
 	}
 	return nil
 }

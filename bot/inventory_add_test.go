@@ -61,6 +61,20 @@ func TestInventoryInvent(t *testing.T) {
 	}
 }
 
+// TestInventoryStackRows: an add past an item's stack fills the stacks there are and
+// starts rows of at most the stack (Fenlight's Eel Jerky: 10).
+func TestInventoryStackRows(t *testing.T) {
+	m := fenlightTable(t)
+	m.card(ana.ID, "Wren", nil)
+	m.say(gmUser, `[inventory: action="add" item="Eel Jerky" count="4" who="Wren"]`)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Eel Jerky" count="21" who="Wren"]`)
+	wantOutcomes(t, "jerky", acts, "")
+	got := m.holdings("Wren")
+	if strings.Count(got, `"qty":10`) != 2 || !strings.Contains(got, `"qty":5`) {
+		t.Errorf("25 jerky in rows of at most 10: %s", got)
+	}
+}
+
 // TestInventoryRulesetWords: native: false refuses the GM a name none of the ruleset's
 // items has (not-ruleset-item), and propose: false refuses an invention (not-allowed);
 // each refusal changes nothing.
