@@ -251,6 +251,8 @@ func rollsOf(done []applied) []storage.Roll {
 	for _, a := range done {
 		if a.roll != nil {
 			out = append(out, storage.Roll{Tag: a.tag.Canonical(), Faces: a.roll.faces})
+		} else if len(a.faces) > 0 {
+			out = append(out, storage.Roll{Tag: a.tag.Canonical(), Faces: a.faces})
 		}
 	}
 	return out

@@ -45,33 +45,12 @@ func (it *invTag) do(rec *storage.CardRecord, h *inventory.Held) error {
 			return err
 		}
 		return it.switchState(rec, h, st.Key, it.attr("state") == "on")
-	case "pay", "receive":
+	case "pay", "receive", "earn":
 		return it.money(rec, h)
+	case "buy":
+		return it.buyFromShop(rec, h)
 	}
 	return refusal.New(refusal.Malformed, "%q is not an inventory action", it.tag.Op)
-}
-
-func (it *invTag) add(rec *storage.CardRecord, h *inventory.Held) error {
-	item, err := it.t.inv.item(it.attr("item"))
-	if err != nil {
-		return err
-	}
-	n := it.count()
-	e := it.c.NewEntry("", item, n)
-	if !it.c.Stacks(e) {
-		// A thing that never shares a row (a sword, a bag) is a row of its own each.
-		if int64(len(h.Inv))+n > inventory.MaxHeld {
-			return refusal.New(refusal.TooMany, "an inventory holds at most %d rows", inventory.MaxHeld)
-		}
-		for range n {
-			x := it.c.NewEntry(h.NewUID(), item, 1)
-			h.Inv = append(h.Inv, x)
-		}
-	} else if inv, at := it.c.Add(h.Inv, e); at == e {
-		e.UID, h.Inv = h.NewUID(), inv
-	}
-	it.nows[rec] = it.heldWords(h, item)
-	return nil
 }
 
 func (it *invTag) remove(rec *storage.CardRecord, h *inventory.Held) error {
@@ -207,28 +186,6 @@ func heldCount(h *inventory.Held, item *inventory.Item) int64 {
 // heldWords is a now: how many of item the holdings have ("Rope ×2", "Rope ×0").
 func (it *invTag) heldWords(h *inventory.Held, item *inventory.Item) string {
 	return item.Name + " ×" + strconv.FormatInt(heldCount(h, item), 10)
-}
-
-// use uses an item: spends its charges when it has any, else takes one off its stack
-// (a consumable), count times.
-func (it *invTag) use(rec *storage.CardRecord, h *inventory.Held) error {
-	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
-	if err != nil {
-		return err
-	}
-	n := it.count()
-	if max := it.c.MaxCharges(e); max > 0 {
-		if err := it.c.UseCharges(e, n); err != nil {
-			return err
-		}
-		it.nows[rec] = it.c.Now(e).Name + " " + strconv.FormatInt(e.Charges, 10) + "/" + strconv.FormatInt(max, 10) + " charges"
-		return nil
-	}
-	if _, err := it.take(h, e.Item, n); err != nil {
-		return err
-	}
-	it.nows[rec] = it.heldWords(h, e.Item)
-	return nil
 }
 
 // equip equips one of an item: a stack gives one of itself to the slot. A full slot is
@@ -373,15 +330,33 @@ func onOff(on bool) string {
 	return "off"
 }
 
-// money pays (to= another character, else out of the game) or receives an amount.
+// buyFromShop buys count of an item from the channel's open shop. Until shops exist
+// there is none to buy from, so a buy is refused, changing nothing, rather than read as
+// an add that would make the item (and its price) out of nothing.
+func (it *invTag) buyFromShop(rec *storage.CardRecord, h *inventory.Held) error {
+	return refusal.New(refusal.OutOfStock, "no shop is open in this channel: %s cannot buy %s here (the GM can add it, or take the coins with pay)", rec.Card.Name, it.attr("item"))
+}
+
+// amountText is the money a money tag names: its amount=, else (an earn as Marinara's
+// GM writes it) count= of the coin item= names, or of the shown coin.
+func (it *invTag) amountText() string {
+	if a, ok := it.tag.Get("amount"); ok {
+		return a
+	}
+	return strings.TrimSpace(it.attr("count") + " " + it.attr("item"))
+}
+
+// money pays (to= another character, else out of the game) or receives (receive, earn)
+// an amount.
 func (it *invTag) money(rec *storage.CardRecord, h *inventory.Held) error {
 	m := it.c.System.Money()
-	amount, err := m.ParseAmount(it.attr("amount"))
+	text := it.amountText()
+	amount, err := m.ParseAmount(text)
 	if err != nil {
 		return err
 	}
-	if it.tag.Op == "receive" {
-		h.Purse = receiveCoins(m, h.Purse, it.attr("amount"), amount)
+	if it.tag.Op != "pay" {
+		h.Purse = receiveCoins(m, h.Purse, text, amount)
 		it.nows[rec] = purseWords(m, h.Purse)
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sheetkeeper/check"
 	"sheetkeeper/inventory"
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
@@ -33,10 +34,25 @@ type invTag struct {
 	held   map[*storage.CardRecord]*inventory.Held
 	// nows is each card's now, by record.
 	nows map[*storage.CardRecord]string
+	// sheet are the changes a use made to each card's sheet (inventory_use.go); replay
+	// and faces the dice it threw.
+	sheet  map[*storage.CardRecord][]sheet.Change
+	replay *check.Replay
+	faces  []int
 }
 
-// inventoryTag applies one inventory tag, def being the card a tag without who= is for.
-func (t *table) inventoryTag(tag parser.Tag, def string) sheet.Result {
+// inventoryTag applies one inventory tag, def being the card a tag without who= is for,
+// with the faces of any dice its use threw.
+func (t *table) inventoryTag(tag parser.Tag, def string) applied {
+	it := &invTag{t: t, tag: tag, held: map[*storage.CardRecord]*inventory.Held{}, nows: map[*storage.CardRecord]string{},
+		sheet: map[*storage.CardRecord][]sheet.Change{}}
+	res := it.apply(def)
+	return applied{tag: tag, res: res, faces: it.faces}
+}
+
+// apply applies the tag.
+func (it *invTag) apply(def string) sheet.Result {
+	t, tag := it.t, it.tag
 	if tag.Reason != "" {
 		return sheet.Result{Outcome: sheet.Refused(refusal.New(tag.Reason, "%s", tag.Detail))}
 	}
@@ -47,6 +63,9 @@ func (t *table) inventoryTag(tag parser.Tag, def string) sheet.Result {
 	if who == "" {
 		who = def
 	}
+	if who == "" && tag.Op == "add" && len(t.records) > 0 {
+		who = t.records[0].Card.Name // shared out among the party, asked in order (addShared)
+	}
 	if who == "" {
 		return sheet.Result{Outcome: sheet.Refused(refusal.New(refusal.WhoRequired, "say whose inventory: who=\"Name\""))}
 	}
@@ -54,7 +73,7 @@ func (t *table) inventoryTag(tag parser.Tag, def string) sheet.Result {
 	if err != nil {
 		return sheet.Result{Outcome: sheet.Refused(err)}
 	}
-	it := &invTag{t: t, c: t.inv.camp, tag: tag, held: map[*storage.CardRecord]*inventory.Held{}, nows: map[*storage.CardRecord]string{}}
+	it.c = t.inv.camp
 	h, err := it.open(rec)
 	if err == nil {
 		err = it.do(rec, h)
@@ -112,9 +131,9 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 		kept[i] = st
 	}
 	for i, r := range it.opened {
-		cr := sheet.CardResult{Card: r.Card.Name, Outcome: sheet.Applied(it.nows[r])}
+		cr := sheet.CardResult{Card: r.Card.Name, Outcome: sheet.Applied(it.nows[r]), Changes: it.sheet[r]}
 		if b, a := inventory.DiffStored(r.Inventory, kept[i]); b != nil {
-			cr.Changes = []sheet.Change{{Card: r.Card.Name, Path: PathHoldings, Before: b, After: a}}
+			cr.Changes = append(cr.Changes, sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: b, After: a})
 		}
 		r.Inventory = kept[i]
 		if it.t.held == nil {
@@ -163,8 +182,12 @@ func inventoryPhrase(t parser.Tag) string {
 	get := func(k string) string { v, _ := t.Get(k); return v }
 	s := t.Op
 	switch t.Op {
-	case "pay", "receive":
-		s += " " + get("amount")
+	case "pay", "receive", "earn":
+		if a, ok := t.Get("amount"); ok {
+			s += " " + a
+		} else {
+			s += " " + get("count") + " " + get("item")
+		}
 	case "state":
 		s = get("item") + ": " + get("key") + " " + get("state")
 	case "add", "remove", "give", "use":

@@ -276,7 +276,7 @@ func (t *table) apply(tags []parser.Tag, def string) []applied {
 		var a applied
 		switch {
 		case tag.Kind == parser.Inventory:
-			a = applied{tag: tag, res: t.inventoryTag(tag, def)}
+			a = t.inventoryTag(tag, def)
 		case isRoll(tag):
 			a = t.throw(tag, def)
 		default:

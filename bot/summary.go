@@ -24,6 +24,9 @@ type applied struct {
 	tag  parser.Tag
 	res  sheet.Result
 	roll *rolled // a check or free roll the engine threw (check.go)
+	// faces are the dice an inventory tag's use threw (inventory_use.go), kept like a
+	// roll's.
+	faces []int
 }
 
 // outcome is the tag rewritten in canonical form with its outcome, and that outcome's

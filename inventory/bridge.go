@@ -42,11 +42,9 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 	f := map[string]any{"packrat": "system", "id": "ruleset-" + rs.ID, "name": rs.Name}
 	var templates []any
 	for _, c := range it.Categories {
-		t := map[string]any{"id": c.ID, "name": c.Label, "plural": c.Label}
-		if len(it.Slots) > 0 {
-			t["features"] = map[string]any{"equippable": true}
-		}
-		templates = append(templates, t)
+		// Only an item that takes slots equips (slotted, item by item), as in the guide:
+		// a tonic in a ruleset with hands is carried, never worn.
+		templates = append(templates, map[string]any{"id": c.ID, "name": c.Label, "plural": c.Label})
 	}
 	f["templates"] = templates
 	weightStat := ""
@@ -56,12 +54,8 @@ func FromRuleset(rs *ruleset.Ruleset, entries func(catalogID string) ([]ruleset.
 	if fields := bridgeFields(it, weightStat); len(fields) > 0 {
 		f["commonFields"] = fields // a null is no array: a block with no words leaves it out
 	}
-	if weightStat != "" {
-		for _, s := range it.Stats {
-			if s.ID == weightStat {
-				f["weight"] = map[string]any{"unit": s.Label}
-			}
-		}
+	if unit := weightUnit(it.Stats, weightStat); unit != "" {
+		f["weight"] = map[string]any{"unit": unit}
 	}
 	if len(it.Slots) > 0 {
 		var slots []any
@@ -236,14 +230,72 @@ func bridgeItem(catalogID string, e *ruleset.Entry, weightStat string, money map
 	if ri.Stack != nil {
 		it[stackField] = *ri.Stack
 	}
+	features := map[string]any{}
 	if ri.Charges != nil {
 		it["noStack"] = true // an item that holds charges is one to a stack
+		if n, ok := constCharges(ri.Charges.Max); ok {
+			features["charges"], it["maxCharges"] = true, n
+		}
 	}
 	if ri.Binds != nil {
-		it["features"] = map[string]any{bindsFeature: true}
+		features[bindsFeature] = true
 		if ri.Binds.Cursed != nil && *ri.Binds.Cursed {
 			it["layers"] = map[string]any{BoundState: map[string]any{"locks": []any{BoundState}}}
 		}
 	}
+	if len(features) > 0 {
+		it["features"] = features
+	}
+	slotted(it)
 	return it
+}
+
+// slotted makes an item's file form equippable exactly when it takes a slot (its own
+// slot, as bridgeItem and Invent write it): the guide's items without slots cannot be
+// worn, so neither can they here.
+func slotted(raw map[string]any) {
+	features, _ := raw["features"].(map[string]any)
+	features = mapsClone(features)
+	if _, ok := raw["slot"]; ok {
+		features["equippable"] = true
+	} else {
+		delete(features, "equippable")
+	}
+	setOrDrop(raw, "features", features)
+}
+
+// constCharges is an item's charges.max when it is a whole number written as one; a
+// maximum read off the sheet (a ValueRef) is no constant, and the item then holds none
+// the inventory counts.
+func constCharges(raw []byte) (int64, bool) {
+	var n float64
+	if err := json.Unmarshal(raw, &n); err != nil || n < 1 || n != float64(int64(n)) {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+// weightUnit is the unit the carry stat is counted in, for "6 lb" rather than "6
+// Weight": a unit its label names in brackets ("Weight (kg)"), else the unit its example
+// is written in ("2 lb"), else its label unless that only names the quantity (Weight,
+// Load, Wt), which leaves the system's default unit. "" is no unit of its own.
+func weightUnit(stats []ruleset.ItemStatDecl, stat string) string {
+	i := slices.IndexFunc(stats, func(s ruleset.ItemStatDecl) bool { return s.ID == stat })
+	if stat == "" || i < 0 {
+		return ""
+	}
+	s := stats[i]
+	if open, end := strings.IndexAny(s.Label, "(["), strings.LastIndexAny(s.Label, ")]"); open >= 0 && end > open+1 {
+		return strings.TrimSpace(s.Label[open+1 : end])
+	}
+	if s.Example != nil {
+		if f := strings.Fields(*s.Example); len(f) == 2 && strings.ContainsAny(f[0], "0123456789") {
+			return f[1]
+		}
+	}
+	switch ruleset.FoldName(s.Label) {
+	case "weight", "wt", "load", "mass", "":
+		return ""
+	}
+	return strings.ToLower(s.Label)
 }

@@ -59,7 +59,7 @@ func TestFromRuleset(t *testing.T) {
 	if len(ps) > 0 {
 		t.Fatal(ps)
 	}
-	if len(s.Templates) != 2 || s.TemplateByID("tonic") == nil || s.WeightUnit(2) != "Weight" {
+	if len(s.Templates) != 2 || s.TemplateByID("tonic") == nil || s.WeightUnit(2) != "lb" {
 		t.Fatalf("templates %v, unit %q", s.Templates, s.WeightUnit(2))
 	}
 	tonic := s.CatalogItem("kit/ash-tonic")
@@ -75,6 +75,9 @@ func TestFromRuleset(t *testing.T) {
 	if p, ok := c.SlotFor(glove); !ok || p.Slot.Key != "hand" || p.Size != 1 {
 		t.Errorf("the glove's slot: %+v", p)
 	}
+	if !c.Equippable(glove) || c.Equippable(c.NewEntry("t", tonic, 1)) {
+		t.Error("only an item that takes a slot equips")
+	}
 	if _, err := c.SetState(nil, glove, StateChange{Key: BoundState, On: true}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +90,74 @@ func TestFromRuleset(t *testing.T) {
 	if _, err := c.SetState(nil, c.NewEntry("t", tonic, 1), StateChange{Key: BoundState, On: true}, nil); err == nil {
 		t.Error("a tonic does not bind")
 	}
+}
+
+// A ruleset item's charges are the inventory's, counted down by a use; a maximum read
+// off the sheet is none the inventory counts.
+func TestBridgeCharges(t *testing.T) {
+	kit := doc{"id": "kit", "label": "Kit", "holds": "items", "entries": []any{
+		doc{"id": "wand", "label": "Spark Wand", "item": doc{"category": "gear", "stack": 1, "charges": doc{"max": 3},
+			"use": doc{"kind": "buff", "charges": 1, "free": true}}},
+		doc{"id": "rope", "label": "Rope", "item": doc{"category": "gear"}},
+	}}
+	c := bridged(t, doc{"categories": []any{doc{"id": "gear", "label": "Gear"}}}, kit)
+	wand := c.NewEntry("w", c.System.CatalogItem("kit/wand"), 1)
+	if c.MaxCharges(wand) != 3 || wand.Charges != 3 {
+		t.Fatalf("wand charges %d/%d", wand.Charges, c.MaxCharges(wand))
+	}
+	if err := c.UseCharges(wand, 2); err != nil || wand.Charges != 1 {
+		t.Fatalf("used: %v, %d left", err, wand.Charges)
+	}
+	if c.MaxCharges(c.NewEntry("r", c.System.CatalogItem("kit/rope"), 1)) != 0 {
+		t.Error("rope has no charges")
+	}
+}
+
+// The weight unit is the carry stat's unit, never the quantity's name.
+func TestBridgeWeightUnit(t *testing.T) {
+	ex := "2 kg"
+	for _, tc := range []struct {
+		stat ruleset.ItemStatDecl
+		want string
+	}{
+		{ruleset.ItemStatDecl{ID: "w", Label: "Weight"}, ""},
+		{ruleset.ItemStatDecl{ID: "w", Label: "Weight (lb)"}, "lb"},
+		{ruleset.ItemStatDecl{ID: "w", Label: "Weight", Example: &ex}, "kg"},
+		{ruleset.ItemStatDecl{ID: "w", Label: "Bulk"}, "bulk"},
+	} {
+		if got := weightUnit([]ruleset.ItemStatDecl{tc.stat}, "w"); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.stat, got, tc.want)
+		}
+	}
+}
+
+// bridged is a campaign on ember-roads with the given items block and item catalog.
+func bridged(t *testing.T, items, catalog doc) *Campaign {
+	t.Helper()
+	data, err := os.ReadFile("../../shared/reference/marinara/ember-roads.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d doc
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	d["items"] = items
+	d["catalogs"] = append(d["catalogs"].([]any), catalog)
+	out, _ := json.Marshal(d)
+	l, err := ruleset.LoadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ps := FromRuleset(l.Ruleset, l.Entries)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	c, ps := s.Campaign(nil)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	return c
 }
 
 func TestFromRulesetWithoutItems(t *testing.T) {

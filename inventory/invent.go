@@ -52,8 +52,9 @@ type Invented struct {
 	Known bool
 }
 
-// inventedPrefix starts an invented item's id, so it never takes a catalog item's.
-const inventedPrefix = "gm/"
+// InventedPrefix starts an invented item's id, so it never takes a catalog item's, and
+// the table tells what the GM invented from a player's own items by it.
+const InventedPrefix = "gm/"
 
 // maxSummary bounds an invented item's summary, in characters.
 const maxSummary = 1000
@@ -95,6 +96,7 @@ func (c *Campaign) Invent(in Invention) (*Invented, error) {
 		return nil, err
 	}
 	iv.slots(in.Slots)
+	slotted(iv.raw)
 	iv.binds(in.Binds)
 	iv.summary(in.Summary)
 	iv.holdAll()
@@ -147,7 +149,7 @@ func (c *Campaign) inventedID(name string) string {
 			break
 		}
 	}
-	base := inventedPrefix + b.String()
+	base := InventedPrefix + b.String()
 	if b.Len() == 0 {
 		base += "item"
 	}

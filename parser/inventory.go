@@ -13,11 +13,12 @@ const MaxCount = 9999
 // maxName is the longest item or character name an inventory tag keeps.
 const maxName = 120
 
-// inventoryActions are Marinara's actions (give included) and the ones a Pack Rat system
-// adds: state (an item's state on or off), pay and receive (money).
+// inventoryActions are Marinara's actions (give, earn and buy included) and the ones a
+// Pack Rat system adds: state (an item's state on or off), pay and receive (money).
 var inventoryActions = map[string]bool{
 	"add": true, "remove": true, "give": true, "equip": true, "unequip": true, "bind": true,
-	"unbind": true, "use": true, "state": true, "pay": true, "receive": true,
+	"unbind": true, "use": true, "state": true, "pay": true, "receive": true, "earn": true,
+	"buy": true,
 }
 
 // readInventory reads one inventory body (SPEC 3.5). Marinara reads these leniently, and so
@@ -48,7 +49,12 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 	}
 	to, hasTo := l.get("to")
 
-	if action == "pay" || action == "receive" {
+	if action == "earn" {
+		if _, ok := l.get("amount"); !ok {
+			return readEarnCount(t, l, bad)
+		}
+	}
+	if action == "pay" || action == "receive" || action == "earn" {
 		amount, ok := l.get("amount")
 		if !ok || !strings.ContainsAny(amount, "0123456789") {
 			return bad(action + " needs an amount of money, e.g. amount=\"4 gp 2 sp\"")
@@ -72,6 +78,9 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 	if hasTo {
 		extra = append(extra, Attr{"to", cleanName(to)})
 	}
+	if action == "add" {
+		extra = readInvention(l, extra)
+	}
 	// Every item's attributes share one array; each tag's slice is capped at its own end,
 	// so an append to one never writes over the next.
 	n := 1 + len(extra)
@@ -84,6 +93,53 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 		tags[i].Attrs = all[i*n : (i+1)*n : (i+1)*n]
 	}
 	return tags
+}
+
+// readEarnCount reads an earn written as Marinara's GM writes it, coins counted rather
+// than an amount: count= of the coin item= names ("30" of "gp"), or of the system's shown
+// coin when no item is named.
+func readEarnCount(t Tag, l lookup, bad func(string) []Tag) []Tag {
+	if l.find("count") == nil && l.find("quantity") == nil && l.find("qty") == nil {
+		return bad("earn needs an amount of money, e.g. amount=\"4 gp 2 sp\", or count= of a coin")
+	}
+	var buf [2]Attr
+	attrs, e := readItemAttrs(l, "earn", buf[:0])
+	if e != "" {
+		return bad(e)
+	}
+	if items := readItems(l); len(items) == 1 {
+		attrs = append(attrs, Attr{"item", items[0]})
+	} else if len(items) > 1 {
+		return bad("earn names one coin")
+	}
+	t.Attrs = attrs
+	return []Tag{t}
+}
+
+// inventionKeys are what a GM's add may say of an item it invents (Marinara's guide,
+// What reads items), in the order they are written back.
+var inventionKeys = [...]string{"like", "category", "rarity", "tags", "stats", "slots", "binds", "worn", "carried", "summary"}
+
+// maxInvention bounds one invention attribute; a summary may run longer.
+const (
+	maxInvention = 300
+	maxSummary   = 1000
+)
+
+// readInvention appends the invention attributes an add has, each cleaned and capped.
+func readInvention(l lookup, dst []Attr) []Attr {
+	for _, k := range inventionKeys {
+		v, ok := l.get(k)
+		if !ok {
+			continue
+		}
+		n := maxInvention
+		if k == "summary" {
+			n = maxSummary
+		}
+		dst = append(dst, Attr{k, strings.TrimSpace(CapRunes(collapseSpace(v), n))})
+	}
+	return dst
 }
 
 // runBareValues runs each unquoted value to the next attribute (or the body's end), so
