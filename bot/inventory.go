@@ -37,6 +37,9 @@ type played struct {
 	// from says which system it is, for /campaign show: "Saltmarch (built-in system
 	// saltmarch v1)", "the ruleset's own items (7 in its catalogs)".
 	from string
+	// ruleset: the system is the ruleset's own items block bridged (FromRuleset), not
+	// a Pack Rat system of its own.
+	ruleset bool
 }
 
 // playedSystem is the system camp plays its inventory on; nil (and no error) when it
@@ -115,7 +118,7 @@ func (c *Core) buildSystem(k playedKey, kind string) (*played, error) {
 		}
 		return nil, refusal.New(refusal.NotEnabled, "%s cannot be read: %v", what, err)
 	}
-	p := &played{camp: camp, from: from, named: make(map[string]*inventory.Item, len(sys.Catalog))}
+	p := &played{camp: camp, from: from, ruleset: k.rules != nil, named: make(map[string]*inventory.Item, len(sys.Catalog))}
 	for _, it := range sys.Catalog {
 		if n := ruleset.FoldName(it.Name); p.named[n] == nil {
 			p.named[n] = it

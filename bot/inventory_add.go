@@ -102,7 +102,7 @@ func (it *invTag) addedItem(h *inventory.Held) (added, error) {
 	if in, ok := it.invention(name); ok && gm {
 		return it.invent(in)
 	}
-	if it.t.camp.System != "" {
+	if !it.t.inv.ruleset {
 		// A Pack Rat system's own names find its catalog as FindItem does.
 		item, err := it.t.inv.item(name)
 		if refusal.Of(err) != refusal.UnknownItem {

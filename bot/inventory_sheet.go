@@ -63,9 +63,9 @@ func (t *table) holdings(rec *storage.CardRecord) *inventory.Holdings {
 		return nil
 	}
 	if ha, ok := t.held[rec]; ok && ha.st == rec.Inventory {
-		return heldHoldings(t.inv, t.rules, t.camp.System == "", ha.h)
+		return heldHoldings(t.inv, t.rules, t.inv.ruleset, ha.h)
 	}
-	return holdingsIn(t.inv, t.rules, t.camp.System == "", rec.Inventory)
+	return holdingsIn(t.inv, t.rules, t.inv.ruleset, rec.Inventory)
 }
 
 // recordOf is the record of one of the table's cards (records and cards go index for

@@ -38,7 +38,7 @@ func (c *Core) briefInventoryOf(ctx context.Context, t *table) *briefInventory {
 	}
 	ctx, cancel := context.WithTimeout(ctx, maxPanelTime)
 	defer cancel()
-	bi := &briefInventory{l: t.rules, p: t.inv, derived: t.camp.System == "", held: map[*sheet.Card]*inventory.Held{}, t: t, cards: map[*sheet.Card][]string{}}
+	bi := &briefInventory{l: t.rules, p: t.inv, derived: t.inv.ruleset, held: map[*sheet.Card]*inventory.Held{}, t: t, cards: map[*sheet.Card][]string{}}
 	if bi.derived {
 		// Read once already, to build the system: an error here leaves the facts short.
 		bi.items, _ = inventory.ItemsOf(t.rules.Ruleset, t.rules.Entries)

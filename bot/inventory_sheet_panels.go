@@ -45,7 +45,7 @@ const maxPanelTime = 5 * time.Second
 // limited states name.
 func (t *table) panelWho(rec *storage.CardRecord, h *inventory.Held) panel.Who {
 	c := t.inv.camp
-	vals := evaluate(t.rules.Ruleset, rec.Card, heldHoldings(t.inv, t.rules, t.camp.System == "", h))
+	vals := evaluate(t.rules.Ruleset, rec.Card, heldHoldings(t.inv, t.rules, t.inv.ruleset, h))
 	stats := map[string]any{}
 	for key := range c.System.Stats {
 		if v, ok := vals.AbilityScores[key]; ok {

@@ -112,8 +112,8 @@ func TestCharacterKit(t *testing.T) {
 	m.ok(pkAna, "character kit add", "name", "Wren", "item", "Oilskin Coat")
 	before := m.libraryRecord("ana", "Wren")
 
-	if err := m.kitErr(pkAna, "add", "name", "Wren", "item", "Moon on a stick"); refusal.Of(err) != refusal.UnknownItem {
-		t.Errorf("an item the system has not: %v, want unknown-item", err)
+	if err := m.kitErr(pkAna, "remove", "name", "Wren", "item", "Moon on a stick"); refusal.Of(err) != refusal.NotHeld {
+		t.Errorf("removing what the kit lacks: %v, want not-held", err)
 	}
 	if err := m.kitErr(pkAna, "remove", "name", "Wren", "item", "Flask of Lamp Oil", "count", "9"); refusal.Of(err) != refusal.Insufficient {
 		t.Errorf("removing more than the kit holds: %v, want insufficient", err)
