@@ -330,11 +330,33 @@ func onOff(on bool) string {
 	return "off"
 }
 
-// buyFromShop buys count of an item from the channel's open shop. Until shops exist
-// there is none to buy from, so a buy is refused, changing nothing, rather than read as
-// an add that would make the item (and its price) out of nothing.
+// buyFromShop buys count of an item from the channel's open shop, as /buy does
+// (market.buy): the buyer's coins, the stock and the shop's funds in the tag's one
+// change. The shop is written when the tag commits; a channel without a shop refuses,
+// changing nothing, rather than making the item (and its price) out of nothing.
 func (it *invTag) buyFromShop(rec *storage.CardRecord, h *inventory.Held) error {
-	return refusal.New(refusal.OutOfStock, "no shop is open in this channel: %s cannot buy %s here (the GM can add it, or take the coins with pay)", rec.Card.Name, it.attr("item"))
+	t := it.t
+	if t.market == nil {
+		if t.tx == nil || t.camp == nil {
+			return refusal.New(refusal.OutOfStock, "no shop is open here: %s cannot buy %s", rec.Card.Name, it.attr("item"))
+		}
+		m, err := loadMarket(t.tx, t.camp.ChannelID, it.c)
+		if refusal.Of(err) == refusal.NotEnabled {
+			return refusal.New(refusal.OutOfStock, "no shop is open in this channel: %s cannot buy %s here (the GM can add it, or take the coins with pay)", rec.Card.Name, it.attr("item"))
+		}
+		if err != nil {
+			return err
+		}
+		m.t, t.market = t, m
+	}
+	before := t.market.state()
+	said, err := t.market.buy(rec, h, it.attr("item"), it.count())
+	if err != nil {
+		return err
+	}
+	it.bought = &sheet.Change{Card: t.market.rec.Name, Path: pathShop, Before: before, After: t.market.state()}
+	it.nows[rec] = said
+	return nil
 }
 
 // amountText is the money a money tag names: its amount=, else (an earn as Marinara's

@@ -39,6 +39,9 @@ type invTag struct {
 	sheet  map[*storage.CardRecord][]sheet.Change
 	replay *check.Replay
 	faces  []int
+	// bought is the change a buy made to the channel's shop (buyFromShop), written
+	// with the tag.
+	bought *sheet.Change
 }
 
 // inventoryTag applies one inventory tag, def being the card a tag without who= is for,
@@ -81,6 +84,9 @@ func (it *invTag) apply(def string) sheet.Result {
 	if err != nil {
 		for _, r := range it.opened {
 			delete(t.held, r) // the refused action may have changed them in memory
+		}
+		if it.bought != nil {
+			t.market = nil // so may a buy have changed the shop: read it afresh
 		}
 		out := sheet.Refused(err)
 		return sheet.Result{Outcome: out, Cards: []sheet.CardResult{{Card: rec.Card.Name, Outcome: out}}}
@@ -126,14 +132,26 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 			for _, r := range it.opened {
 				delete(it.t.held, r)
 			}
+			if it.bought != nil {
+				it.t.market = nil
+			}
 			return sheet.Result{Outcome: sheet.Refused(err)}
 		}
 		kept[i] = st
+	}
+	if it.bought != nil && !it.t.dry {
+		if err := it.t.market.save(it.t.tx); err != nil {
+			it.t.market, it.t.failed = nil, err // a store error fails the whole message
+			return sheet.Result{Outcome: sheet.Refused(err)}
+		}
 	}
 	for i, r := range it.opened {
 		cr := sheet.CardResult{Card: r.Card.Name, Outcome: sheet.Applied(it.nows[r]), Changes: it.sheet[r]}
 		if b, a := inventory.DiffStored(r.Inventory, kept[i]); b != nil {
 			cr.Changes = append(cr.Changes, sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: b, After: a})
+		}
+		if it.bought != nil && r == it.opened[0] {
+			cr.Changes = append(cr.Changes, *it.bought)
 		}
 		r.Inventory = kept[i]
 		if it.t.held == nil {

@@ -212,6 +212,16 @@ type table struct {
 	// sheets is the Applier the last apply ran its sheet tags through; what it worked
 	// out for the cards holds until they change by other means (sheet.Applier).
 	sheets *sheet.Applier
+	// tx is the transaction the table was opened in, for what tags reach beyond the
+	// cards: the channel's shop a buy tag buys from (market, loaded once; nil until a
+	// tag needs it or after a refused buy). A scratch table (dry) reads through it and
+	// never writes.
+	tx     storage.Tx
+	market *market
+	dry    bool
+	// failed is a store error met where no error can be returned (revert): save
+	// returns it, so the transaction fails whole.
+	failed error
 }
 
 // gmCampaign is channelID's campaign when author is one of its GMs; otherwise it skips
@@ -241,7 +251,7 @@ func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) 
 		return nil, err
 	}
 	records = cardRecords(records)
-	t := &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}, dice: c.dice}
+	t := &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}, dice: c.dice, tx: tx}
 	if t.inv, err = c.playedSystem(tx, camp, l); err != nil {
 		if refusal.Of(err) == "" {
 			return nil, err
@@ -309,7 +319,17 @@ func (t *table) revert(changes []sheet.Change) []sheet.Change {
 			done = append(done, back...)
 		}
 	}
-	return append(done, t.revertHoldings(changes)...)
+	done = append(done, t.revertHoldings(changes)...)
+	if t.dry || t.tx == nil {
+		return done
+	}
+	// The shop a buy tag or a purchase bought from (cmd_shop_buy.go), read afresh next.
+	shop, err := revertShop(t.tx, t.camp.ChannelID, changes)
+	if err != nil {
+		t.failed = err
+	}
+	t.market = nil
+	return append(done, shop...)
 }
 
 func (t *table) touched(name string) {
@@ -322,6 +342,9 @@ func (t *table) touched(name string) {
 
 // save writes the cards that changed.
 func (t *table) save(tx storage.Tx, now time.Time) error {
+	if t.failed != nil {
+		return t.failed
+	}
 	for _, r := range t.records {
 		if !t.dirty[r] {
 			continue
@@ -338,7 +361,7 @@ func (t *table) save(tx storage.Tx, now time.Time) error {
 // ones: to work out again what earlier tags said.
 func (t *table) scratch() *table {
 	s := &table{camp: t.camp, rules: t.rules, catalogs: t.catalogs, dirty: map[*storage.CardRecord]bool{},
-		dice: t.dice, replay: t.replay, inv: t.inv, invWhy: t.invWhy}
+		dice: t.dice, replay: t.replay, inv: t.inv, invWhy: t.invWhy, tx: t.tx, dry: true}
 	for _, r := range t.records {
 		cp := *r
 		cp.Card = r.Card.Clone()

@@ -281,12 +281,7 @@ func (c *Core) revertLatest(tx storage.Tx, camp *storage.Campaign, r *storage.Re
 	}
 	var posts []undone
 	for _, u := range undo {
-		back := t.revert(u.Changes)
-		shop, err := revertShop(tx, r.ChannelID, u.Changes) // cmd_shop_buy.go
-		if err != nil {
-			return nil, err
-		}
-		back = append(back, shop...)
+		back := t.revert(u.Changes) // the shop's too (cmd_shop_buy.go)
 		u.Status, u.UpdatedAt = storage.ReplyReverted, now
 		if err := tx.PutReply(u); err != nil {
 			return nil, err
