@@ -233,7 +233,8 @@ func (bi *briefInventory) inventoryInstructions() string {
 	}
 	if m := c.System.Money(); len(m.Coins) > 0 {
 		coin := m.Coins[len(m.Coins)-1].Key
-		lines = append(lines, `- [inventory: action="pay" amount="5 `+tagValue(coin)+`" who="Name"] pays out of the purse with change (to="Other" pays another character); action="receive" puts coins in. A payment they cannot afford is refused.`)
+		lines = append(lines, `- [inventory: action="pay" amount="5 `+tagValue(coin)+`" who="Name"] pays out of the purse with change (to="Other" pays another character); action="receive" (or "earn") puts coins in. A payment they cannot afford is refused.`,
+			`- [inventory: action="buy" item="Name" count="1" who="Name"] buys from this channel's shop while one is open (/shop shows it), at its price with change; with no shop, or none left, it is refused.`)
 	}
 	lines = append(lines, "Leave out who= for the character of the player you answer. Never write result, reason or now yourself; a refused tag did not happen.")
 	return strings.Join(lines, "\n")
