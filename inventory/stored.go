@@ -119,21 +119,25 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 	}
 	h.next = st.Next
 	uids := make(map[string]bool, len(st.Items))
-	for i, se := range st.Items {
-		path := strictjson.Join("items", i)
-		e, eps := c.restoreEntry(h, path, &se)
+	// One allocation for every entry, not one each.
+	slab := make([]Entry, len(st.Items))
+	if len(st.Items) > 0 {
+		h.Inv = make([]*Entry, 0, len(st.Items))
+	}
+	for i := range st.Items {
+		e, eps := c.restoreEntry(h, i, &st.Items[i], &slab[i])
 		ps = append(ps, eps...)
 		if e == nil {
 			continue
 		}
 		if uids[e.UID] {
-			ps.Add(strictjson.Join(path, "uid"), "uid %q is used twice", e.UID)
+			ps.Add(strictjson.Join(strictjson.Join("items", i), "uid"), "uid %q is used twice", e.UID)
 		}
 		uids[e.UID] = true
 		h.Inv = append(h.Inv, e)
 	}
-	for i, se := range st.Items {
-		if se.In != "" && !uids[se.In] {
+	for i := range st.Items {
+		if se := &st.Items[i]; se.In != "" && !uids[se.In] {
 			ps.Add(strictjson.Join(strictjson.Join("items", i), "in"), "is in %q, which is not in the inventory", se.In)
 		}
 	}
@@ -149,32 +153,40 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 	return h, nil
 }
 
-// restoreEntry reads one stored entry; nil with the problems when it cannot be read.
-func (c *Campaign) restoreEntry(h *Held, path string, se *StoredEntry) (*Entry, strictjson.Problems) {
+// restoreEntry reads stored entry i into e; nil with the problems when it cannot be read.
+// Its path is made only for a problem: restoring is once a message on a card of
+// hundreds of entries, nearly always with none.
+func (c *Campaign) restoreEntry(h *Held, i int, se *StoredEntry, e *Entry) (*Entry, strictjson.Problems) {
 	var ps strictjson.Problems
+	path := func(key string) string {
+		if key == "" {
+			return strictjson.Join("items", i)
+		}
+		return strictjson.Join(strictjson.Join("items", i), key)
+	}
 	if se.UID == "" {
-		ps.Add(strictjson.Join(path, "uid"), "an entry needs a uid")
+		ps.Add(path("uid"), "an entry needs a uid")
 	}
 	if se.Qty < 1 {
-		ps.Add(strictjson.Join(path, "qty"), "qty %d: an entry holds at least 1", se.Qty)
+		ps.Add(path("qty"), "qty %d: an entry holds at least 1", se.Qty)
 	}
 	var it *Item
 	switch {
 	case se.ID != "" && se.Item != nil:
-		ps.Add(path, "an entry names a catalog item (id) or embeds its own (item), not both")
+		ps.Add(path(""), "an entry names a catalog item (id) or embeds its own (item), not both")
 	case se.ID != "":
 		if it = c.System.CatalogItem(se.ID); it == nil {
-			ps.Add(strictjson.Join(path, "id"), "the catalog has no item %q", se.ID)
+			ps.Add(path("id"), "the catalog has no item %q", se.ID)
 		}
 	case se.Item != nil:
 		data, err := json.Marshal(se.Item)
 		if err != nil {
-			ps.Add(strictjson.Join(path, "item"), "%v", err)
+			ps.Add(path("item"), "%v", err)
 			break
 		}
 		var ips strictjson.Problems
 		if it, ips = c.ParseItem(data); len(ips) > 0 {
-			at := strictjson.Join(path, "item")
+			at := path("item")
 			for _, pr := range ips {
 				if pr.Path = at + "." + pr.Path; strings.HasSuffix(pr.Path, ".") {
 					pr.Path = at
@@ -188,13 +200,14 @@ func (c *Campaign) restoreEntry(h *Held, path string, se *StoredEntry) (*Entry, 
 			h.own[it] = se.Item
 		}
 	default:
-		ps.Add(path, "an entry needs a catalog item (id) or its own (item)")
+		ps.Add(path(""), "an entry needs a catalog item (id) or its own (item)")
 	}
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	return &Entry{UID: se.UID, Item: it, Qty: se.Qty, Equipped: se.Equipped, Own: maps.Clone(se.States), GM: maps.Clone(se.GM),
-		Parent: se.In, Charges: se.Charges, Fill: se.Fill, Out: slices.Clone(se.Out)}, nil
+	*e = Entry{UID: se.UID, Item: it, Qty: se.Qty, Equipped: se.Equipped, Own: maps.Clone(se.States), GM: maps.Clone(se.GM),
+		Parent: se.In, Charges: se.Charges, Fill: se.Fill, Out: slices.Clone(se.Out)}
+	return e, nil
 }
 
 // Keep writes holdings in play back into their stored shape. An entry whose item is

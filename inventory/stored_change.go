@@ -35,13 +35,20 @@ func DiffStored(before, after *Stored) (b, a map[string]any) {
 		after = &Stored{}
 	}
 	b, a = map[string]any{}, map[string]any{}
-	// The entries both hold alike, in the same places from the start, are most of them
-	// (a tag changes one or two): only the rest are indexed and compared by uid.
+	// The entries both hold alike, in the same places from the start or from the end,
+	// are most of them (a tag changes one or two): only the rest between are indexed and
+	// compared by uid. (A uid is once in a holdings, so one alike at both ends is nowhere
+	// in the rest: leaving it out is what comparing it by uid would have found.)
+	bs, as := before.Items, after.Items
 	same := 0
-	for same < len(before.Items) && same < len(after.Items) && sameStoredEntry(&before.Items[same], &after.Items[same]) {
+	for same < len(bs) && same < len(as) && sameStoredEntry(&bs[same], &as[same]) {
 		same++
 	}
-	bi, ai := uidIndexFrom(before, same), uidIndexFrom(after, same)
+	bs, as = bs[same:], as[same:]
+	for len(bs) > 0 && len(as) > 0 && sameStoredEntry(&bs[len(bs)-1], &as[len(as)-1]) {
+		bs, as = bs[:len(bs)-1], as[:len(as)-1]
+	}
+	bi, ai := uidIndexOf(bs, same), uidIndexOf(as, same)
 	bItems, aItems := map[string]any{}, map[string]any{}
 	for uid, i := range bi {
 		j, ok := ai[uid]
@@ -171,13 +178,14 @@ func placed(st *Stored, i int) any {
 	return map[string]any{"at": float64(i), "entry": genericJSON(st.Items[i])}
 }
 
-func uidIndex(st *Stored) map[string]int { return uidIndexFrom(st, 0) }
+func uidIndex(st *Stored) map[string]int { return uidIndexOf(st.Items, 0) }
 
-// uidIndexFrom indexes the entries from the from-th on by uid.
-func uidIndexFrom(st *Stored, from int) map[string]int {
-	m := make(map[string]int, len(st.Items)-from)
-	for i := from; i < len(st.Items); i++ {
-		m[st.Items[i].UID] = i
+// uidIndexOf indexes entries by uid, at their places in holdings where they start at
+// place from.
+func uidIndexOf(items []StoredEntry, from int) map[string]int {
+	m := make(map[string]int, len(items))
+	for i := range items {
+		m[items[i].UID] = from + i
 	}
 	return m
 }
