@@ -194,13 +194,22 @@ func uidIndexOf(items []StoredEntry, from int) map[string]int {
 // entry a tag did not touch, its embedded item the very same map).
 func sameStoredEntry(x, y *StoredEntry) bool {
 	if x.UID != y.UID || x.ID != y.ID || x.Qty != y.Qty || x.Equipped != y.Equipped || x.In != y.In || x.Charges != y.Charges || x.Fill != y.Fill ||
-		!maps.Equal(x.States, y.States) || !maps.Equal(x.GM, y.GM) || !slices.Equal(x.Out, y.Out) {
+		!sameSwitches(x.States, y.States) || !sameSwitches(x.GM, y.GM) || !slices.Equal(x.Out, y.Out) {
 		return false
 	}
 	if (x.Item == nil) != (y.Item == nil) {
 		return false
 	}
 	return x.Item == nil || reflect.ValueOf(x.Item).Pointer() == reflect.ValueOf(y.Item).Pointer() || reflect.DeepEqual(x.Item, y.Item)
+}
+
+// sameSwitches is maps.Equal without starting an iteration over two empty maps (most
+// entries' states: DiffStored compares every entry of a holdings on every tag).
+func sameSwitches(x, y map[string]bool) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	return len(x) == 0 || maps.Equal(x, y)
 }
 
 func nonZero(p map[string]int64) map[string]int64 {
