@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -70,7 +71,7 @@ func DiffStored(before, after *Stored) (b, a map[string]any) {
 		b[changeItems], a[changeItems] = bItems, aItems
 	}
 	if !maps.Equal(nonZero(before.Purse), nonZero(after.Purse)) {
-		b[changePurse], a[changePurse] = genericJSON(nonZero(before.Purse)), genericJSON(nonZero(after.Purse))
+		b[changePurse], a[changePurse] = genericPurse(nonZero(before.Purse)), genericPurse(nonZero(after.Purse))
 	}
 	if before.Next != after.Next {
 		b[changeNext], a[changeNext] = float64(before.Next), float64(after.Next)
@@ -175,7 +176,69 @@ func putBack(out *Stored, items map[string]any) bool {
 }
 
 func placed(st *Stored, i int) any {
-	return map[string]any{"at": float64(i), "entry": genericJSON(st.Items[i])}
+	return map[string]any{"at": float64(i), "entry": st.Items[i].generic()}
+}
+
+// generic is genericJSON(e) built directly (a tag's change holds an entry or two, and
+// encoding and decoding each was most of what recording the change cost), the embedded
+// item and a fill JSON cannot hold aside: those go the long way, as before.
+func (e *StoredEntry) generic() any {
+	if math.IsNaN(e.Fill) || math.IsInf(e.Fill, 0) {
+		return genericJSON(*e)
+	}
+	m := map[string]any{"uid": e.UID, "qty": float64(e.Qty)}
+	if e.ID != "" {
+		m["id"] = e.ID
+	}
+	if len(e.Item) > 0 {
+		m["item"] = genericJSON(e.Item)
+	}
+	if e.Equipped {
+		m["equipped"] = true
+	}
+	if len(e.States) > 0 {
+		m["states"] = genericSwitches(e.States)
+	}
+	if len(e.GM) > 0 {
+		m["gm"] = genericSwitches(e.GM)
+	}
+	if e.In != "" {
+		m["in"] = e.In
+	}
+	if e.Charges != 0 {
+		m["charges"] = float64(e.Charges)
+	}
+	if e.Fill != 0 {
+		m["fill"] = e.Fill
+	}
+	if len(e.Out) > 0 {
+		out := make([]any, len(e.Out))
+		for i, n := range e.Out {
+			out[i] = float64(n)
+		}
+		m["out"] = out
+	}
+	return m
+}
+
+func genericSwitches(sw map[string]bool) map[string]any {
+	g := make(map[string]any, len(sw))
+	for k, on := range sw {
+		g[k] = on
+	}
+	return g
+}
+
+// genericPurse is genericJSON(p) built directly.
+func genericPurse(p map[string]int64) any {
+	if p == nil {
+		return nil
+	}
+	g := make(map[string]any, len(p))
+	for k, n := range p {
+		g[k] = float64(n)
+	}
+	return g
 }
 
 func uidIndex(st *Stored) map[string]int { return uidIndexOf(st.Items, 0) }

@@ -257,3 +257,23 @@ func TestDiffStoredEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestGenericDirect: the change's entries and purse built directly are what encoding
+// them to JSON and decoding it gives.
+func TestGenericDirect(t *testing.T) {
+	for _, e := range []StoredEntry{
+		{UID: "i1", ID: "lr-sword", Qty: 1},
+		{UID: "i2", Item: map[string]any{"id": "my-amulet", "cost": 5.0, "tags": []any{"a", 2.0}}, Qty: 1 << 60, Equipped: true,
+			States: map[string]bool{"attuned": true, "wet": false}, GM: map[string]bool{"cursed": true}, In: "i1", Charges: -3, Fill: 0.1, Out: []int{0, 7}},
+		{UID: "i3", ID: "lr-sack", Qty: 2, Item: map[string]any{}, States: map[string]bool{}, Out: []int{}},
+	} {
+		if got, want := e.generic(), genericJSON(e); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %#v, want %#v", e.UID, got, want)
+		}
+	}
+	for _, p := range []map[string]int64{nil, {}, {"gp": 3, "cp": -7}} {
+		if got, want := genericPurse(p), genericJSON(p); !reflect.DeepEqual(got, want) {
+			t.Errorf("purse %v: %#v, want %#v", p, got, want)
+		}
+	}
+}
