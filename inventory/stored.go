@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -212,12 +213,37 @@ func (c *Campaign) restoreEntry(h *Held, i int, se *StoredEntry, e *Entry) (*Ent
 
 // Keep writes holdings in play back into their stored shape. An entry whose item is
 // neither the catalog's nor recorded with Own cannot be written, and is an error.
-func (c *Campaign) Keep(h *Held) (*Stored, error) {
-	st := &Stored{Next: h.next, Purse: c.System.Money().Map(h.Purse), Items: make([]StoredEntry, 0, len(h.Inv))}
+func (c *Campaign) Keep(h *Held) (*Stored, error) { return c.KeepOver(nil, h) }
+
+// KeepOver is Keep of holdings that were prev (restored from it, or kept into it),
+// sharing prev's entries while they are as Keep would write them: a tag changes an
+// entry or two of hundreds, or none (coins only), and writing every entry again on
+// every tag was most of what a reply allocated. Stored holdings are never changed in
+// place (Clone, UndoStored and Keep make new ones), so sharing their entries is safe;
+// prev is left as it was.
+func (c *Campaign) KeepOver(prev *Stored, h *Held) (*Stored, error) {
+	st := &Stored{Next: h.next, Purse: c.System.Money().Map(h.Purse)}
 	if len(st.Purse) == 0 {
 		st.Purse = nil
 	}
-	for _, e := range h.Inv {
+	if len(h.Inv) == 0 {
+		return st, nil
+	}
+	var have []StoredEntry
+	if prev != nil {
+		have = prev.Items
+	}
+	same := 0
+	for same < len(h.Inv) && same < len(have) && c.keptAs(h, h.Inv[same], &have[same]) {
+		same++
+	}
+	if same == len(h.Inv) && same == len(have) {
+		st.Items = have
+		return st, nil
+	}
+	st.Items = make([]StoredEntry, same, len(h.Inv))
+	copy(st.Items, have[:same])
+	for _, e := range h.Inv[same:] {
 		se := StoredEntry{UID: e.UID, Qty: e.Qty, Equipped: e.Equipped, States: nonEmpty(e.Own), GM: nonEmpty(e.GM),
 			In: e.Parent, Charges: e.Charges, Fill: e.Fill, Out: slices.Clone(e.Out)}
 		switch m, own := h.own[e.Item]; {
@@ -230,10 +256,19 @@ func (c *Campaign) Keep(h *Held) (*Stored, error) {
 		}
 		st.Items = append(st.Items, se)
 	}
-	if len(st.Items) == 0 {
-		st.Items = nil
-	}
 	return st, nil
+}
+
+// keptAs reports whether se is what Keep writes for entry e (a NaN fill never is).
+func (c *Campaign) keptAs(h *Held, e *Entry, se *StoredEntry) bool {
+	if e.UID != se.UID || e.Qty != se.Qty || e.Equipped != se.Equipped || e.Parent != se.In || e.Charges != se.Charges || e.Fill != se.Fill ||
+		!sameSwitches(e.Own, se.States) || !sameSwitches(e.GM, se.GM) || !slices.Equal(e.Out, se.Out) {
+		return false
+	}
+	if m, own := h.own[e.Item]; own {
+		return se.ID == "" && m != nil && se.Item != nil && reflect.ValueOf(m).Pointer() == reflect.ValueOf(se.Item).Pointer()
+	}
+	return se.Item == nil && se.ID == e.Item.ID && c.System.CatalogItem(se.ID) == e.Item
 }
 
 func nonEmpty(m map[string]bool) map[string]bool {

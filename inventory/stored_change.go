@@ -42,6 +42,9 @@ func DiffStored(before, after *Stored) (b, a map[string]any) {
 	// in the rest: leaving it out is what comparing it by uid would have found.)
 	bs, as := before.Items, after.Items
 	same := 0
+	if len(bs) == len(as) && len(bs) > 0 && &bs[0] == &as[0] {
+		same = len(bs) // one shares the other's entries (KeepOver)
+	}
 	for same < len(bs) && same < len(as) && sameStoredEntry(&bs[same], &as[same]) {
 		same++
 	}

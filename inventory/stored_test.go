@@ -277,3 +277,44 @@ func TestGenericDirect(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepOver: keeping holdings over what they were writes what Keep writes, shares
+// the entries when none changed (coins only), and leaves the earlier holdings as they
+// were when one did.
+func TestKeepOver(t *testing.T) {
+	c := campaign(t)
+	h := heldOf(t, c)
+	prev, err := c.Keep(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was, _ := json.Marshal(prev)
+	h.Purse[0]++
+	coins, err := c.KeepOver(prev, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &coins.Items[0] != &prev.Items[0] {
+		t.Error("coins only: the entries were written again")
+	}
+	h.Inv[3].Own = map[string]bool{}
+	h.Inv[1].Qty = 4
+	for _, over := range []*Stored{prev, coins, nil, {Items: prev.Items[:2]}} {
+		got, err := c.KeepOver(over, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := c.Keep(h)
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Errorf("kept over:\n%s\nwant\n%s", g, w)
+		}
+		if b, a := DiffStored(want, got); b != nil || a != nil {
+			t.Errorf("kept over differs from kept: %v %v", b, a)
+		}
+	}
+	if now, _ := json.Marshal(prev); string(now) != string(was) {
+		t.Errorf("the earlier holdings changed:\n%s\nwas\n%s", now, was)
+	}
+}
