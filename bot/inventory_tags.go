@@ -127,7 +127,7 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 	res := sheet.Result{Outcome: sheet.Applied(it.nows[rec])}
 	kept := make([]*inventory.Stored, len(it.opened))
 	for i, r := range it.opened {
-		st, err := it.c.Keep(it.held[r])
+		st, err := it.c.KeepOver(r.Inventory, it.held[r])
 		if err != nil {
 			for _, r := range it.opened {
 				delete(it.t.held, r)

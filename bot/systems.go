@@ -67,21 +67,20 @@ func (c *Core) lookupSystem(ctx context.Context, tx storage.Tx, guild, id string
 		return nil, err
 	}
 	id = strings.TrimSpace(id)
-	// The cache first: finding out whether id is a built-in reads its file.
-	if version > 0 {
-		if s := c.systems.get(systemKey{builtin: true, id: id, version: version}); s != nil {
-			return s, nil
-		}
-		if s := c.systems.get(systemKey{guild: guild, id: id, version: version}); s != nil {
-			return s, nil
-		}
-	}
 	if version == 0 {
 		v, err := systemVersion(tx, guild, id)
 		if err != nil {
 			return nil, err
 		}
 		version = v
+	}
+	// The cache before the file: reading a built-in's file copies it (a megabyte for
+	// 5e), and a campaign asks on every message.
+	if s := c.systems.get(systemKey{builtin: true, id: id, version: version}); s != nil {
+		return s, nil
+	}
+	if s := c.systems.get(systemKey{guild: guild, id: id, version: version}); s != nil {
+		return s, nil
 	}
 	b, builtin, err := content.LookupSystem(id)
 	if err != nil {

@@ -60,10 +60,7 @@ func listSystems(fsys fs.FS) ([]System, error) {
 func LookupSystem(id string) (System, bool, error) { return lookupSystem(systemFiles, id) }
 
 func lookupSystem(fsys fs.FS, id string) (System, bool, error) {
-	if id == "" || strings.ContainsAny(id, "/\\.") {
-		return System{}, false, nil
-	}
-	if _, err := fs.Stat(fsys, path.Join(systemsRoot, id+".json")); err != nil {
+	if !hasSystem(fsys, id) {
 		return System{}, false, nil
 	}
 	s, err := loadSystem(fsys, id)
@@ -71,10 +68,19 @@ func lookupSystem(fsys fs.FS, id string) (System, bool, error) {
 }
 
 // IsSystem reports whether id is a built-in system's: the test inventory.Import takes,
-// so a user's import cannot take a built-in's id.
-func IsSystem(id string) bool {
-	_, ok, _ := LookupSystem(id)
-	return ok
+// so a user's import cannot take a built-in's id. It only looks for the file, not
+// reading it: it is asked on every message of a campaign playing a system, and reading
+// the 5e file (a megabyte) to check the id it declares cost most of such a reply; that
+// every file declares its own id the package's tests check (TestSystemsList).
+func IsSystem(id string) bool { return hasSystem(systemFiles, id) }
+
+// hasSystem reports whether fsys holds systems/<id>.json for a plain id.
+func hasSystem(fsys fs.FS, id string) bool {
+	if id == "" || strings.ContainsAny(id, "/\\.") {
+		return false
+	}
+	_, err := fs.Stat(fsys, path.Join(systemsRoot, id+".json"))
+	return err == nil
 }
 
 // loadSystem reads systems/<id>.json and checks the id it declares. Only the id and

@@ -14,23 +14,40 @@ func (s *System) FindItem(name string) (*Item, error) {
 	if it := s.CatalogItem(name); it != nil {
 		return it, nil
 	}
-	return findNamed(s.Catalog, name, refusal.UnknownItem, func(it *Item) (string, bool) { return it.Name, false })
+	return findNamed(s.Catalog, name, refusal.UnknownItem, func(it *Item) (string, string, bool) { return it.Name, it.foldedName(), false })
 }
 
 // FindEntry finds an entry of an inventory by its item's name as it is now (or its
-// item's id), the same way.
+// item's id), the same way. An entry with no state switched on is named as its item
+// is, so its name is the item's without working out the item as it is now.
 func (c *Campaign) FindEntry(inv []*Entry, name string) (*Entry, error) {
-	return findNamed(inv, name, refusal.NotHeld, func(e *Entry) (string, bool) { return c.Now(e).Name, e.Item.ID == name })
+	return findNamed(inv, name, refusal.NotHeld, func(e *Entry) (string, string, bool) {
+		byID := e.Item.ID == name
+		if len(e.Own) == 0 && len(e.GM) == 0 {
+			return e.Item.Name, e.Item.foldedName(), byID
+		}
+		n := c.Now(e).Name
+		return n, ruleset.FoldName(n), byID
+	})
 }
 
-// findNamed is the one of list whose name (of) is name, or that is it by id (of's
-// second answer); else the one whose name starts with it; none refused for none.
-func findNamed[T any](list []T, name string, none refusal.Reason, of func(T) (string, bool)) (T, error) {
+// foldedName is the item's name folded: as Parse folded it for a catalog item whose
+// name is still the one folded, else folded now.
+func (it *Item) foldedName() string {
+	if it.foldedFrom == it.Name && it.foldedFrom != "" {
+		return it.folded
+	}
+	return ruleset.FoldName(it.Name)
+}
+
+// findNamed is the one of list whose name (of: as shown, and folded) is name, or that
+// is it by id (of's third answer); else the one whose name starts with it; none refused
+// for none.
+func findNamed[T any](list []T, name string, none refusal.Reason, of func(T) (string, string, bool)) (T, error) {
 	want := ruleset.FoldName(name)
 	var starts []T
 	for _, x := range list {
-		n, byID := of(x)
-		folded := ruleset.FoldName(n)
+		_, folded, byID := of(x)
 		if byID || folded == want {
 			return x, nil
 		}
@@ -38,7 +55,7 @@ func findNamed[T any](list []T, name string, none refusal.Reason, of func(T) (st
 			starts = append(starts, x)
 		}
 	}
-	return pick1(starts, name, none, func(x T) string { n, _ := of(x); return n })
+	return pick1(starts, name, none, func(x T) string { n, _, _ := of(x); return n })
 }
 
 // pick1 is the one thing found, none refused with the reason given, several ambiguous.

@@ -1,6 +1,10 @@
 package inventory
 
-import "iter"
+import (
+	"iter"
+
+	"sheetkeeper/ruleset"
+)
 
 // index holds a system's lookups, built once by Parse, so the hot paths (the item as it
 // is now, a slot, a price) find things without walking lists.
@@ -50,6 +54,7 @@ func (s *System) bind() {
 	for _, it := range s.Catalog {
 		it.tmpl = s.lookupTemplate(it)
 		it.sys = s
+		it.folded, it.foldedFrom = ruleset.FoldName(it.Name), it.Name
 	}
 }
 

@@ -28,6 +28,9 @@ type Item struct {
 	// sys and tmpl cache a catalog item's template, resolved once by Parse.
 	sys  *System
 	tmpl *Template
+	// folded is Name folded (ruleset.FoldName) as Parse found it, foldedFrom: finding an
+	// entry by name reads it for every entry held (see foldedName).
+	folded, foldedFrom string
 }
 
 // Layer is what an item becomes while one state is on: only what changes. A field set

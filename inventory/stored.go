@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,21 +127,25 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 	}
 	h.next, h.rules = st.Next, st.Rules.clone()
 	uids := make(map[string]bool, len(st.Items))
-	for i, se := range st.Items {
-		path := strictjson.Join("items", i)
-		e, eps := c.restoreEntry(h, path, &se)
+	// One allocation for every entry, not one each.
+	slab := make([]Entry, len(st.Items))
+	if len(st.Items) > 0 {
+		h.Inv = make([]*Entry, 0, len(st.Items))
+	}
+	for i := range st.Items {
+		e, eps := c.restoreEntry(h, i, &st.Items[i], &slab[i])
 		ps = append(ps, eps...)
 		if e == nil {
 			continue
 		}
 		if uids[e.UID] {
-			ps.Add(strictjson.Join(path, "uid"), "uid %q is used twice", e.UID)
+			ps.Add(strictjson.Join(strictjson.Join("items", i), "uid"), "uid %q is used twice", e.UID)
 		}
 		uids[e.UID] = true
 		h.Inv = append(h.Inv, e)
 	}
-	for i, se := range st.Items {
-		if se.In != "" && !uids[se.In] {
+	for i := range st.Items {
+		if se := &st.Items[i]; se.In != "" && !uids[se.In] {
 			ps.Add(strictjson.Join(strictjson.Join("items", i), "in"), "is in %q, which is not in the inventory", se.In)
 		}
 	}
@@ -156,32 +161,40 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 	return h, nil
 }
 
-// restoreEntry reads one stored entry; nil with the problems when it cannot be read.
-func (c *Campaign) restoreEntry(h *Held, path string, se *StoredEntry) (*Entry, strictjson.Problems) {
+// restoreEntry reads stored entry i into e; nil with the problems when it cannot be read.
+// Its path is made only for a problem: restoring is once a message on a card of
+// hundreds of entries, nearly always with none.
+func (c *Campaign) restoreEntry(h *Held, i int, se *StoredEntry, e *Entry) (*Entry, strictjson.Problems) {
 	var ps strictjson.Problems
+	path := func(key string) string {
+		if key == "" {
+			return strictjson.Join("items", i)
+		}
+		return strictjson.Join(strictjson.Join("items", i), key)
+	}
 	if se.UID == "" {
-		ps.Add(strictjson.Join(path, "uid"), "an entry needs a uid")
+		ps.Add(path("uid"), "an entry needs a uid")
 	}
 	if se.Qty < 1 {
-		ps.Add(strictjson.Join(path, "qty"), "qty %d: an entry holds at least 1", se.Qty)
+		ps.Add(path("qty"), "qty %d: an entry holds at least 1", se.Qty)
 	}
 	var it *Item
 	switch {
 	case se.ID != "" && se.Item != nil:
-		ps.Add(path, "an entry names a catalog item (id) or embeds its own (item), not both")
+		ps.Add(path(""), "an entry names a catalog item (id) or embeds its own (item), not both")
 	case se.ID != "":
 		if it = c.System.CatalogItem(se.ID); it == nil {
-			ps.Add(strictjson.Join(path, "id"), "the catalog has no item %q", se.ID)
+			ps.Add(path("id"), "the catalog has no item %q", se.ID)
 		}
 	case se.Item != nil:
 		data, err := json.Marshal(se.Item)
 		if err != nil {
-			ps.Add(strictjson.Join(path, "item"), "%v", err)
+			ps.Add(path("item"), "%v", err)
 			break
 		}
 		var ips strictjson.Problems
 		if it, ips = c.ParseItem(data); len(ips) > 0 {
-			at := strictjson.Join(path, "item")
+			at := path("item")
 			for _, pr := range ips {
 				if pr.Path = at + "." + pr.Path; strings.HasSuffix(pr.Path, ".") {
 					pr.Path = at
@@ -195,23 +208,49 @@ func (c *Campaign) restoreEntry(h *Held, path string, se *StoredEntry) (*Entry, 
 			h.own[it] = se.Item
 		}
 	default:
-		ps.Add(path, "an entry needs a catalog item (id) or its own (item)")
+		ps.Add(path(""), "an entry needs a catalog item (id) or its own (item)")
 	}
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	return &Entry{UID: se.UID, Item: it, Qty: se.Qty, Equipped: se.Equipped, Own: maps.Clone(se.States), GM: maps.Clone(se.GM),
-		Parent: se.In, Charges: se.Charges, Fill: se.Fill, Out: slices.Clone(se.Out)}, nil
+	*e = Entry{UID: se.UID, Item: it, Qty: se.Qty, Equipped: se.Equipped, Own: maps.Clone(se.States), GM: maps.Clone(se.GM),
+		Parent: se.In, Charges: se.Charges, Fill: se.Fill, Out: slices.Clone(se.Out)}
+	return e, nil
 }
 
 // Keep writes holdings in play back into their stored shape. An entry whose item is
 // neither the catalog's nor recorded with Own cannot be written, and is an error.
-func (c *Campaign) Keep(h *Held) (*Stored, error) {
-	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: c.System.Money().Map(h.Purse), Items: make([]StoredEntry, 0, len(h.Inv))}
+func (c *Campaign) Keep(h *Held) (*Stored, error) { return c.KeepOver(nil, h) }
+
+// KeepOver is Keep of holdings that were prev (restored from it, or kept into it),
+// sharing prev's entries while they are as Keep would write them: a tag changes an
+// entry or two of hundreds, or none (coins only), and writing every entry again on
+// every tag was most of what a reply allocated. Stored holdings are never changed in
+// place (Clone, UndoStored and Keep make new ones), so sharing their entries is safe;
+// prev is left as it was.
+func (c *Campaign) KeepOver(prev *Stored, h *Held) (*Stored, error) {
+	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: c.System.Money().Map(h.Purse)}
 	if len(st.Purse) == 0 {
 		st.Purse = nil
 	}
-	for _, e := range h.Inv {
+	if len(h.Inv) == 0 {
+		return st, nil
+	}
+	var have []StoredEntry
+	if prev != nil {
+		have = prev.Items
+	}
+	same := 0
+	for same < len(h.Inv) && same < len(have) && c.keptAs(h, h.Inv[same], &have[same]) {
+		same++
+	}
+	if same == len(h.Inv) && same == len(have) {
+		st.Items = have
+		return st, nil
+	}
+	st.Items = make([]StoredEntry, same, len(h.Inv))
+	copy(st.Items, have[:same])
+	for _, e := range h.Inv[same:] {
 		se := StoredEntry{UID: e.UID, Qty: e.Qty, Equipped: e.Equipped, States: nonEmpty(e.Own), GM: nonEmpty(e.GM),
 			In: e.Parent, Charges: e.Charges, Fill: e.Fill, Out: slices.Clone(e.Out)}
 		switch m, own := h.own[e.Item]; {
@@ -224,10 +263,19 @@ func (c *Campaign) Keep(h *Held) (*Stored, error) {
 		}
 		st.Items = append(st.Items, se)
 	}
-	if len(st.Items) == 0 {
-		st.Items = nil
-	}
 	return st, nil
+}
+
+// keptAs reports whether se is what Keep writes for entry e (a NaN fill never is).
+func (c *Campaign) keptAs(h *Held, e *Entry, se *StoredEntry) bool {
+	if e.UID != se.UID || e.Qty != se.Qty || e.Equipped != se.Equipped || e.Parent != se.In || e.Charges != se.Charges || e.Fill != se.Fill ||
+		!sameSwitches(e.Own, se.States) || !sameSwitches(e.GM, se.GM) || !slices.Equal(e.Out, se.Out) {
+		return false
+	}
+	if m, own := h.own[e.Item]; own {
+		return se.ID == "" && m != nil && se.Item != nil && reflect.ValueOf(m).Pointer() == reflect.ValueOf(se.Item).Pointer()
+	}
+	return se.Item == nil && se.ID == e.Item.ID && c.System.CatalogItem(se.ID) == e.Item
 }
 
 func nonEmpty(m map[string]bool) map[string]bool {

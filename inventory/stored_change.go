@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -35,13 +36,23 @@ func DiffStored(before, after *Stored) (b, a map[string]any) {
 		after = &Stored{}
 	}
 	b, a = map[string]any{}, map[string]any{}
-	// The entries both hold alike, in the same places from the start, are most of them
-	// (a tag changes one or two): only the rest are indexed and compared by uid.
+	// The entries both hold alike, in the same places from the start or from the end,
+	// are most of them (a tag changes one or two): only the rest between are indexed and
+	// compared by uid. (A uid is once in a holdings, so one alike at both ends is nowhere
+	// in the rest: leaving it out is what comparing it by uid would have found.)
+	bs, as := before.Items, after.Items
 	same := 0
-	for same < len(before.Items) && same < len(after.Items) && sameStoredEntry(&before.Items[same], &after.Items[same]) {
+	if len(bs) == len(as) && len(bs) > 0 && &bs[0] == &as[0] {
+		same = len(bs) // one shares the other's entries (KeepOver)
+	}
+	for same < len(bs) && same < len(as) && sameStoredEntry(&bs[same], &as[same]) {
 		same++
 	}
-	bi, ai := uidIndexFrom(before, same), uidIndexFrom(after, same)
+	bs, as = bs[same:], as[same:]
+	for len(bs) > 0 && len(as) > 0 && sameStoredEntry(&bs[len(bs)-1], &as[len(as)-1]) {
+		bs, as = bs[:len(bs)-1], as[:len(as)-1]
+	}
+	bi, ai := uidIndexOf(bs, same), uidIndexOf(as, same)
 	bItems, aItems := map[string]any{}, map[string]any{}
 	for uid, i := range bi {
 		j, ok := ai[uid]
@@ -63,7 +74,7 @@ func DiffStored(before, after *Stored) (b, a map[string]any) {
 		b[changeItems], a[changeItems] = bItems, aItems
 	}
 	if !maps.Equal(nonZero(before.Purse), nonZero(after.Purse)) {
-		b[changePurse], a[changePurse] = genericJSON(nonZero(before.Purse)), genericJSON(nonZero(after.Purse))
+		b[changePurse], a[changePurse] = genericPurse(nonZero(before.Purse)), genericPurse(nonZero(after.Purse))
 	}
 	if before.Next != after.Next {
 		b[changeNext], a[changeNext] = float64(before.Next), float64(after.Next)
@@ -168,16 +179,79 @@ func putBack(out *Stored, items map[string]any) bool {
 }
 
 func placed(st *Stored, i int) any {
-	return map[string]any{"at": float64(i), "entry": genericJSON(st.Items[i])}
+	return map[string]any{"at": float64(i), "entry": st.Items[i].generic()}
 }
 
-func uidIndex(st *Stored) map[string]int { return uidIndexFrom(st, 0) }
+// generic is genericJSON(e) built directly (a tag's change holds an entry or two, and
+// encoding and decoding each was most of what recording the change cost), the embedded
+// item and a fill JSON cannot hold aside: those go the long way, as before.
+func (e *StoredEntry) generic() any {
+	if math.IsNaN(e.Fill) || math.IsInf(e.Fill, 0) {
+		return genericJSON(*e)
+	}
+	m := map[string]any{"uid": e.UID, "qty": float64(e.Qty)}
+	if e.ID != "" {
+		m["id"] = e.ID
+	}
+	if len(e.Item) > 0 {
+		m["item"] = genericJSON(e.Item)
+	}
+	if e.Equipped {
+		m["equipped"] = true
+	}
+	if len(e.States) > 0 {
+		m["states"] = genericSwitches(e.States)
+	}
+	if len(e.GM) > 0 {
+		m["gm"] = genericSwitches(e.GM)
+	}
+	if e.In != "" {
+		m["in"] = e.In
+	}
+	if e.Charges != 0 {
+		m["charges"] = float64(e.Charges)
+	}
+	if e.Fill != 0 {
+		m["fill"] = e.Fill
+	}
+	if len(e.Out) > 0 {
+		out := make([]any, len(e.Out))
+		for i, n := range e.Out {
+			out[i] = float64(n)
+		}
+		m["out"] = out
+	}
+	return m
+}
 
-// uidIndexFrom indexes the entries from the from-th on by uid.
-func uidIndexFrom(st *Stored, from int) map[string]int {
-	m := make(map[string]int, len(st.Items)-from)
-	for i := from; i < len(st.Items); i++ {
-		m[st.Items[i].UID] = i
+func genericSwitches(sw map[string]bool) map[string]any {
+	g := make(map[string]any, len(sw))
+	for k, on := range sw {
+		g[k] = on
+	}
+	return g
+}
+
+// genericPurse is genericJSON(p) built directly.
+func genericPurse(p map[string]int64) any {
+	if p == nil {
+		return nil
+	}
+	g := make(map[string]any, len(p))
+	for k, n := range p {
+		g[k] = float64(n)
+	}
+	return g
+}
+
+func uidIndex(st *Stored) map[string]int { return uidIndexOf(st.Items, 0) }
+
+// uidIndexOf indexes entries by uid, at their places in holdings where they start at
+// place from.
+func uidIndexOf(items []StoredEntry, from int) map[string]int {
+	m := make(map[string]int, len(items))
+	for i := range items {
+		m[items[i].UID] = from + i
 	}
 	return m
 }
@@ -186,13 +260,22 @@ func uidIndexFrom(st *Stored, from int) map[string]int {
 // entry a tag did not touch, its embedded item the very same map).
 func sameStoredEntry(x, y *StoredEntry) bool {
 	if x.UID != y.UID || x.ID != y.ID || x.Qty != y.Qty || x.Equipped != y.Equipped || x.In != y.In || x.Charges != y.Charges || x.Fill != y.Fill ||
-		!maps.Equal(x.States, y.States) || !maps.Equal(x.GM, y.GM) || !slices.Equal(x.Out, y.Out) {
+		!sameSwitches(x.States, y.States) || !sameSwitches(x.GM, y.GM) || !slices.Equal(x.Out, y.Out) {
 		return false
 	}
 	if (x.Item == nil) != (y.Item == nil) {
 		return false
 	}
 	return x.Item == nil || reflect.ValueOf(x.Item).Pointer() == reflect.ValueOf(y.Item).Pointer() || reflect.DeepEqual(x.Item, y.Item)
+}
+
+// sameSwitches is maps.Equal without starting an iteration over two empty maps (most
+// entries' states: DiffStored compares every entry of a holdings on every tag).
+func sameSwitches(x, y map[string]bool) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	return len(x) == 0 || maps.Equal(x, y)
 }
 
 func nonZero(p map[string]int64) map[string]int64 {

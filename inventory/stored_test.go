@@ -185,3 +185,136 @@ func TestStoredChange(t *testing.T) {
 		t.Error("a side that is no change was undone")
 	}
 }
+
+// TestDiffStoredEnds: whatever entries a change leaves alike at either end, its items
+// are exactly the uids whose entry differs or is on one side only, and undoing it gives
+// the holdings back. (DiffStored compares the entries alike at both ends without
+// indexing them.)
+func TestDiffStoredEnds(t *testing.T) {
+	base := func() *Stored {
+		st := &Stored{Next: 6}
+		for _, u := range []string{"i1", "i2", "i3", "i4", "i5", "i6"} {
+			st.Items = append(st.Items, StoredEntry{UID: u, ID: "lr-sword", Qty: 1})
+		}
+		return st
+	}
+	edits := map[string]func(st *Stored){
+		"first changed":  func(st *Stored) { st.Items[0].Qty = 2 },
+		"middle changed": func(st *Stored) { st.Items[3].Equipped = true },
+		"last changed":   func(st *Stored) { st.Items[5].States = map[string]bool{"wet": true} },
+		"middle taken":   func(st *Stored) { st.Items = append(st.Items[:2], st.Items[3:]...) },
+		"middle put in": func(st *Stored) {
+			st.Items = append(st.Items[:3], append([]StoredEntry{{UID: "i7", ID: "lr-maul", Qty: 1}}, st.Items[3:]...)...)
+		},
+		"two swapped":    func(st *Stored) { st.Items[1], st.Items[4] = st.Items[4], st.Items[1] },
+		"first and last": func(st *Stored) { st.Items[0].Qty, st.Items[5].Qty = 3, 4 },
+		"all taken":      func(st *Stored) { st.Items = nil },
+		"one moved ahead": func(st *Stored) {
+			st.Items = append([]StoredEntry{st.Items[4]}, append(st.Items[:4:4], st.Items[5])...)
+		},
+	}
+	for name, edit := range edits {
+		before, after := base(), base()
+		edit(after)
+		want := map[string]bool{}
+		bu, au := map[string]StoredEntry{}, map[string]StoredEntry{}
+		for _, e := range before.Items {
+			bu[e.UID] = e
+		}
+		for _, e := range after.Items {
+			au[e.UID] = e
+		}
+		for u, e := range bu {
+			if x, ok := au[u]; !ok || !sameStoredEntry(&e, &x) {
+				want[u] = true
+			}
+		}
+		for u := range au {
+			if _, ok := bu[u]; !ok {
+				want[u] = true
+			}
+		}
+		b, a := DiffStored(before, after)
+		items, _ := b["items"].(map[string]any)
+		got := map[string]bool{}
+		for u := range items {
+			got[u] = true
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the change's items are %v, want %v", name, got, want)
+		}
+		if len(want) == 0 {
+			continue
+		}
+		back, ok := UndoStored(after, b, a)
+		if !ok {
+			t.Errorf("%s: the undo was refused", name)
+			continue
+		}
+		w, _ := json.Marshal(before)
+		if g, _ := json.Marshal(back); string(g) != string(w) {
+			t.Errorf("%s: undone:\n%s\nwant\n%s", name, g, w)
+		}
+	}
+}
+
+// TestGenericDirect: the change's entries and purse built directly are what encoding
+// them to JSON and decoding it gives.
+func TestGenericDirect(t *testing.T) {
+	for _, e := range []StoredEntry{
+		{UID: "i1", ID: "lr-sword", Qty: 1},
+		{UID: "i2", Item: map[string]any{"id": "my-amulet", "cost": 5.0, "tags": []any{"a", 2.0}}, Qty: 1 << 60, Equipped: true,
+			States: map[string]bool{"attuned": true, "wet": false}, GM: map[string]bool{"cursed": true}, In: "i1", Charges: -3, Fill: 0.1, Out: []int{0, 7}},
+		{UID: "i3", ID: "lr-sack", Qty: 2, Item: map[string]any{}, States: map[string]bool{}, Out: []int{}},
+	} {
+		if got, want := e.generic(), genericJSON(e); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %#v, want %#v", e.UID, got, want)
+		}
+	}
+	for _, p := range []map[string]int64{nil, {}, {"gp": 3, "cp": -7}} {
+		if got, want := genericPurse(p), genericJSON(p); !reflect.DeepEqual(got, want) {
+			t.Errorf("purse %v: %#v, want %#v", p, got, want)
+		}
+	}
+}
+
+// TestKeepOver: keeping holdings over what they were writes what Keep writes, shares
+// the entries when none changed (coins only), and leaves the earlier holdings as they
+// were when one did.
+func TestKeepOver(t *testing.T) {
+	c := campaign(t)
+	h := heldOf(t, c)
+	prev, err := c.Keep(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was, _ := json.Marshal(prev)
+	h.Purse[0]++
+	coins, err := c.KeepOver(prev, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &coins.Items[0] != &prev.Items[0] {
+		t.Error("coins only: the entries were written again")
+	}
+	h.Inv[3].Own = map[string]bool{}
+	h.Inv[1].Qty = 4
+	for _, over := range []*Stored{prev, coins, nil, {Items: prev.Items[:2]}} {
+		got, err := c.KeepOver(over, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := c.Keep(h)
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Errorf("kept over:\n%s\nwant\n%s", g, w)
+		}
+		if b, a := DiffStored(want, got); b != nil || a != nil {
+			t.Errorf("kept over differs from kept: %v %v", b, a)
+		}
+	}
+	if now, _ := json.Marshal(prev); string(now) != string(was) {
+		t.Errorf("the earlier holdings changed:\n%s\nwas\n%s", now, was)
+	}
+}

@@ -104,6 +104,7 @@ func TestRows(t *testing.T) {
 		ratio             float64
 	}{
 		{"reply, 3 tags, fsynced", "3.57 ms", "yes", 1.151},
+		{"reply, 5 inventory tags, 200 items, fsynced", "10.6 ms", "NO", 2.68},
 		{"tags read, 4 KB / 10 tags", "71.8 µs, 603 allocs", "NO", 71786.0 / 3870},
 		{"no tag, 4 KB", "87.2 ns", "yes", 87.18 / 85.08},
 		{"5e package validated, 1.2 MB", "42.1 ms", "yes", 42138977.0 / 19303887},

@@ -50,7 +50,7 @@ var runs = []run{
 	{pkg: "ruleset", bench: "^Benchmark(Validate5ePackage|UnmarshalAny5ePackage)$", full: "1s", quick: "3x", rounds: 3},
 	{pkg: "check", bench: "^BenchmarkResolveCheck$", full: "500ms", quick: "1000x", rounds: 3},
 	{pkg: "inventory", find: true, bench: "^BenchmarkItemAsNow200$", full: "500ms", quick: "100x", rounds: 3},
-	{pkg: "bot", bench: "^BenchmarkReplyVsBare$", full: "3000x", quick: "50x"},
+	{pkg: "bot", bench: "^Benchmark(ReplyVsBare|InventoryReplyVsBare)$", full: "3000x", quick: "50x"},
 	{pkg: "bot", bench: "^BenchmarkAutocompleteSpells$", full: "5000x", quick: "200x", rounds: 3},
 	{pkg: "bot/discord", bench: "^BenchmarkAutocompleteSpells$", full: "5000x", quick: "200x", rounds: 3},
 	{pkg: "storage/bolt", bench: "^BenchmarkOffered$", full: "30000x", quick: "2000x"},
