@@ -326,8 +326,8 @@ func (c *Core) swap(t *table, o *storage.TradeRecord) (string, []sheet.Change, e
 	}
 	p.hFrom.Inv, p.hFrom.Purse = a.Inv, a.Purse
 	p.hTo.Inv, p.hTo.Purse = b.Inv, b.Purse
-	adopt(p.hFrom, startA)
-	adopt(p.hTo, startB)
+	adopt(p.hFrom, p.hTo, startA)
+	adopt(p.hTo, p.hFrom, startB)
 	var changes []sheet.Change
 	for _, side := range []struct {
 		rec *storage.CardRecord
@@ -355,12 +355,14 @@ func entrySet(inv []*inventory.Entry) map[*inventory.Entry]bool {
 	return s
 }
 
-// adopt gives the entries that came into h by a trade uids of h's own (the giver's
-// uids may be h's already), keeping what is inside what.
-func adopt(h *inventory.Held, before map[*inventory.Entry]bool) {
+// adopt gives the entries that came into h from holdings from by a trade uids of h's
+// own (the giver's uids may be h's already), keeping what is inside what, and the JSON
+// of the giver's own items (Held.Adopt).
+func adopt(h, from *inventory.Held, before map[*inventory.Entry]bool) {
 	renamed := map[string]string{}
 	for _, e := range h.Inv {
 		if !before[e] {
+			h.Adopt(from, e)
 			n := h.NewUID()
 			renamed[e.UID], e.UID = n, n
 		}

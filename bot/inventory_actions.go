@@ -91,7 +91,7 @@ func (it *invTag) give(rec *storage.CardRecord, h *inventory.Held) error {
 	if err != nil {
 		return err
 	}
-	receive(it.c, dh, moved)
+	receive(it.c, dh, h, moved)
 	it.nows[rec] = it.heldWords(h, e.Item)
 	it.nows[dst] = it.heldWords(dh, e.Item)
 	return nil
@@ -145,11 +145,13 @@ func takeContents(h *inventory.Held, uid string) []*inventory.Entry {
 	return out
 }
 
-// receive puts entries taken from other holdings into h under h's own uids, loose and
-// unequipped where they were at the top, inside their container where they were in one.
-func receive(c *inventory.Campaign, h *inventory.Held, moved []*inventory.Entry) {
+// receive puts entries taken from holdings from into h under h's own uids, loose and
+// unequipped where they were at the top, inside their container where they were in one;
+// an item of from's own comes with its JSON.
+func receive(c *inventory.Campaign, h, from *inventory.Held, moved []*inventory.Entry) {
 	uids := map[string]string{}
 	for _, e := range moved {
+		h.Adopt(from, e)
 		old := e.UID
 		e.UID = ""
 		if p, ok := uids[e.Parent]; ok && e.Parent != "" {

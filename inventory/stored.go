@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sheetkeeper/refusal"
 	"sheetkeeper/strictjson"
 )
 
@@ -103,6 +104,22 @@ func (h *Held) Own(it *Item, data []byte) error {
 	}
 	h.own[it] = m
 	return nil
+}
+
+// Adopt records in h the item JSON e's item has in from, when it is one of from's own,
+// so an entry moved from one character's holdings to another's (a give, a trade) can
+// be written back there. A catalog item needs nothing and is left alone.
+func (h *Held) Adopt(from *Held, e *Entry) {
+	m, own := from.own[e.Item]
+	if !own {
+		return
+	}
+	if h.own == nil {
+		h.own = map[*Item]map[string]any{}
+	}
+	if _, has := h.own[e.Item]; !has {
+		h.own[e.Item] = cloneJSON(m).(map[string]any)
+	}
 }
 
 // NewHeld returns empty holdings of the campaign.
@@ -205,7 +222,8 @@ func (c *Campaign) restoreEntry(h *Held, path string, se *StoredEntry) (*Entry, 
 }
 
 // Keep writes holdings in play back into their stored shape. An entry whose item is
-// neither the catalog's nor recorded with Own cannot be written, and is an error.
+// neither the catalog's nor recorded with Own or Adopt cannot be written, and is
+// refused not-ruleset-item.
 func (c *Campaign) Keep(h *Held) (*Stored, error) {
 	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: c.System.Money().Map(h.Purse), Items: make([]StoredEntry, 0, len(h.Inv))}
 	if len(st.Purse) == 0 {
@@ -220,7 +238,7 @@ func (c *Campaign) Keep(h *Held) (*Stored, error) {
 		case c.System.CatalogItem(e.Item.ID) == e.Item:
 			se.ID = e.Item.ID
 		default:
-			return nil, fmt.Errorf("inventory: entry %s holds %q, an item neither the catalog's nor recorded as its own", e.UID, e.Item.Name)
+			return nil, refusal.New(refusal.NotRulesetItem, "entry %s holds %q, an item neither the catalog's nor recorded as its own", e.UID, e.Item.Name)
 		}
 		st.Items = append(st.Items, se)
 	}

@@ -1,0 +1,58 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"sheetkeeper/refusal"
+)
+
+// itemAs runs /item op as u at m's table, options as name, value pairs.
+func itemAs(m *msgTable, u User, op string, opts ...string) (Response, error) {
+	cmd := Command{Name: "item " + op, User: u, ChannelID: m.ch}
+	for i := 0; i+1 < len(opts); i += 2 {
+		cmd.Options = append(cmd.Options, Option{Name: opts[i], Value: opts[i+1]})
+	}
+	return itemHandler(op)(m.core, context.Background(), cmd)
+}
+
+// showcaseTable is a saltmarch game where Wren (Ana's) and Oskar (Bram's) joined: Wren,
+// the game's first character, starts with the showcase, items the catalog has not.
+func showcaseTable(t *testing.T) *cmdTable {
+	m := newCmdTable(t)
+	m.ok(pkGM, "campaign create", "ruleset", "low-vell", "system", "saltmarch")
+	m.ok(pkAna, "character create", "name", "Wren")
+	m.ok(pkBram, "character create", "name", "Oskar")
+	m.ok(pkAna, "character join", "name", "Wren")
+	m.ok(pkBram, "character join", "name", "Oskar")
+	return m
+}
+
+// TestGiveOwnItem: an item of the giver's own (the showcase's Playing cards) is given
+// with its JSON, so the receiver's holdings keep it (it was refused, unkinded).
+func TestGiveOwnItem(t *testing.T) {
+	m := showcaseTable(t)
+	r := m.run(pkAna, "item give", "item", "Playing cards", "to", "Oskar")
+	if r.Ephemeral {
+		t.Fatalf("give refused: %q", r.Content)
+	}
+	if got := m.gameRecord("Oskar").Inventory; got == nil || len(got.Items) != 1 || got.Items[0].Item["name"] != "Playing cards" {
+		t.Errorf("Oskar holds %+v", got)
+	}
+}
+
+// TestTradeOwnItem: the showcase's Compass, Wren's own, trades like a catalog item (the
+// accept was an internal error).
+func TestTradeOwnItem(t *testing.T) {
+	m := showcaseTable(t)
+	m.ok(pkAna, "trade offer", "to", "Oskar", "give", "Compass")
+	if r := m.run(pkBram, "trade accept"); strings.Contains(r.Content, "Internal error") || r.Ephemeral {
+		t.Fatalf("accept: %q", r.Content)
+	}
+	if got := m.gameRecord("Oskar").Inventory; got == nil || len(got.Items) != 1 || got.Items[0].Item["name"] != "Compass" {
+		t.Errorf("Oskar holds %+v", got)
+	}
+}
+
+var _ = refusal.Of
