@@ -55,4 +55,20 @@ func TestTradeOwnItem(t *testing.T) {
 	}
 }
 
-var _ = refusal.Of
+// TestRowCap: a stacking add past the 2,000 rows an inventory holds is refused
+// too-many, like any other row past them, and the inventory stays readable (it was
+// stored with 2,001 rows, and every later tag was malformed).
+func TestRowCap(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	m.playSystem("saltmarch")
+	m.card(ana.ID, "Mira", nil)
+	_, acts := m.say(gmUser, `[inventory: action="add" item="Reed knife" count="2000" who="Mira"]`)
+	wantOutcomes(t, "2000 knives", acts, "")
+	_, acts = m.say(gmUser, `[inventory: action="add" item="Smoked eel" count="4" who="Mira"]`)
+	wantOutcomes(t, "one row more", acts, refusal.TooMany)
+	if n := strings.Count(m.holdings("Mira"), `"uid"`); n != 2000 {
+		t.Errorf("Mira holds %d rows", n)
+	}
+	_, acts = m.say(gmUser, `[inventory: action="remove" item="Reed knife" who="Mira"]`)
+	wantOutcomes(t, "still readable", acts, "")
+}

@@ -26,6 +26,16 @@ const (
 	maxStoredValues = 400000
 )
 
+// RowsFit refuses too-many holdings of n entries, past MaxHeld. Keep checks it, the one
+// place every change passes before it is written; a caller about to make many rows
+// (an add of a thousand swords) asks it first, so the refusal costs nothing.
+func RowsFit(n int64) error {
+	if n > MaxHeld {
+		return refusal.New(refusal.TooMany, "an inventory holds at most %d rows, this would be %d", MaxHeld, n)
+	}
+	return nil
+}
+
 // Stored is a character's holdings as the store keeps them: the entries in inventory
 // order, the purse per coin key, and the counter the next entry's uid is made from, so
 // uids are deterministic (the same tags on the same holdings make the same uids, and a
@@ -223,8 +233,11 @@ func (c *Campaign) restoreEntry(h *Held, path string, se *StoredEntry) (*Entry, 
 
 // Keep writes holdings in play back into their stored shape. An entry whose item is
 // neither the catalog's nor recorded with Own or Adopt cannot be written, and is
-// refused not-ruleset-item.
+// refused not-ruleset-item; more entries than MaxHeld are refused too-many (RowsFit).
 func (c *Campaign) Keep(h *Held) (*Stored, error) {
+	if err := RowsFit(int64(len(h.Inv))); err != nil {
+		return nil, err
+	}
 	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: c.System.Money().Map(h.Purse), Items: make([]StoredEntry, 0, len(h.Inv))}
 	if len(st.Purse) == 0 {
 		st.Purse = nil
