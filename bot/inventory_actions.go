@@ -91,6 +91,11 @@ func (it *invTag) give(rec *storage.CardRecord, h *inventory.Held) error {
 	if err != nil {
 		return err
 	}
+	if it.t.actor != actorGM {
+		if err := fitsLimits(it.c, dh.Inv, moved, it.t.locals(dst), dst.Card.Name); err != nil {
+			return err
+		}
+	}
 	receive(it.c, dh, h, moved)
 	it.nows[rec] = it.heldWords(h, e.Item)
 	it.nows[dst] = it.heldWords(dh, e.Item)
@@ -122,25 +127,82 @@ func (it *invTag) take(h *inventory.Held, item *inventory.Item, n int64) ([]*inv
 		moved = append(moved, takeContents(h, e.UID)...)
 		i = len(h.Inv) // contents may have stood before it: look again from the end
 	}
+	if it.t.actor != actorGM {
+		if err := heldFast(it.c, moved); err != nil {
+			return nil, err
+		}
+	}
 	return moved, nil
 }
 
-// takeContents takes out everything inside container uid, however deep (each entry is
-// taken once, so a corrupt ring of containers ends).
+// heldFast refuses, locked, letting go of entries a character cannot end a state of: one
+// with a state on that its item locks (a cursed binding) or that the GM set. SPEC 7:
+// only the GM ends those, so a GM's /item (actorGM) does not ask; a player's and a tag
+// (which acts as the character would) do, for a give, a remove, a use and a trade.
+func heldFast(c *inventory.Campaign, entries []*inventory.Entry) error {
+	for _, e := range entries {
+		now := c.Now(e)
+		for i := range c.States {
+			st := &c.States[i]
+			switch {
+			case !e.On(st.Key):
+			case now.Locks(st.Key):
+				return refusal.New(refusal.Locked, "%s is %s and it is locked: only the GM can take it away", now.Name, strings.ToLower(st.Label))
+			case e.GM[st.Key]:
+				return refusal.New(refusal.Locked, "the GM has set %s %s: only the GM can take it away", now.Name, strings.ToLower(st.Label))
+			}
+		}
+	}
+	return nil
+}
+
+// fitsLimits refuses, limit, entries coming into inv (of the character who, whose Local
+// values local reads) that would take a block-limited state past its limit, as
+// SetState refuses switching it on. Each entry coming with the state on counts, even one
+// that will join a stack, so a merge hides no binding.
+func fitsLimits(c *inventory.Campaign, inv, coming []*inventory.Entry, local func(string) (float64, bool), who string) error {
+	for _, sc := range c.Limits(inv, local) {
+		st := c.State(sc.Key)
+		if st.Limit.Mode != "block" {
+			continue
+		}
+		n := int64(0)
+		for _, e := range coming {
+			if e.On(sc.Key) {
+				n++
+			}
+		}
+		if n > 0 && sc.Count+n > sc.Limit {
+			return refusal.New(refusal.Limit, "%s cannot take it: %s (%s %d/%d)", who, inventory.LimitText(st, sc.Limit), strings.ToLower(st.Label), sc.Count, sc.Limit)
+		}
+	}
+	return nil
+}
+
+// takeContents takes out everything inside container uid, however deep.
 func takeContents(h *inventory.Held, uid string) []*inventory.Entry {
+	out := inside(h.Inv, uid)
+	in := entrySet(out)
+	h.Inv = slices.DeleteFunc(h.Inv, func(x *inventory.Entry) bool { return in[x] })
+	return out
+}
+
+// inside is everything inside container uid in inv, however deep, each container
+// before what it holds (each entry is found once, so a corrupt ring of containers ends).
+func inside(inv []*inventory.Entry, uid string) []*inventory.Entry {
 	var out []*inventory.Entry
+	seen := map[*inventory.Entry]bool{}
 	boxes := []string{uid}
 	for len(boxes) > 0 {
 		box := boxes[0]
 		boxes = boxes[1:]
-		h.Inv = slices.DeleteFunc(h.Inv, func(x *inventory.Entry) bool {
-			if x.Parent != box {
-				return false
+		for _, x := range inv {
+			if x.Parent == box && !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+				boxes = append(boxes, x.UID)
 			}
-			out = append(out, x)
-			boxes = append(boxes, x.UID)
-			return true
-		})
+		}
 	}
 	return out
 }

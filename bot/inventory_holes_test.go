@@ -72,3 +72,66 @@ func TestRowCap(t *testing.T) {
 	_, acts = m.say(gmUser, `[inventory: action="remove" item="Reed knife" who="Mira"]`)
 	wantOutcomes(t, "still readable", acts, "")
 }
+
+// TestCursedHeldFast: a cursed binding only the GM ends (SPEC 7): Wren's player cannot
+// give, remove or trade the bound Hollow Ring away (locked), nor give a bound charm to
+// Oskar past his binding limit (limit); the GM's /item removes it. Before, the give and
+// the remove went through and Oskar was left with bound charms 3/2.
+func TestCursedHeldFast(t *testing.T) {
+	m := fenlightTable(t)
+	m.card(ana.ID, "Wren", nil)
+	m.card(bo.ID, "Oskar", nil)
+	for _, step := range []struct {
+		u    User
+		op   string
+		opts []string
+		want refusal.Reason
+	}{
+		{gmUser, "add", []string{"name", "Oskar", "item", "Reed Amulet"}, ""},
+		{gmUser, "add", []string{"name", "Oskar", "item", "Heron Feather"}, ""},
+		{bo, "state", []string{"item", "Reed Amulet", "key", "bound", "state", "on"}, ""},
+		{bo, "state", []string{"item", "Heron Feather", "key", "bound", "state", "on"}, ""},
+		{gmUser, "add", []string{"name", "Wren", "item", "Hollow Ring"}, ""},
+		{gmUser, "add", []string{"name", "Wren", "item", "Reed Amulet"}, ""},
+		{ana, "state", []string{"item", "Hollow Ring", "key", "bound", "state", "on"}, ""},
+		{ana, "state", []string{"item", "Reed Amulet", "key", "bound", "state", "on"}, ""},
+		{ana, "give", []string{"item", "Hollow Ring", "to", "Oskar"}, refusal.Locked},
+		{ana, "remove", []string{"item", "Hollow Ring"}, refusal.Locked},
+		{ana, "give", []string{"item", "Reed Amulet", "to", "Oskar"}, refusal.Limit},
+		{gmUser, "remove", []string{"name", "Wren", "item", "Hollow Ring"}, ""},
+	} {
+		if _, err := itemAs(m, step.u, step.op, step.opts...); refusal.Of(err) != step.want {
+			t.Errorf("%s /item %s %v: %v, want %q", step.u.ID, step.op, step.opts, err, step.want)
+		}
+	}
+	if got := m.holdings("Oskar"); strings.Count(got, `"bound":true`) != 2 {
+		t.Errorf("Oskar holds %s", got)
+	}
+	if got := m.holdings("Wren"); strings.Contains(got, "hollow-ring") || !strings.Contains(got, "reed-amulet") {
+		t.Errorf("Wren holds %s", got)
+	}
+}
+
+// TestCursedTrade: a trade cannot take a cursed binding away either (locked).
+func TestCursedTrade(t *testing.T) {
+	m := fenlightTable(t)
+	m.card(ana.ID, "Wren", nil)
+	m.card(bo.ID, "Oskar", nil)
+	if _, err := itemAs(m, gmUser, "add", "name", "Wren", "item", "Hollow Ring"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := itemAs(m, ana, "state", "item", "Hollow Ring", "key", "bound", "state", "on"); err != nil {
+		t.Fatal(err)
+	}
+	offer := Command{Name: "trade offer", User: ana, ChannelID: m.ch, Options: []Option{{Name: "to", Value: "Oskar"}, {Name: "give", Value: "Hollow Ring"}}}
+	_, err := m.core.cmdTradeOffer(context.Background(), offer)
+	if err == nil {
+		_, err = m.core.cmdTradeAccept(context.Background(), Command{Name: "trade accept", User: bo, ChannelID: m.ch})
+	}
+	if refusal.Of(err) != refusal.Locked {
+		t.Errorf("trading the cursed ring: %v, want locked", err)
+	}
+	if got := m.holdings("Wren"); !strings.Contains(got, "hollow-ring") {
+		t.Errorf("Wren holds %s", got)
+	}
+}
