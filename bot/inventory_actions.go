@@ -488,19 +488,17 @@ func purseWords(m *inventory.Money, p inventory.Purse) string {
 	return strings.Join(parts, " ")
 }
 
-// locals reads a character's Local values a state's limit names: the sheet's binding
-// maximum for a ruleset's binding (bindingMax), else a derived value of that id.
+// locals reads a character's Local values a state's limit names: the ruleset's binding
+// maximum as the engine reads it (inventory.BindingMax), else a derived value of that
+// id, both off their sheet with what they hold (a carried charm may raise either).
 func (t *table) locals(rec *storage.CardRecord) func(string) (float64, bool) {
 	var v *sheet.Values
 	return func(name string) (float64, bool) {
 		if v == nil {
-			v = sheet.Evaluate(t.rules.Ruleset, rec.Card, nil)
+			v = evaluate(t.rules.Ruleset, rec.Card, t.holdings(rec))
 		}
-		if it := t.rules.Ruleset.Items; name == "bindingMax" && it != nil && it.Binding != nil {
-			if it.Binding.Max.Const == nil && it.Binding.Max.Derived == "" {
-				return 0, false
-			}
-			return v.Ref(&it.Binding.Max), true
+		if n, ok := inventory.BindingMax(t.rules.Ruleset, v)(name); ok {
+			return n, true
 		}
 		n, ok := v.Derived[name]
 		return n, ok

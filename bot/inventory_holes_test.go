@@ -2,10 +2,13 @@ package bot
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"sheetkeeper/refusal"
+	"sheetkeeper/storage"
 )
 
 // itemAs runs /item op as u at m's table, options as name, value pairs.
@@ -133,5 +136,52 @@ func TestCursedTrade(t *testing.T) {
 	}
 	if got := m.holdings("Wren"); !strings.Contains(got, "hollow-ring") {
 		t.Errorf("Wren holds %s", got)
+	}
+}
+
+// TestBindingMaxReadsHoldings: the binding limit is inventory.BindingMax off the sheet
+// with its holdings, so a carried charm that raises Wit (binding.max is Wit's modifier
+// here, through a derived value) raises the limit; it was read off a sheet with
+// nothing held.
+func TestBindingMaxReadsHoldings(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("console", "testdata", "rulesets", "fenlight.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	for old, new := range map[string]string{
+		`"binding": {"label": "Bound charms", "max": {"const": 2}}`: `"binding": {"label": "Bound charms", "max": {"derived": "charm_max"}}`,
+		`"derived": [`: `"derived": [{"id": "charm_max", "label": "Charms bound at most", "op": "sum", "of": [{"abilityMod": "wit"}], "section": "warden"}, `,
+		`{"id": "hollow-ring",`: `{"id": "owl-charm", "label": "Owl Charm", "summary": "Sharpens the wits of whoever carries it.", "item": {"category": "charm", "rarity": "odd", "stats": {"weight": 0}, "carried": {"abilities": {"wit": {"add": 2}}}, "cost": {"amount": 1, "unit": "pearl"}}},
+      {"id": "hollow-ring",`,
+	} {
+		if !strings.Contains(src, old) {
+			t.Fatalf("fenlight.json lacks %s", old)
+		}
+		src = strings.Replace(src, old, new, 1)
+	}
+	rec := &storage.RulesetRecord{ID: "local/fenlight", Version: 1, File: []byte(src)}
+	l, err := loadRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMsgTableOn(t, rec, l)
+	m.card(ana.ID, "Wren", nil)
+	for _, step := range []struct {
+		u    User
+		op   string
+		opts []string
+		want refusal.Reason
+	}{
+		{gmUser, "add", []string{"name", "Wren", "item", "Reed Amulet"}, ""},
+		{gmUser, "add", []string{"name", "Wren", "item", "Heron Feather"}, ""},
+		{ana, "bind", []string{"item", "Reed Amulet"}, ""},
+		{ana, "bind", []string{"item", "Heron Feather"}, refusal.Limit}, // Wit 1: one charm
+		{gmUser, "add", []string{"name", "Wren", "item", "Owl Charm"}, ""},
+		{ana, "bind", []string{"item", "Heron Feather"}, ""}, // Wit 3 with the Owl Charm
+	} {
+		if _, err := itemAs(m, step.u, step.op, step.opts...); refusal.Of(err) != step.want {
+			t.Errorf("%s /item %s %v: %v, want %q", step.u.ID, step.op, step.opts, err, step.want)
+		}
 	}
 }
