@@ -185,3 +185,33 @@ func TestBindingMaxReadsHoldings(t *testing.T) {
 		}
 	}
 }
+
+// TestWornContainerShowsContents: what is inside an equipped container is listed under
+// it in /inventory's Equipped (it vanished from the embed, though it still weighed).
+func TestWornContainerShowsContents(t *testing.T) {
+	m := showcaseTable(t)
+	m.update(func(tx storage.Tx) error {
+		rec, err := tx.GameCard(m.ch, "Wren")
+		if err != nil {
+			return err
+		}
+		for i := range rec.Inventory.Items {
+			if e := &rec.Inventory.Items[i]; e.Item["name"] == "Backpack" {
+				e.Equipped = true
+			}
+		}
+		return tx.PutGameCard(m.ch, rec)
+	})
+	r := m.run(pkAna, "inventory")
+	if len(r.Embeds) == 0 {
+		t.Fatalf("/inventory: %q", r.Content)
+	}
+	for _, f := range r.Embeds[0].Fields {
+		if f.Name == "Equipped" && (!strings.HasPrefix(f.Value, "• Backpack\n") || !strings.Contains(f.Value, "\n  • Rations (1 day) ×4") || !strings.Contains(f.Value, "\n  • Arrows ×7")) {
+			t.Errorf("Equipped: %q", f.Value)
+		}
+		if f.Name == "Carried" && strings.Contains(f.Value, "Rations") {
+			t.Errorf("Carried: %q", f.Value)
+		}
+	}
+}
