@@ -215,3 +215,19 @@ func TestWornContainerShowsContents(t *testing.T) {
 		}
 	}
 }
+
+// TestShowcaseTemplates: on a system without the showcase's template ids (saltmarch),
+// the Backpack is made from a template that holds things and the rest from a plain one,
+// not all from the first template (a tool of harm, taking a hand).
+func TestShowcaseTemplates(t *testing.T) {
+	m := showcaseTable(t)
+	for _, e := range m.gameRecord("Wren").Inventory.Items {
+		want := "sm-provision"
+		if e.Item["name"] == "Backpack" {
+			want = "sm-carrier"
+		}
+		if e.Item["type"] != want {
+			t.Errorf("%v is made from %v, want %s", e.Item["name"], e.Item["type"], want)
+		}
+	}
+}
