@@ -83,7 +83,7 @@ func (it *invTag) give(rec *storage.CardRecord, h *inventory.Held) error {
 	if err != nil {
 		return err
 	}
-	moved, err := it.take(h, e.Item, it.count())
+	moved, err := it.takeOut(h, e.Item, it.count(), true)
 	if err != nil {
 		return err
 	}
@@ -102,9 +102,17 @@ func (it *invTag) give(rec *storage.CardRecord, h *inventory.Held) error {
 	return nil
 }
 
-// take takes n of item out of h, from its last rows first, and returns what it took
-// (with what was inside a container taken whole) for give. Less than n held is refused.
+// take takes n of item out of h (a remove, a use) as takeOut does, except that what was
+// inside a container taken whole stays, dropped loose where the container stood: a
+// bag thrown away does not take its contents with it.
 func (it *invTag) take(h *inventory.Held, item *inventory.Item, n int64) ([]*inventory.Entry, error) {
+	return it.takeOut(h, item, n, false)
+}
+
+// takeOut takes n of item out of h, from its last rows first, and returns what it took,
+// with what was inside a container taken whole when whole is set (a give). Less than n
+// held is refused.
+func (it *invTag) takeOut(h *inventory.Held, item *inventory.Item, n int64, whole bool) ([]*inventory.Entry, error) {
 	if held := heldCount(h, item); held < n {
 		return nil, refusal.New(refusal.Insufficient, "%s has only %d", item.Name, held)
 	}
@@ -124,6 +132,10 @@ func (it *invTag) take(h *inventory.Held, item *inventory.Item, n int64) ([]*inv
 		n -= e.Qty
 		moved = append(moved, h.Inv[i])
 		h.Inv = slices.Delete(h.Inv, i, i+1)
+		if !whole {
+			dropLoose(h.Inv, e)
+			continue
+		}
 		moved = append(moved, takeContents(h, e.UID)...)
 		i = len(h.Inv) // contents may have stood before it: look again from the end
 	}
@@ -177,6 +189,16 @@ func fitsLimits(c *inventory.Campaign, inv, coming []*inventory.Entry, local fun
 		}
 	}
 	return nil
+}
+
+// dropLoose puts what stood directly in container box where box stood: in its
+// container, else loose (and in no compartment of it).
+func dropLoose(inv []*inventory.Entry, box *inventory.Entry) {
+	for _, x := range inv {
+		if x.Parent == box.UID && box.UID != "" {
+			x.Parent, x.Compartment = box.Parent, box.Compartment
+		}
+	}
 }
 
 // takeContents takes out everything inside container uid, however deep.

@@ -231,3 +231,22 @@ func TestShowcaseTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveContainerDropsContents: removing a container drops what is in it loose, and
+// only a give moves it with the container (a remove deleted the contents with it).
+func TestRemoveContainerDropsContents(t *testing.T) {
+	m := showcaseTable(t)
+	m.ok(pkAna, "item remove", "item", "Backpack")
+	names := map[string]string{}
+	for _, e := range m.gameRecord("Wren").Inventory.Items {
+		names[e.Item["name"].(string)] = e.In
+	}
+	if _, ok := names["Backpack"]; ok {
+		t.Errorf("the Backpack stays: %v", names)
+	}
+	for _, n := range []string{"Rations (1 day)", "Arrows"} {
+		if in, ok := names[n]; !ok || in != "" {
+			t.Errorf("%s: held %v, in %q", n, ok, in)
+		}
+	}
+}
