@@ -188,6 +188,9 @@ func (s *shownInventory) embed() Embed {
 	for _, x := range s.h.Inv {
 		if x.Equipped {
 			worn = append(worn, "• "+s.line(x))
+			if x.UID != "" {
+				s.nest(&worn, x.UID, 1) // a worn pack's contents are still carried, in it
+			}
 		}
 	}
 	s.nest(&carried, "", 0)
@@ -212,8 +215,9 @@ func (s *shownInventory) embed() Embed {
 	return e
 }
 
-// nest lists the unequipped entries inside box ("" for loose ones), each container's
-// contents beneath it, indented (at most inventory.MaxNesting deep).
+// nest lists the entries inside box ("" for the loose unequipped ones: the equipped are
+// listed apart, with what is in them nested beneath), each container's contents
+// beneath it, indented (at most inventory.MaxNesting deep).
 func (s *shownInventory) nest(out *[]string, box string, depth int) {
 	if depth > inventory.MaxNesting {
 		return

@@ -317,6 +317,9 @@ func (c *Core) swap(t *table, o *storage.TradeRecord) (string, []sheet.Change, e
 	if err != nil {
 		return "", nil, err
 	}
+	if err := p.heldFast(t); err != nil {
+		return "", nil, refusal.New(refusal.Of(err), "the trade cannot happen: %s", plain(err))
+	}
 	a := &inventory.Party{Inv: p.hFrom.Inv, Purse: p.hFrom.Purse}
 	b := &inventory.Party{Inv: p.hTo.Inv, Purse: p.hTo.Purse}
 	startA, startB := entrySet(a.Inv), entrySet(b.Inv)
@@ -326,8 +329,8 @@ func (c *Core) swap(t *table, o *storage.TradeRecord) (string, []sheet.Change, e
 	}
 	p.hFrom.Inv, p.hFrom.Purse = a.Inv, a.Purse
 	p.hTo.Inv, p.hTo.Purse = b.Inv, b.Purse
-	adopt(p.hFrom, startA)
-	adopt(p.hTo, startB)
+	adopt(p.hFrom, p.hTo, startA)
+	adopt(p.hTo, p.hFrom, startB)
 	var changes []sheet.Change
 	for _, side := range []struct {
 		rec *storage.CardRecord
@@ -347,6 +350,41 @@ func (c *Core) swap(t *table, o *storage.TradeRecord) (string, []sheet.Change, e
 		o.To, tradeWords(o.Want, o.WantCoins)), changes, nil
 }
 
+// heldFast refuses a trade that takes away what a player cannot let go of (a cursed
+// binding, a state the GM set) or that takes a side past a state's limit, as a give does.
+func (p *parties) heldFast(t *table) error {
+	gives, asks := offered(p.hFrom.Inv, p.give), offered(p.hTo.Inv, p.ask)
+	for _, err := range []error{heldFast(p.ic, gives), heldFast(p.ic, asks)} {
+		if err != nil {
+			return err
+		}
+	}
+	for _, side := range []struct {
+		rec          *storage.CardRecord
+		inv          []*inventory.Entry
+		gone, coming []*inventory.Entry
+	}{{p.to, p.hTo.Inv, asks, gives}, {p.from, p.hFrom.Inv, gives, asks}} {
+		gone := entrySet(side.gone)
+		kept := slices.DeleteFunc(slices.Clone(side.inv), func(e *inventory.Entry) bool { return gone[e] })
+		if err := fitsLimits(p.ic, kept, side.coming, t.locals(side.rec), side.rec.Card.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// offered is what offer o takes out of inv: each entry it lists, with what is inside.
+func offered(inv []*inventory.Entry, o inventory.Offer) []*inventory.Entry {
+	var out []*inventory.Entry
+	for _, g := range o.Items {
+		if i := slices.IndexFunc(inv, func(e *inventory.Entry) bool { return e.UID == g.UID }); i >= 0 {
+			out = append(out, inv[i])
+			out = append(out, inside(inv, g.UID)...)
+		}
+	}
+	return out
+}
+
 func entrySet(inv []*inventory.Entry) map[*inventory.Entry]bool {
 	s := make(map[*inventory.Entry]bool, len(inv))
 	for _, e := range inv {
@@ -355,12 +393,14 @@ func entrySet(inv []*inventory.Entry) map[*inventory.Entry]bool {
 	return s
 }
 
-// adopt gives the entries that came into h by a trade uids of h's own (the giver's
-// uids may be h's already), keeping what is inside what.
-func adopt(h *inventory.Held, before map[*inventory.Entry]bool) {
+// adopt gives the entries that came into h from holdings from by a trade uids of h's
+// own (the giver's uids may be h's already), keeping what is inside what, and the JSON
+// of the giver's own items (Held.Adopt).
+func adopt(h, from *inventory.Held, before map[*inventory.Entry]bool) {
 	renamed := map[string]string{}
 	for _, e := range h.Inv {
 		if !before[e] {
+			h.Adopt(from, e)
 			n := h.NewUID()
 			renamed[e.UID], e.UID = n, n
 		}

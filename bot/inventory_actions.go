@@ -83,7 +83,7 @@ func (it *invTag) give(rec *storage.CardRecord, h *inventory.Held) error {
 	if err != nil {
 		return err
 	}
-	moved, err := it.take(h, e.Item, it.count())
+	moved, err := it.takeOut(h, e.Item, it.count(), true)
 	if err != nil {
 		return err
 	}
@@ -91,15 +91,28 @@ func (it *invTag) give(rec *storage.CardRecord, h *inventory.Held) error {
 	if err != nil {
 		return err
 	}
-	receive(it.c, dh, moved)
+	if it.t.actor != actorGM {
+		if err := fitsLimits(it.c, dh.Inv, moved, it.t.locals(dst), dst.Card.Name); err != nil {
+			return err
+		}
+	}
+	receive(it.c, dh, h, moved)
 	it.nows[rec] = it.heldWords(h, e.Item)
 	it.nows[dst] = it.heldWords(dh, e.Item)
 	return nil
 }
 
-// take takes n of item out of h, from its last rows first, and returns what it took
-// (with what was inside a container taken whole) for give. Less than n held is refused.
+// take takes n of item out of h (a remove, a use) as takeOut does, except that what was
+// inside a container taken whole stays, dropped loose where the container stood: a
+// bag thrown away does not take its contents with it.
 func (it *invTag) take(h *inventory.Held, item *inventory.Item, n int64) ([]*inventory.Entry, error) {
+	return it.takeOut(h, item, n, false)
+}
+
+// takeOut takes n of item out of h, from its last rows first, and returns what it took,
+// with what was inside a container taken whole when whole is set (a give). Less than n
+// held is refused.
+func (it *invTag) takeOut(h *inventory.Held, item *inventory.Item, n int64, whole bool) ([]*inventory.Entry, error) {
 	if held := heldCount(h, item); held < n {
 		return nil, refusal.New(refusal.Insufficient, "%s has only %d", item.Name, held)
 	}
@@ -119,37 +132,110 @@ func (it *invTag) take(h *inventory.Held, item *inventory.Item, n int64) ([]*inv
 		n -= e.Qty
 		moved = append(moved, h.Inv[i])
 		h.Inv = slices.Delete(h.Inv, i, i+1)
+		if !whole {
+			dropLoose(h.Inv, e)
+			continue
+		}
 		moved = append(moved, takeContents(h, e.UID)...)
 		i = len(h.Inv) // contents may have stood before it: look again from the end
+	}
+	if it.t.actor != actorGM {
+		if err := heldFast(it.c, moved); err != nil {
+			return nil, err
+		}
 	}
 	return moved, nil
 }
 
-// takeContents takes out everything inside container uid, however deep (each entry is
-// taken once, so a corrupt ring of containers ends).
+// heldFast refuses, locked, letting go of entries a character cannot end a state of: one
+// with a state on that its item locks (a cursed binding) or that the GM set. SPEC 7:
+// only the GM ends those, so a GM's /item (actorGM) does not ask; a player's and a tag
+// (which acts as the character would) do, for a give, a remove, a use and a trade.
+func heldFast(c *inventory.Campaign, entries []*inventory.Entry) error {
+	for _, e := range entries {
+		now := c.Now(e)
+		for i := range c.States {
+			st := &c.States[i]
+			switch {
+			case !e.On(st.Key):
+			case now.Locks(st.Key):
+				return refusal.New(refusal.Locked, "%s is %s and it is locked: only the GM can take it away", now.Name, strings.ToLower(st.Label))
+			case e.GM[st.Key]:
+				return refusal.New(refusal.Locked, "the GM has set %s %s: only the GM can take it away", now.Name, strings.ToLower(st.Label))
+			}
+		}
+	}
+	return nil
+}
+
+// fitsLimits refuses, limit, entries coming into inv (of the character who, whose Local
+// values local reads) that would take a block-limited state past its limit, as
+// SetState refuses switching it on. Each entry coming with the state on counts, even one
+// that will join a stack, so a merge hides no binding.
+func fitsLimits(c *inventory.Campaign, inv, coming []*inventory.Entry, local func(string) (float64, bool), who string) error {
+	for _, sc := range c.Limits(inv, local) {
+		st := c.State(sc.Key)
+		if st.Limit.Mode != "block" {
+			continue
+		}
+		n := int64(0)
+		for _, e := range coming {
+			if e.On(sc.Key) {
+				n++
+			}
+		}
+		if n > 0 && sc.Count+n > sc.Limit {
+			return refusal.New(refusal.Limit, "%s cannot take it: %s (%s %d/%d)", who, inventory.LimitText(st, sc.Limit), strings.ToLower(st.Label), sc.Count, sc.Limit)
+		}
+	}
+	return nil
+}
+
+// dropLoose puts what stood directly in container box where box stood: in its
+// container, else loose (and in no compartment of it).
+func dropLoose(inv []*inventory.Entry, box *inventory.Entry) {
+	for _, x := range inv {
+		if x.Parent == box.UID && box.UID != "" {
+			x.Parent, x.Compartment = box.Parent, box.Compartment
+		}
+	}
+}
+
+// takeContents takes out everything inside container uid, however deep.
 func takeContents(h *inventory.Held, uid string) []*inventory.Entry {
+	out := inside(h.Inv, uid)
+	in := entrySet(out)
+	h.Inv = slices.DeleteFunc(h.Inv, func(x *inventory.Entry) bool { return in[x] })
+	return out
+}
+
+// inside is everything inside container uid in inv, however deep, each container
+// before what it holds (each entry is found once, so a corrupt ring of containers ends).
+func inside(inv []*inventory.Entry, uid string) []*inventory.Entry {
 	var out []*inventory.Entry
+	seen := map[*inventory.Entry]bool{}
 	boxes := []string{uid}
 	for len(boxes) > 0 {
 		box := boxes[0]
 		boxes = boxes[1:]
-		h.Inv = slices.DeleteFunc(h.Inv, func(x *inventory.Entry) bool {
-			if x.Parent != box {
-				return false
+		for _, x := range inv {
+			if x.Parent == box && !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+				boxes = append(boxes, x.UID)
 			}
-			out = append(out, x)
-			boxes = append(boxes, x.UID)
-			return true
-		})
+		}
 	}
 	return out
 }
 
-// receive puts entries taken from other holdings into h under h's own uids, loose and
-// unequipped where they were at the top, inside their container where they were in one.
-func receive(c *inventory.Campaign, h *inventory.Held, moved []*inventory.Entry) {
+// receive puts entries taken from holdings from into h under h's own uids, loose and
+// unequipped where they were at the top, inside their container where they were in one;
+// an item of from's own comes with its JSON.
+func receive(c *inventory.Campaign, h, from *inventory.Held, moved []*inventory.Entry) {
 	uids := map[string]string{}
 	for _, e := range moved {
+		h.Adopt(from, e)
 		old := e.UID
 		e.UID = ""
 		if p, ok := uids[e.Parent]; ok && e.Parent != "" {
@@ -446,19 +532,17 @@ func purseWords(m *inventory.Money, p inventory.Purse) string {
 	return strings.Join(parts, " ")
 }
 
-// locals reads a character's Local values a state's limit names: the sheet's binding
-// maximum for a ruleset's binding (bindingMax), else a derived value of that id.
+// locals reads a character's Local values a state's limit names: the ruleset's binding
+// maximum as the engine reads it (inventory.BindingMax), else a derived value of that
+// id, both off their sheet with what they hold (a carried charm may raise either).
 func (t *table) locals(rec *storage.CardRecord) func(string) (float64, bool) {
 	var v *sheet.Values
 	return func(name string) (float64, bool) {
 		if v == nil {
-			v = sheet.Evaluate(t.rules.Ruleset, rec.Card, nil)
+			v = evaluate(t.rules.Ruleset, rec.Card, t.holdings(rec))
 		}
-		if it := t.rules.Ruleset.Items; name == "bindingMax" && it != nil && it.Binding != nil {
-			if it.Binding.Max.Const == nil && it.Binding.Max.Derived == "" {
-				return 0, false
-			}
-			return v.Ref(&it.Binding.Max), true
+		if n, ok := inventory.BindingMax(t.rules.Ruleset, v)(name); ok {
+			return n, true
 		}
 		n, ok := v.Derived[name]
 		return n, ok

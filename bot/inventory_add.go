@@ -55,8 +55,8 @@ func (it *invTag) put(h *inventory.Held, a added, n int64) error {
 	e := it.c.NewEntry("", a.item, n)
 	if !it.c.Stacks(e) {
 		// A thing that never shares a row (a sword, a bag) is a row of its own each.
-		if int64(len(h.Inv))+n > inventory.MaxHeld {
-			return refusal.New(refusal.TooMany, "an inventory holds at most %d rows", inventory.MaxHeld)
+		if err := inventory.RowsFit(int64(len(h.Inv)) + n); err != nil {
+			return err // before making them: Keep would refuse them too
 		}
 		for range n {
 			h.Inv = append(h.Inv, it.c.NewEntry(h.NewUID(), a.item, 1))
@@ -65,8 +65,10 @@ func (it *invTag) put(h *inventory.Held, a added, n int64) error {
 		// What the stacks there were could not take starts rows of its own, each at most
 		// the item's stack (Campaign.Add leaves the split to the caller).
 		limit, rest := it.c.StackLimit(e), e.Qty
-		if limit > 0 && int64(len(inv))+(rest-1)/limit > inventory.MaxHeld {
-			return refusal.New(refusal.TooMany, "an inventory holds at most %d rows", inventory.MaxHeld)
+		if limit > 0 {
+			if err := inventory.RowsFit(int64(len(inv)) + (rest-1)/limit); err != nil {
+				return err
+			}
 		}
 		e.UID, h.Inv = h.NewUID(), inv
 		if limit > 0 && rest > limit {

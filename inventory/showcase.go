@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/strictjson"
@@ -68,7 +69,7 @@ func (c *Campaign) Showcase(newUID func() string) []*Entry {
 	var out []*Entry
 	var pack *Entry
 	for _, th := range showcaseThings() {
-		t := s.showcaseTemplate(th.templates)
+		t := s.showcaseTemplate(th.templates, th.features())
 		if t == nil {
 			return nil
 		}
@@ -96,20 +97,49 @@ func (c *Campaign) Showcase(newUID func() string) []*Entry {
 	return out
 }
 
+// features are the features the thing's fields switch on (the pack's holds).
+func (th showcaseThing) features() []string {
+	m, _ := th.fields["features"].(map[string]any)
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
 // showcaseTemplate is the first of ids the system has (made with, so not abstract), else
-// its general gear template, else its first template anything is made with.
-func (s *System) showcaseTemplate(ids []string) *Template {
+// its general gear template, else the template made with that fits best: one whose own
+// features have on every one the thing wants (a pack's holds) where one does, and the
+// fewest others, so a compass on a system without those ids is made a plain thing, not
+// the first template's weapon that takes a hand.
+func (s *System) showcaseTemplate(ids, wants []string) *Template {
 	for _, id := range append(ids, "gear") {
 		if t := s.TemplateByID(id); t != nil && !t.Abstract {
 			return t
 		}
 	}
+	var best *Template
+	bestFit := 0
 	for i := range s.Templates {
-		if !s.Templates[i].Abstract {
-			return &s.Templates[i]
+		t := &s.Templates[i]
+		if t.Abstract {
+			continue
+		}
+		fit := 0
+		for k, v := range t.Features {
+			switch on, isBool := v.(bool); {
+			case isBool && !on || v == nil:
+			case slices.Contains(wants, k):
+				fit += 1000 // outweighs the others: a template names far fewer features
+			default:
+				fit--
+			}
+		}
+		if best == nil || fit > bestFit {
+			best, bestFit = t, fit
 		}
 	}
-	return nil
+	return best
 }
 
 // AdoptStarter gives the campaign's players one of the system's starter templates (the

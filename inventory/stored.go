@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sheetkeeper/refusal"
 	"sheetkeeper/strictjson"
 )
 
@@ -25,6 +26,16 @@ const (
 	MaxStoredBytes  = 4 << 20
 	maxStoredValues = 400000
 )
+
+// RowsFit refuses too-many holdings of n entries, past MaxHeld. Keep checks it, the one
+// place every change passes before it is written; a caller about to make many rows
+// (an add of a thousand swords) asks it first, so the refusal costs nothing.
+func RowsFit(n int64) error {
+	if n > MaxHeld {
+		return refusal.New(refusal.TooMany, "an inventory holds at most %d rows, this would be %d", MaxHeld, n)
+	}
+	return nil
+}
 
 // Stored is a character's holdings as the store keeps them: the entries in inventory
 // order, the purse per coin key, and the counter the next entry's uid is made from, so
@@ -104,6 +115,22 @@ func (h *Held) Own(it *Item, data []byte) error {
 	}
 	h.own[it] = m
 	return nil
+}
+
+// Adopt records in h the item JSON e's item has in from, when it is one of from's own,
+// so an entry moved from one character's holdings to another's (a give, a trade) can
+// be written back there. A catalog item needs nothing and is left alone.
+func (h *Held) Adopt(from *Held, e *Entry) {
+	m, own := from.own[e.Item]
+	if !own {
+		return
+	}
+	if h.own == nil {
+		h.own = map[*Item]map[string]any{}
+	}
+	if _, has := h.own[e.Item]; !has {
+		h.own[e.Item] = cloneJSON(m).(map[string]any)
+	}
 }
 
 // NewHeld returns empty holdings of the campaign.
@@ -219,7 +246,8 @@ func (c *Campaign) restoreEntry(h *Held, i int, se *StoredEntry, e *Entry) (*Ent
 }
 
 // Keep writes holdings in play back into their stored shape. An entry whose item is
-// neither the catalog's nor recorded with Own cannot be written, and is an error.
+// neither the catalog's nor recorded with Own or Adopt cannot be written, and is
+// refused not-ruleset-item; more entries than MaxHeld are refused too-many (RowsFit).
 func (c *Campaign) Keep(h *Held) (*Stored, error) { return c.KeepOver(nil, h) }
 
 // KeepOver is Keep of holdings that were prev (restored from it, or kept into it),
@@ -229,6 +257,9 @@ func (c *Campaign) Keep(h *Held) (*Stored, error) { return c.KeepOver(nil, h) }
 // place (Clone, UndoStored and Keep make new ones), so sharing their entries is safe;
 // prev is left as it was.
 func (c *Campaign) KeepOver(prev *Stored, h *Held) (*Stored, error) {
+	if err := RowsFit(int64(len(h.Inv))); err != nil {
+		return nil, err
+	}
 	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: c.System.Money().Map(h.Purse)}
 	if len(st.Purse) == 0 {
 		st.Purse = nil
@@ -259,7 +290,7 @@ func (c *Campaign) KeepOver(prev *Stored, h *Held) (*Stored, error) {
 		case c.System.CatalogItem(e.Item.ID) == e.Item:
 			se.ID = e.Item.ID
 		default:
-			return nil, fmt.Errorf("inventory: entry %s holds %q, an item neither the catalog's nor recorded as its own", e.UID, e.Item.Name)
+			return nil, refusal.New(refusal.NotRulesetItem, "entry %s holds %q, an item neither the catalog's nor recorded as its own", e.UID, e.Item.Name)
 		}
 		st.Items = append(st.Items, se)
 	}
