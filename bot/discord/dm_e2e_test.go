@@ -2,11 +2,13 @@ package discord
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"sheetkeeper/bot"
 	"sheetkeeper/internal/fakediscord"
 )
 
@@ -135,4 +137,22 @@ func (h *harness) waitChannelPost(want string) fakediscord.Message {
 		h.t.Fatalf("the channel never got a post saying %q", want)
 	}
 	return found
+}
+
+// TestDMChannelWillNotOpen: when Discord refuses to open the DM channel itself (a 403 on
+// POST /users/@me/channels), a post for the player's DMs still reaches them: in the
+// campaign's channel, addressed to them, with the note.
+func TestDMChannelWillNotOpen(t *testing.T) {
+	h := newHarness(t)
+	h.fake.FailNext("POST", "/users/@me/channels", http.StatusForbidden, 0)
+	h.bot.Post(context.Background(), bot.Action{Kind: bot.Post, ChannelID: h.channel, DM: h.player.ID,
+		Content: "🎒 <#" + h.channel + "> Ember Tongs: The tongs glow cherry red."})
+	got := h.waitChannelPost("The tongs glow")
+	want := "<@" + h.player.ID + "> I could not reach you by direct message, so this is here instead:\n🎒 Ember Tongs: The tongs glow cherry red."
+	if got.Content != want {
+		t.Errorf("in the channel: %q, want %q", got.Content, want)
+	}
+	if _, opened := h.fake.DMChannel(h.player.ID); opened {
+		t.Errorf("a DM channel was opened")
+	}
 }
