@@ -479,13 +479,8 @@ func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 	for _, a := range acts {
 		switch a.Kind {
 		case bot.Post:
-			if a.DM != "" { // a direct message: to the user's DM channel, opened (or found) first
-				ch, err := b.sess.UserChannelCreate(a.DM, discordgo.WithContext(ctx))
-				if err != nil {
-					b.log.Warn("discord: opening a direct message", "user", a.DM, "err", endpoint.Named(err))
-					continue
-				}
-				b.post(ctx, ch.ID, "", split(a.Content, a.Embeds), a.Components)
+			if a.DM != "" { // a direct message, or the channel when it cannot be sent (dm.go)
+				b.direct(ctx, a)
 				continue
 			}
 			ids := b.post(ctx, a.ChannelID, a.MessageID, split(a.Content, a.Embeds), a.Components)

@@ -67,7 +67,9 @@
 // /applications/{app}/guilds/{guild}/commands (bulk overwrite), POST
 // /interactions/{id}/{token}/callback (types 1, 4, 5, 6, 7, 8, 9), POST
 // /webhooks/{app}/{token} (follow-ups, ?wait=true), GET, PATCH and DELETE
-// /webhooks/{app}/{token}/messages/@original and /{mid}. Uploaded files are
+// /webhooks/{app}/{token}/messages/@original and /{mid}, POST /users/@me/channels
+// (a user's DM channel, posted to as any channel; CloseDMs refuses those posts as
+// Discord does, dm.go). Uploaded files are
 // served back under /attachments/{channel}/{id}/{filename}, the path layout of
 // Discord's CDN. The fake checks what Discord checks that a bot is likely to
 // trip on — message content and embed limits, empty messages, component and

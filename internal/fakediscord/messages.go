@@ -25,6 +25,7 @@ type Message struct {
 
 type channelState struct {
 	id, guildID, name string
+	recipient         *User // a DM channel's other user (dm.go); nil for a guild channel
 	order             []string
 	msgs              map[string]*storedMessage
 }
@@ -170,7 +171,11 @@ func memberJSON(u User, withUser bool) map[string]any {
 
 func channelJSON(ch *channelState) map[string]any {
 	if ch.guildID == "" {
-		return map[string]any{"id": ch.id, "type": 1, "recipients": []any{}, "last_message_id": lastID(ch), "flags": 0}
+		recipients := []any{}
+		if ch.recipient != nil {
+			recipients = append(recipients, userJSON(*ch.recipient))
+		}
+		return map[string]any{"id": ch.id, "type": 1, "recipients": recipients, "last_message_id": lastID(ch), "flags": 0}
 	}
 	return map[string]any{
 		"id":                    ch.id,

@@ -236,6 +236,11 @@ func (s *Server) routeAPILocked(req *Request) response {
 	payload, _ := req.JSON.(map[string]any)
 	files := fileParts(req.Parts)
 	switch {
+	case route(seg, "users", "@me", "channels"):
+		if m != http.MethodPost {
+			return methodNotAllowed()
+		}
+		return s.createDMLocked(payload) // dm.go
 	case route(seg, "gateway"), route(seg, "gateway", "bot"), route(seg, "users", "*"), route(seg, "channels", "*"):
 		if m != http.MethodGet {
 			return methodNotAllowed()
@@ -347,6 +352,9 @@ func (s *Server) createMessageLocked(channelID string, p map[string]any, files [
 	ch := s.channels[channelID]
 	if ch == nil {
 		return notFound(10003, "Unknown Channel")
+	}
+	if refused, ok := s.dmRefusedLocked(ch); ok {
+		return refused
 	}
 	if p == nil {
 		p = map[string]any{}

@@ -91,6 +91,7 @@ type Server struct {
 	byToken      map[string]*interactionState
 	commands     map[string][]map[string]any // scope ("" global, else guild id) → commands
 	commandOrder []string
+	dm           dmState // dm.go
 	gw           gateway
 
 	wg sync.WaitGroup // websocket goroutines
