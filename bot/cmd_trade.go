@@ -374,7 +374,9 @@ func adopt(h *inventory.Held, before map[*inventory.Entry]bool) {
 	}
 }
 
-// wantedItemChoices offers what the character to: names holds, for want:.
+// wantedItemChoices offers what the character to: names holds, for want:, to anyone at
+// the table: on purpose, unlike /item's completer, since an offer names what the
+// partner holds and the partner sees and answers it.
 func (c *Core) wantedItemChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	to := q.get("to")
 	if to == "" {
@@ -382,5 +384,5 @@ func (c *Core) wantedItemChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	}
 	of := *q
 	of.a.Options = []Option{{Name: "name", Value: to}}
-	return c.heldItemChoices(tx, &of)
+	return c.holdingChoices(tx, &of, false)
 }
