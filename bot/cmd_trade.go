@@ -182,9 +182,9 @@ func (c *Core) tradeParties(t *table, o *storage.TradeRecord, check bool) (*part
 		coins map[string]int64
 		offer *inventory.Offer
 	}{{p.from, &p.hFrom, o.Give, o.GiveCoins, &p.give}, {p.to, &p.hTo, o.Want, o.WantCoins, &p.ask}} {
-		h, ps := ic.Restore(side.rec.Inventory)
-		if len(ps) > 0 {
-			return nil, refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", side.rec.Card.Name, ps.Head(1))
+		h, err := restoreHeld(ic, side.rec)
+		if err != nil {
+			return nil, err
 		}
 		*side.h = h
 		for _, it := range side.items {

@@ -128,6 +128,17 @@ func (c *Core) buildSystem(k playedKey, kind string) (*played, error) {
 	return got.(*played), nil
 }
 
+// restoreHeld is rec's stored holdings in play on c, or refused malformed, saying whose
+// and the first problem, when they no longer fit the campaign's system: the one answer
+// every command and tag gives for holdings it cannot read.
+func restoreHeld(c *inventory.Campaign, rec *storage.CardRecord) (*inventory.Held, error) {
+	h, ps := c.Restore(rec.Inventory)
+	if len(ps) > 0 {
+		return nil, refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
+	}
+	return h, nil
+}
+
 // item finds a catalog item by name as System.FindItem does (its id, else its exact
 // name folded, else the one name starting with it), the exact cases by index.
 func (p *played) item(name string) (*inventory.Item, error) {
