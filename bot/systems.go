@@ -93,7 +93,7 @@ func (c *Core) lookupSystem(ctx context.Context, tx storage.Tx, guild, id string
 	case builtin && version == BuiltinSystemVersion:
 		file = b.File
 	case builtin:
-		return nil, refusal.New(refusal.NotAllowed, "the built-in system %s has one version, v%d", id, BuiltinSystemVersion)
+		return nil, builtinOneVersion(id)
 	default:
 		key.guild = guild
 		rec, err := tx.System(guild, id, version)
@@ -115,6 +115,45 @@ func (c *Core) lookupSystem(ctx context.Context, tx storage.Tx, guild, id string
 		return nil, fmt.Errorf("system %s v%d no longer reads: %w", id, version, ps)
 	}
 	return c.systems.keep(key, s), nil
+}
+
+// builtinOneVersion refuses a version of built-in system id other than
+// BuiltinSystemVersion.
+func builtinOneVersion(id string) error {
+	return refusal.New(refusal.NotAllowed, "the built-in system %s has one version, v%d", id, BuiltinSystemVersion)
+}
+
+// importedSystem is one system id imported in a guild: its versions, oldest first, and
+// the newest one's record.
+type importedSystem struct {
+	id       string
+	versions []int
+	newest   *storage.SystemRecord
+}
+
+// importedSystems lists the systems imported in guild, by id, each with its newest
+// version's record: what /system list and the system: completer show.
+func importedSystems(tx storage.Tx, guild string) ([]importedSystem, error) {
+	ids, err := tx.SystemIDs(guild)
+	if err != nil {
+		return nil, err
+	}
+	var out []importedSystem
+	for _, id := range ids {
+		vs, err := tx.SystemVersions(guild, id)
+		if err != nil {
+			return nil, err
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		rec, err := tx.System(guild, id, slices.Max(vs))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, importedSystem{id: id, versions: vs, newest: rec})
+	}
+	return out, nil
 }
 
 // systemVersion is the newest version of system id as guild sees it:
@@ -207,7 +246,7 @@ func (c *Core) SystemFile(ctx context.Context, guild, id string, version int) (F
 			return err
 		} else if ok {
 			if version != BuiltinSystemVersion {
-				return refusal.New(refusal.NotAllowed, "the built-in system %s has one version, v%d", id, BuiltinSystemVersion)
+				return builtinOneVersion(id)
 			}
 			f = File{Name: id + ".json", Data: b.File}
 			rec = &storage.SystemRecord{ID: id, Version: version, Name: b.Name}
