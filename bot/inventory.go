@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -55,10 +54,11 @@ func (c *Core) playedSystem(tx storage.Tx, camp *storage.Campaign, l *ruleset.Lo
 }
 
 // namedSystem is system id at version (0: the newest) as a campaign of guild names it:
-// a built-in, else one of the guild's imported systems (lookupSystem).
+// a built-in, else one of the guild's imported systems (lookupSystem). One that is not
+// there is refused not-enabled with what is; one that no longer reads says so.
 func (c *Core) namedSystem(tx storage.Tx, guild, id string, version int) (*played, error) {
-	sys, err := c.lookupSystem(context.Background(), tx, guild, id, version)
-	if refusal.Of(err) != "" {
+	sys, err := c.lookupSystem(tx, guild, id, version)
+	if refusal.Of(err) == refusal.NotAllowed {
 		return nil, noSystem(id)
 	}
 	if err != nil {

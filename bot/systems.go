@@ -61,11 +61,10 @@ func (sc *systemCache) keep(k systemKey, s *inventory.System) *inventory.System 
 // lookupSystem returns system id at version as guild sees it: a built-in first (at
 // BuiltinSystemVersion), else the guild's import of that version. Version 0 is the
 // newest (systemVersion says which that is, for a caller pinning it). An unknown id or
-// version is refused not-allowed, saying what /system list shows.
-func (c *Core) lookupSystem(ctx context.Context, tx storage.Tx, guild, id string, version int) (*inventory.System, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+// version is refused not-allowed, saying what /system list shows. It takes no context:
+// it runs inside tx, whose View or Update already answers to the caller's, and does
+// bounded work (one record read, one parse of a bounded file).
+func (c *Core) lookupSystem(tx storage.Tx, guild, id string, version int) (*inventory.System, error) {
 	id = strings.TrimSpace(id)
 	// The cache first: finding out whether id is a built-in reads its file.
 	if version > 0 {
@@ -111,8 +110,9 @@ func (c *Core) lookupSystem(ctx context.Context, tx storage.Tx, guild, id string
 	s, ps := inventory.Parse(file)
 	if len(ps) > 0 {
 		// Stored only after it parsed: a file that no longer does is this binary's
-		// regression, not the GM's mistake.
-		return nil, fmt.Errorf("system %s v%d no longer reads: %w", id, version, ps)
+		// regression, not the GM's mistake. Refused not-enabled, as a system that cannot
+		// be built is (buildSystem): the campaign's sheets still play.
+		return nil, refusal.New(refusal.NotEnabled, "system %s v%d no longer reads: %v", id, version, ps.Head(1))
 	}
 	return c.systems.keep(key, s), nil
 }
