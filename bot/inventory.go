@@ -85,8 +85,8 @@ func noSystem(id string) error {
 // from k.rules' items block, or from the parsed k.sys (a kind of system: built-in or
 // imported).
 func (c *Core) buildSystem(k playedKey, kind string) (*played, error) {
-	if p, ok := c.played.Load(k); ok {
-		return p.(*played), nil
+	if p, ok := c.played.get(k); ok {
+		return p, nil
 	}
 	sys, err := k.sys, error(nil)
 	var from string
@@ -124,8 +124,7 @@ func (c *Core) buildSystem(k playedKey, kind string) (*played, error) {
 			p.named[n] = it
 		}
 	}
-	got, _ := c.played.LoadOrStore(k, p)
-	return got.(*played), nil
+	return c.played.keep(k, p), nil
 }
 
 // restoreHeld is rec's stored holdings in play on c, or refused malformed, saying whose

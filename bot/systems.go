@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"sheetkeeper/content"
 	"sheetkeeper/inventory"
@@ -32,32 +31,6 @@ type systemKey struct {
 	version   int
 }
 
-type systemCache struct {
-	mu     sync.Mutex
-	parsed map[systemKey]*inventory.System
-}
-
-func (sc *systemCache) get(k systemKey) *inventory.System {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	return sc.parsed[k]
-}
-
-// keep stores s under k, unless another goroutine got there first: the one kept is
-// returned, so every caller shares one parsed system.
-func (sc *systemCache) keep(k systemKey, s *inventory.System) *inventory.System {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	if old := sc.parsed[k]; old != nil {
-		return old
-	}
-	if sc.parsed == nil {
-		sc.parsed = map[systemKey]*inventory.System{}
-	}
-	sc.parsed[k] = s
-	return s
-}
-
 // lookupSystem returns system id at version as guild sees it: a built-in first (at
 // BuiltinSystemVersion), else the guild's import of that version. Version 0 is the
 // newest (systemVersion says which that is, for a caller pinning it). An unknown id or
@@ -68,10 +41,10 @@ func (c *Core) lookupSystem(tx storage.Tx, guild, id string, version int) (*inve
 	id = strings.TrimSpace(id)
 	// The cache first: finding out whether id is a built-in reads its file.
 	if version > 0 {
-		if s := c.systems.get(systemKey{builtin: true, id: id, version: version}); s != nil {
+		if s, ok := c.systems.get(systemKey{builtin: true, id: id, version: version}); ok {
 			return s, nil
 		}
-		if s := c.systems.get(systemKey{guild: guild, id: id, version: version}); s != nil {
+		if s, ok := c.systems.get(systemKey{guild: guild, id: id, version: version}); ok {
 			return s, nil
 		}
 	}
@@ -104,7 +77,7 @@ func (c *Core) lookupSystem(tx storage.Tx, guild, id string, version int) (*inve
 		}
 		file = rec.File
 	}
-	if s := c.systems.get(key); s != nil {
+	if s, ok := c.systems.get(key); ok {
 		return s, nil
 	}
 	s, ps := inventory.Parse(file)
