@@ -73,6 +73,18 @@ func ParseStored(data []byte) (*Stored, strictjson.Problems) {
 	return st, nil
 }
 
+// UnmarshalJSON reads stored holdings through ParseStored, so a record decoded anywhere
+// (the store's card records, its memo) is held to the bounds ParseStored declares, not
+// read unbounded by encoding/json. The error is ParseStored's strictjson.Problems.
+func (s *Stored) UnmarshalJSON(data []byte) error {
+	st, ps := ParseStored(data)
+	if len(ps) > 0 {
+		return ps
+	}
+	*s = *st
+	return nil
+}
+
 // Held is a character's holdings in play: the entries and purse the engine works on,
 // and what writing them back needs (the uid counter, the JSON of items no catalog has).
 type Held struct {
