@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -39,5 +40,39 @@ func TestStoredDecodesBounded(t *testing.T) {
 	}
 	if st, ps := decode(`{"inventory":null}`); st != nil || len(ps) > 0 {
 		t.Errorf("null: %+v %v", st, ps)
+	}
+}
+
+// TestRestoreOwnParsedOnce: an embedded item is parsed once per campaign and JSON, not
+// on every Restore (which runs on every keystroke of a completer and every sheet read);
+// each Restore still gets its own *Item, equal to the first, so entries that were
+// separate rows stay separate; the players' new templates parse it anew.
+func TestRestoreOwnParsedOnce(t *testing.T) {
+	c := campaign(t)
+	st, ps := ParseStored([]byte(`{"items":[{"uid":"i1","qty":1,"item":{"id":"my-amulet","type":"lr-trinket","name":"Grandmother's amulet","cost":5}},` +
+		`{"uid":"i2","qty":1,"item":{"id":"my-amulet","type":"lr-trinket","name":"Grandmother's amulet","cost":5}}]}`))
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	h1, ps := c.Restore(st)
+	if len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	h2, _ := c.Restore(st)
+	if got := c.parsed.len(); got != 1 {
+		t.Errorf("%d parses kept for one item JSON, want 1", got)
+	}
+	a, b, again := h1.Inv[0].Item, h1.Inv[1].Item, h2.Inv[0].Item
+	if a == b || a == again || !reflect.DeepEqual(*a, *again) || a.Name != "Grandmother's amulet" {
+		t.Errorf("restored items: %p %p %p, %+v", a, b, again, *again)
+	}
+	if st2, err := c.Keep(h2); err != nil || !reflect.DeepEqual(st2.Items, st.Items) {
+		t.Errorf("kept: %+v %v", st2, err)
+	}
+	if ps := c.AddTemplates(nil); len(ps) > 0 {
+		t.Fatal(ps)
+	}
+	if got := c.parsed.len(); got != 0 {
+		t.Errorf("%d parses kept after the templates changed", got)
 	}
 }
