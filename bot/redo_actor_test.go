@@ -50,3 +50,18 @@ func TestRedoKeepsActor(t *testing.T) {
 		t.Errorf("redone reply: source %q, %d changes", r.Source, len(r.Changes))
 	}
 }
+
+// TestSourceActor: each actor a command acts as reads back from the Source it records;
+// a GM message's reply, a schedule's and a market command's act as a GM's tag.
+func TestSourceActor(t *testing.T) {
+	for _, a := range []actor{actorTag, actorPlayer, actorGM} {
+		if got := sourceActor(commandSource("give", a)); got != a {
+			t.Errorf("%q reads as %v, want %v", commandSource("give", a), got, a)
+		}
+	}
+	for _, s := range []string{"", "command:use", "schedule:s1", "market:coins add", "command:give:nobody"} {
+		if got := sourceActor(s); got != actorTag {
+			t.Errorf("%q reads as %v", s, got)
+		}
+	}
+}
