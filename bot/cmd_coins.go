@@ -63,9 +63,9 @@ func coinsHandler(op string) CommandFunc {
 				return refusal.New(refusal.NotGM, "coins come into the game from the GM: only a GM adds to a purse")
 			}
 			ic := t.inv.camp
-			h, ps := ic.Restore(rec.Inventory)
-			if len(ps) > 0 {
-				return refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
+			h, err := restoreHeld(ic, rec)
+			if err != nil {
+				return err
 			}
 			said, err := coinsDo(ic.System.Money(), op, h, rec.Card.Name, cmd)
 			if err != nil {

@@ -66,9 +66,9 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 		if err != nil {
 			return err
 		}
-		h, ps := t.inv.camp.Restore(rec.Inventory)
-		if len(ps) > 0 {
-			return refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
+		h, err := restoreHeld(t.inv.camp, rec)
+		if err != nil {
+			return err
 		}
 		s := &shownInventory{c: t.inv.camp, rec: rec, h: h, load: t.inv.camp.Carried(h.Inv, h.Purse), local: t.locals(rec)}
 		s.limit = carryLimit(t.rules.Ruleset, rec.Card, t.holdings(rec))

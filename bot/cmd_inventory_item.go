@@ -156,29 +156,37 @@ func (c *Core) catalogItemChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	return out[:min(len(out), maxItemChoices)], nil
 }
 
-// heldItemChoices offers what the character (name:, else the user's own) holds.
+// heldItemChoices offers what the character (name:, else the user's own) holds, to whom
+// /inventory shows it (inventoryCard: its player or a GM); anyone else is offered
+// nothing, so typing cannot read an inventory the command refuses.
 func (c *Core) heldItemChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
+	return c.holdingChoices(tx, q, true)
+}
+
+// holdingChoices offers what q's character holds whose names hold what is typed; guarded,
+// only to its player or a GM.
+func (c *Core) holdingChoices(tx storage.Tx, q *acQuery, guarded bool) ([]Choice, error) {
 	p, err := c.quickSystem(tx, q)
 	if err != nil || p == nil {
 		return nil, nil
+	}
+	camp, err := tx.Campaign(q.a.ChannelID)
+	if err != nil {
+		return nil, err
 	}
 	records, err := tx.GameCards(q.a.ChannelID)
 	if err != nil {
 		return nil, err
 	}
+	cmd := Command{User: q.a.User, ChannelID: q.a.ChannelID, Options: []Option{{Name: "name", Value: q.get("name")}}}
 	var rec *storage.CardRecord
-	if name := q.get("name"); name != "" {
-		rec, _ = findCard(records, name)
+	if guarded {
+		rec, err = inventoryCard(records, camp, cmd, "reads")
 	} else {
-		for _, r := range records {
-			if r.Card != nil && r.OwnerID == q.a.User.ID {
-				rec = r
-				break
-			}
-		}
+		rec, err = findCard(records, q.get("name"))
 	}
-	if rec == nil {
-		return nil, nil
+	if err != nil {
+		return nil, nil // refused: nothing to offer
 	}
 	h, ps := p.camp.Restore(rec.Inventory)
 	if len(ps) > 0 {

@@ -19,7 +19,8 @@ import (
 // the outcome in the form it knows.
 //
 // Each is one transaction, and it is recorded in the channel's reply log like a GM's
-// reply (Source "command:use" or "command:rest", as a fired schedule is "schedule:<id>"),
+// reply (Source "command:use" or "command:rest", as a fired schedule is "schedule:<id>";
+// an /item's says who it acted as, "command:give:player", so a Redo acts as it did),
 // with the changes it made. That keeps SPEC 6 true around it: a GM's earlier reply is no
 // longer the latest, so editing it regenerates nothing and deleting it waits, and a
 // regenerated reply can never spend what a player's /use spent in between. A command
@@ -127,11 +128,39 @@ func (c *Core) playTag(tx storage.Tx, t *table, cmd Command, tag parser.Tag, ref
 	err = tx.PutReply(&storage.Reply{
 		ChannelID: cmd.ChannelID, Seq: seq, MessageID: "command:" + strconv.FormatInt(seq, 10), AuthorID: cmd.User.ID,
 		Text: tag.Canonical(), Status: storage.ReplyLive, Changes: changesOf(done), Rolls: rollsOf(done),
-		Source: "command:" + tag.Op, CreatedAt: now, UpdatedAt: now,
+		Source: commandSource(tag.Op, t.actor), CreatedAt: now, UpdatedAt: now,
 	})
 	if err != nil {
 		return Response{}, err
 	}
 	content, embeds := render(t.rules.Ruleset, t.cards, done)
 	return Response{Content: content, Embeds: embeds, Components: undoRow(seq)}, nil
+}
+
+// actorNames are the Source suffixes of the actors a command can act as; actorTag, a
+// GM's message's own semantics, has none.
+var actorNames = map[actor]string{actorPlayer: "player", actorGM: "gm"}
+
+// commandSource is the Source of the reply a command's tag op makes acting as a.
+func commandSource(op string, a actor) string {
+	if name, ok := actorNames[a]; ok {
+		return "command:" + op + ":" + name
+	}
+	return "command:" + op
+}
+
+// sourceActor is who the reply recorded with source acted as (commandSource): a Redo
+// applies its text again as the same one.
+func sourceActor(source string) actor {
+	rest, ok := strings.CutPrefix(source, "command:")
+	if !ok {
+		return actorTag
+	}
+	_, name, _ := strings.Cut(rest, ":")
+	for a, n := range actorNames {
+		if n == name {
+			return a
+		}
+	}
+	return actorTag
 }

@@ -72,9 +72,9 @@ func (c *Core) trade(ctx context.Context, cmd Command, do func(*market, *storage
 		if err != nil {
 			return err
 		}
-		h, ps := m.ic.Restore(rec.Inventory)
-		if len(ps) > 0 {
-			return refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
+		h, err := restoreHeld(m.ic, rec)
+		if err != nil {
+			return err
 		}
 		shopBefore := m.state()
 		said, err := do(m, rec, h)

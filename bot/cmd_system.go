@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -95,25 +94,11 @@ func (c *Core) cmdSystemList(ctx context.Context, cmd Command) (Response, error)
 	}
 	err = c.store.View(ctx, func(tx storage.Tx) error {
 		lines = lines[:len(builtins)]
-		ids, err := tx.SystemIDs(cmd.GuildID)
-		if err != nil {
-			return err
+		imported, err := importedSystems(tx, cmd.GuildID)
+		for _, s := range imported {
+			lines = append(lines, fmt.Sprintf("`%s` — %s, %s", s.id, s.newest.Name, versionList(s.versions)))
 		}
-		for _, id := range ids {
-			vs, err := tx.SystemVersions(cmd.GuildID, id)
-			if err != nil {
-				return err
-			}
-			if len(vs) == 0 {
-				continue
-			}
-			rec, err := tx.System(cmd.GuildID, id, slices.Max(vs))
-			if err != nil {
-				return err
-			}
-			lines = append(lines, fmt.Sprintf("`%s` — %s, %s", id, rec.Name, versionList(vs)))
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return Response{}, err
@@ -153,21 +138,16 @@ func (c *Core) systemChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	for _, b := range builtins {
 		out = append(out, choiceOf(b.Name+" ("+b.ID+", built-in)", b.ID))
 	}
-	ids, err := tx.SystemIDs(q.a.GuildID)
+	imported, err := importedSystems(tx, q.a.GuildID)
 	if err != nil {
 		return nil, err
 	}
-	for _, id := range ids {
-		vs, err := tx.SystemVersions(q.a.GuildID, id)
-		if err != nil || len(vs) == 0 {
-			continue
+	for _, s := range imported {
+		name := s.id
+		if s.newest.Name != "" {
+			name = s.newest.Name + " (" + s.id + ")"
 		}
-		newest := slices.Max(vs)
-		name := id
-		if rec, err := tx.System(q.a.GuildID, id, newest); err == nil && rec.Name != "" {
-			name = rec.Name + " (" + id + ")"
-		}
-		out = append(out, choiceOf(name+" v"+strconv.Itoa(newest), id))
+		out = append(out, choiceOf(name+" v"+strconv.Itoa(s.newest.Version), s.id))
 	}
 	return ranked(q.typed, out), nil
 }

@@ -130,10 +130,9 @@ func TestLookupSystem(t *testing.T) {
 	m := newCmdTable(t)
 	m.runFile(gmUser, "system import", marchCopy(t, ""))
 	m.runFile(gmUser, "system import", marchCopy(t, "Revised"))
-	ctx := context.Background()
 	m.view(func(tx storage.Tx) error {
 		get := func(guild, id string, v int) (*inventory.System, error) {
-			return m.core.lookupSystem(ctx, tx, guild, id, v)
+			return m.core.lookupSystem(tx, guild, id, v)
 		}
 		s1, err := get("guild", "my-march", 1)
 		if err != nil || s1.Name != "Saltmarch" {
@@ -210,7 +209,7 @@ func TestLookupSystemConcurrent(t *testing.T) {
 		wg.Go(func() {
 			err := m.store.View(context.Background(), func(tx storage.Tx) error {
 				var err error
-				got[i], err = core.lookupSystem(context.Background(), tx, "guild", "my-march", 1)
+				got[i], err = core.lookupSystem(tx, "guild", "my-march", 1)
 				return err
 			})
 			if err != nil {
@@ -224,4 +223,24 @@ func TestLookupSystemConcurrent(t *testing.T) {
 			t.Fatalf("lookup %d got another system", i)
 		}
 	}
+}
+
+// TestLookupSystemNoLongerReads: a stored version this binary cannot parse any more is
+// refused not-enabled, saying so, rather than failing unkinded.
+func TestLookupSystemNoLongerReads(t *testing.T) {
+	m := newCmdTable(t)
+	m.update(func(tx storage.Tx) error {
+		return tx.PutSystem(&storage.SystemRecord{Guild: "guild", ID: "broken", Version: 1, Name: "Broken", Digest: "x", File: []byte(`{"id": 7}`)})
+	})
+	m.view(func(tx storage.Tx) error {
+		_, err := m.core.lookupSystem(tx, "guild", "broken", 1)
+		if refusal.Of(err) != refusal.NotEnabled || !strings.Contains(err.Error(), "no longer reads") {
+			t.Errorf("lookup: %v (%q), want not-enabled", err, refusal.Of(err))
+		}
+		_, err = m.core.namedSystem(tx, "guild", "broken", 1)
+		if refusal.Of(err) != refusal.NotEnabled || !strings.Contains(err.Error(), "no longer reads") {
+			t.Errorf("named: %v (%q), want not-enabled, saying why", err, refusal.Of(err))
+		}
+		return nil
+	})
 }

@@ -182,9 +182,9 @@ func (c *Core) tradeParties(t *table, o *storage.TradeRecord, check bool) (*part
 		coins map[string]int64
 		offer *inventory.Offer
 	}{{p.from, &p.hFrom, o.Give, o.GiveCoins, &p.give}, {p.to, &p.hTo, o.Want, o.WantCoins, &p.ask}} {
-		h, ps := ic.Restore(side.rec.Inventory)
-		if len(ps) > 0 {
-			return nil, refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", side.rec.Card.Name, ps.Head(1))
+		h, err := restoreHeld(ic, side.rec)
+		if err != nil {
+			return nil, err
 		}
 		*side.h = h
 		for _, it := range side.items {
@@ -414,7 +414,9 @@ func adopt(h, from *inventory.Held, before map[*inventory.Entry]bool) {
 	}
 }
 
-// wantedItemChoices offers what the character to: names holds, for want:.
+// wantedItemChoices offers what the character to: names holds, for want:, to anyone at
+// the table: on purpose, unlike /item's completer, since an offer names what the
+// partner holds and the partner sees and answers it.
 func (c *Core) wantedItemChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	to := q.get("to")
 	if to == "" {
@@ -422,5 +424,5 @@ func (c *Core) wantedItemChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	}
 	of := *q
 	of.a.Options = []Option{{Name: "name", Value: to}}
-	return c.heldItemChoices(tx, &of)
+	return c.holdingChoices(tx, &of, false)
 }

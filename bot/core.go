@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"sheetkeeper/check"
+	"sheetkeeper/inventory"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/schedule"
 	"sheetkeeper/storage"
@@ -61,8 +62,9 @@ type Core struct {
 	// parsed once per process, not once per message.
 	mu     sync.Mutex
 	loaded map[rulesetKey]*ruleset.Loaded
-	// systems caches parsed inventory systems the same way (systems.go).
-	systems systemCache
+	// systems caches parsed inventory systems the same way (systems.go), at most
+	// maxCachedSystems of them (cache.go).
+	systems *lru[systemKey, *inventory.System]
 
 	// pickers caches each loaded ruleset's catalog index (package catalog), built once
 	// per loaded ruleset: *ruleset.Loaded → *catalog.Index (cmd_pick.go, catalogs).
@@ -74,8 +76,9 @@ type Core struct {
 	sched *schedule.Scheduler
 
 	// played caches each campaign system built, by its playedKey (inventory.go): a
-	// campaign's states over a parsed system, or a ruleset's items block bridged.
-	played sync.Map
+	// campaign's states over a parsed system, or a ruleset's items block bridged; at
+	// most maxCachedPlayed of them (cache.go).
+	played *lru[playedKey, *played]
 
 	// itemRules runs the campaigns' inventory rules (rules.go, rules_store.go): after
 	// every change, and on its clock, which Start runs.
@@ -98,7 +101,8 @@ type rulesetKey struct {
 
 // New returns a core over store.
 func New(store storage.Store, opts Options) *Core {
-	c := &Core{store: store, clock: opts.Clock, log: opts.Log, dice: opts.Dice, loaded: map[rulesetKey]*ruleset.Loaded{}}
+	c := &Core{store: store, clock: opts.Clock, log: opts.Log, dice: opts.Dice, loaded: map[rulesetKey]*ruleset.Loaded{},
+		systems: newLRU[systemKey, *inventory.System](maxCachedSystems), played: newLRU[playedKey, *played](maxCachedPlayed)}
 	c.router = newRouter()
 	if c.clock == nil {
 		c.clock = schedule.Wall{}

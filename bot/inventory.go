@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -55,10 +54,11 @@ func (c *Core) playedSystem(tx storage.Tx, camp *storage.Campaign, l *ruleset.Lo
 }
 
 // namedSystem is system id at version (0: the newest) as a campaign of guild names it:
-// a built-in, else one of the guild's imported systems (lookupSystem).
+// a built-in, else one of the guild's imported systems (lookupSystem). One that is not
+// there is refused not-enabled with what is; one that no longer reads says so.
 func (c *Core) namedSystem(tx storage.Tx, guild, id string, version int) (*played, error) {
-	sys, err := c.lookupSystem(context.Background(), tx, guild, id, version)
-	if refusal.Of(err) != "" {
+	sys, err := c.lookupSystem(tx, guild, id, version)
+	if refusal.Of(err) == refusal.NotAllowed {
 		return nil, noSystem(id)
 	}
 	if err != nil {
@@ -85,8 +85,8 @@ func noSystem(id string) error {
 // from k.rules' items block, or from the parsed k.sys (a kind of system: built-in or
 // imported).
 func (c *Core) buildSystem(k playedKey, kind string) (*played, error) {
-	if p, ok := c.played.Load(k); ok {
-		return p.(*played), nil
+	if p, ok := c.played.get(k); ok {
+		return p, nil
 	}
 	sys, err := k.sys, error(nil)
 	var from string
@@ -124,8 +124,18 @@ func (c *Core) buildSystem(k playedKey, kind string) (*played, error) {
 			p.named[n] = it
 		}
 	}
-	got, _ := c.played.LoadOrStore(k, p)
-	return got.(*played), nil
+	return c.played.keep(k, p), nil
+}
+
+// restoreHeld is rec's stored holdings in play on c, or refused malformed, saying whose
+// and the first problem, when they no longer fit the campaign's system: the one answer
+// every command and tag gives for holdings it cannot read.
+func restoreHeld(c *inventory.Campaign, rec *storage.CardRecord) (*inventory.Held, error) {
+	h, ps := c.Restore(rec.Inventory)
+	if len(ps) > 0 {
+		return nil, refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
+	}
+	return h, nil
 }
 
 // item finds a catalog item by name as System.FindItem does (its id, else its exact

@@ -12,7 +12,6 @@ import (
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
-	"sheetkeeper/strictjson"
 )
 
 // What an add adds (Marinara's guide, What reads items): more of something the
@@ -297,11 +296,11 @@ func (it *invTag) addShared(rec *storage.CardRecord, h *inventory.Held, a added)
 func (it *invTag) bearer(r *storage.CardRecord) (inventory.Bearer, error) {
 	h, ok := it.held[r]
 	if !ok {
-		var ps strictjson.Problems
+		var err error
 		if ha, kept := it.t.held[r]; kept && ha.st == r.Inventory {
 			h = ha.h
-		} else if h, ps = it.c.Restore(r.Inventory); len(ps) > 0 {
-			return inventory.Bearer{}, refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", r.Card.Name, ps.Head(1))
+		} else if h, err = restoreHeld(it.c, r); err != nil {
+			return inventory.Bearer{}, err
 		}
 	}
 	carry := it.t.rules.Ruleset.Items.Carry

@@ -112,9 +112,9 @@ func (it *invTag) open(rec *storage.CardRecord) (*inventory.Held, error) {
 		it.opened = append(it.opened, rec)
 		return ha.h, nil
 	}
-	h, ps := it.c.Restore(rec.Inventory)
-	if len(ps) > 0 {
-		return nil, refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
+	h, err := restoreHeld(it.c, rec)
+	if err != nil {
+		return nil, err
 	}
 	it.held[rec] = h
 	it.opened = append(it.opened, rec)

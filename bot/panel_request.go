@@ -168,9 +168,9 @@ func (c *Core) panelRequestClick(ctx context.Context, comp Component, args []str
 // requestCommand is the /item command a request button stands for, naming the entry
 // uid by its name now.
 func requestCommand(c *inventory.Campaign, rec *storage.CardRecord, comp Component, op, uid, arg string) (Command, error) {
-	h, ps := c.Restore(rec.Inventory)
-	if len(ps) > 0 {
-		return Command{}, refusal.New(refusal.Malformed, "%s's stored inventory does not fit the campaign's system: %v", rec.Card.Name, ps.Head(1))
+	h, err := restoreHeld(c, rec)
+	if err != nil {
+		return Command{}, err
 	}
 	var item, itemID string
 	for _, e := range h.Inv {

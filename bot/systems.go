@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"sheetkeeper/content"
 	"sheetkeeper/inventory"
@@ -32,40 +31,13 @@ type systemKey struct {
 	version   int
 }
 
-type systemCache struct {
-	mu     sync.Mutex
-	parsed map[systemKey]*inventory.System
-}
-
-func (sc *systemCache) get(k systemKey) *inventory.System {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	return sc.parsed[k]
-}
-
-// keep stores s under k, unless another goroutine got there first: the one kept is
-// returned, so every caller shares one parsed system.
-func (sc *systemCache) keep(k systemKey, s *inventory.System) *inventory.System {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	if old := sc.parsed[k]; old != nil {
-		return old
-	}
-	if sc.parsed == nil {
-		sc.parsed = map[systemKey]*inventory.System{}
-	}
-	sc.parsed[k] = s
-	return s
-}
-
 // lookupSystem returns system id at version as guild sees it: a built-in first (at
 // BuiltinSystemVersion), else the guild's import of that version. Version 0 is the
 // newest (systemVersion says which that is, for a caller pinning it). An unknown id or
-// version is refused not-allowed, saying what /system list shows.
-func (c *Core) lookupSystem(ctx context.Context, tx storage.Tx, guild, id string, version int) (*inventory.System, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+// version is refused not-allowed, saying what /system list shows. It takes no context:
+// it runs inside tx, whose View or Update already answers to the caller's, and does
+// bounded work (one record read, one parse of a bounded file).
+func (c *Core) lookupSystem(tx storage.Tx, guild, id string, version int) (*inventory.System, error) {
 	id = strings.TrimSpace(id)
 	if version == 0 {
 		v, err := systemVersion(tx, guild, id)
@@ -76,10 +48,10 @@ func (c *Core) lookupSystem(ctx context.Context, tx storage.Tx, guild, id string
 	}
 	// The cache before the file: reading a built-in's file copies it (a megabyte for
 	// 5e), and a campaign asks on every message.
-	if s := c.systems.get(systemKey{builtin: true, id: id, version: version}); s != nil {
+	if s, ok := c.systems.get(systemKey{builtin: true, id: id, version: version}); ok {
 		return s, nil
 	}
-	if s := c.systems.get(systemKey{guild: guild, id: id, version: version}); s != nil {
+	if s, ok := c.systems.get(systemKey{guild: guild, id: id, version: version}); ok {
 		return s, nil
 	}
 	b, builtin, err := content.LookupSystem(id)
@@ -92,7 +64,7 @@ func (c *Core) lookupSystem(ctx context.Context, tx storage.Tx, guild, id string
 	case builtin && version == BuiltinSystemVersion:
 		file = b.File
 	case builtin:
-		return nil, refusal.New(refusal.NotAllowed, "the built-in system %s has one version, v%d", id, BuiltinSystemVersion)
+		return nil, builtinOneVersion(id)
 	default:
 		key.guild = guild
 		rec, err := tx.System(guild, id, version)
@@ -104,16 +76,56 @@ func (c *Core) lookupSystem(ctx context.Context, tx storage.Tx, guild, id string
 		}
 		file = rec.File
 	}
-	if s := c.systems.get(key); s != nil {
+	if s, ok := c.systems.get(key); ok {
 		return s, nil
 	}
 	s, ps := inventory.Parse(file)
 	if len(ps) > 0 {
 		// Stored only after it parsed: a file that no longer does is this binary's
-		// regression, not the GM's mistake.
-		return nil, fmt.Errorf("system %s v%d no longer reads: %w", id, version, ps)
+		// regression, not the GM's mistake. Refused not-enabled, as a system that cannot
+		// be built is (buildSystem): the campaign's sheets still play.
+		return nil, refusal.New(refusal.NotEnabled, "system %s v%d no longer reads: %v", id, version, ps.Head(1))
 	}
 	return c.systems.keep(key, s), nil
+}
+
+// builtinOneVersion refuses a version of built-in system id other than
+// BuiltinSystemVersion.
+func builtinOneVersion(id string) error {
+	return refusal.New(refusal.NotAllowed, "the built-in system %s has one version, v%d", id, BuiltinSystemVersion)
+}
+
+// importedSystem is one system id imported in a guild: its versions, oldest first, and
+// the newest one's record.
+type importedSystem struct {
+	id       string
+	versions []int
+	newest   *storage.SystemRecord
+}
+
+// importedSystems lists the systems imported in guild, by id, each with its newest
+// version's record: what /system list and the system: completer show.
+func importedSystems(tx storage.Tx, guild string) ([]importedSystem, error) {
+	ids, err := tx.SystemIDs(guild)
+	if err != nil {
+		return nil, err
+	}
+	var out []importedSystem
+	for _, id := range ids {
+		vs, err := tx.SystemVersions(guild, id)
+		if err != nil {
+			return nil, err
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		rec, err := tx.System(guild, id, slices.Max(vs))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, importedSystem{id: id, versions: vs, newest: rec})
+	}
+	return out, nil
 }
 
 // systemVersion is the newest version of system id as guild sees it:
@@ -206,7 +218,7 @@ func (c *Core) SystemFile(ctx context.Context, guild, id string, version int) (F
 			return err
 		} else if ok {
 			if version != BuiltinSystemVersion {
-				return refusal.New(refusal.NotAllowed, "the built-in system %s has one version, v%d", id, BuiltinSystemVersion)
+				return builtinOneVersion(id)
 			}
 			f = File{Name: id + ".json", Data: b.File}
 			rec = &storage.SystemRecord{ID: id, Version: version, Name: b.Name}

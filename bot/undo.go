@@ -149,7 +149,9 @@ func (c *Core) redo(tx storage.Tx, camp *storage.Campaign, r *storage.Reply, by 
 		}
 	}
 	// The same application a regenerate makes: every check throws the faces it threw
-	// before, so a Redo rolls nothing anew (reapply sets r's changes and rolls).
+	// before, so a Redo rolls nothing anew (reapply sets r's changes and rolls), acting as
+	// the reply's tags acted (a GM's /item overrides again, a player's does not).
+	t.actor = sourceActor(r.Source)
 	done := t.reapply(r, r.Text, def)
 	now := c.Now()
 	r.Status, r.Default, r.UpdatedAt = storage.ReplyLive, def, now

@@ -24,6 +24,8 @@ type Campaign struct {
 	order    map[string]int
 	// templates are the players' own (rule packages'), by id; see AddTemplates.
 	templates map[string]*Template
+	// parsed keeps the embedded items Restore parsed, by their JSON (stored.go).
+	parsed *parsedItems
 }
 
 // Campaign returns the system as a campaign with its own states plays it. The
@@ -50,7 +52,7 @@ func (s *System) Campaign(own []State) (*Campaign, strictjson.Problems) {
 	for i, st := range all {
 		order[st.Key] = i
 	}
-	return &Campaign{System: s, States: all, order: order}, nil
+	return &Campaign{System: s, States: all, order: order, parsed: &parsedItems{}}, nil
 }
 
 // State returns a state of the campaign by key, or nil.
@@ -212,6 +214,7 @@ func (c *Campaign) AddTemplates(ts []Template) strictjson.Problems {
 	for i := range copies {
 		c.templates[copies[i].ID] = &copies[i]
 	}
+	c.parsed.reset() // an item parsed on the old templates may read otherwise now
 	for _, t := range c.templates {
 		switch {
 		case t.Parent != "" && c.templates[t.Parent] != nil && c.templates[t.Parent] != t:

@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"sheetkeeper/refusal"
 	"sheetkeeper/strictjson"
@@ -83,6 +85,18 @@ func ParseStored(data []byte) (*Stored, strictjson.Problems) {
 		return nil, ps
 	}
 	return st, nil
+}
+
+// UnmarshalJSON reads stored holdings through ParseStored, so a record decoded anywhere
+// (the store's card records, its memo) is held to the bounds ParseStored declares, not
+// read unbounded by encoding/json. The error is ParseStored's strictjson.Problems.
+func (s *Stored) UnmarshalJSON(data []byte) error {
+	st, ps := ParseStored(data)
+	if len(ps) > 0 {
+		return ps
+	}
+	*s = *st
+	return nil
 }
 
 // Held is a character's holdings in play: the entries and purse the engine works on,
@@ -220,7 +234,7 @@ func (c *Campaign) restoreEntry(h *Held, i int, se *StoredEntry, e *Entry) (*Ent
 			break
 		}
 		var ips strictjson.Problems
-		if it, ips = c.ParseItem(data); len(ips) > 0 {
+		if it, ips = c.parseOwn(data); len(ips) > 0 {
 			at := path("item")
 			for _, pr := range ips {
 				if pr.Path = at + "." + pr.Path; strings.HasSuffix(pr.Path, ".") {
@@ -243,6 +257,76 @@ func (c *Campaign) restoreEntry(h *Held, i int, se *StoredEntry, e *Entry) (*Ent
 	*e = Entry{UID: se.UID, Item: it, Qty: se.Qty, Equipped: se.Equipped, Own: maps.Clone(se.States), GM: maps.Clone(se.GM),
 		Parent: se.In, Charges: se.Charges, Fill: se.Fill, Out: slices.Clone(se.Out)}
 	return e, nil
+}
+
+// maxParsedItems bounds the embedded items a campaign keeps parsed: more than a table's
+// own and invented items, few enough that hostile records cannot pin much.
+const maxParsedItems = 1024
+
+// parsedItems is a campaign's embedded items as Restore parsed them, by their JSON's
+// digest: parsing one builds a checker of the system's indexes, and Restore runs on
+// every completer keystroke and sheet read. Safe for concurrent use; nil keeps nothing.
+type parsedItems struct {
+	mu    sync.Mutex
+	items map[[sha256.Size]byte]*Item
+}
+
+func (p *parsedItems) get(k [sha256.Size]byte) *Item {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.items[k]
+}
+
+// keep adds it under k; a full cache starts over rather than tracking use.
+func (p *parsedItems) keep(k [sha256.Size]byte, it *Item) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.items == nil || len(p.items) >= maxParsedItems {
+		p.items = map[[sha256.Size]byte]*Item{}
+	}
+	p.items[k] = it
+}
+
+func (p *parsedItems) reset() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.items = nil
+}
+
+func (p *parsedItems) len() int {
+	if p == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.items)
+}
+
+// parseOwn is ParseItem of an embedded item's JSON, parsed once per campaign: each call
+// gets its own copy of the parsed *Item (its maps shared, read-only as a catalog item's
+// are), so entries that were separate rows stay separate, as a parse each made them.
+func (c *Campaign) parseOwn(data []byte) (*Item, strictjson.Problems) {
+	k := sha256.Sum256(data)
+	if it := c.parsed.get(k); it != nil {
+		cp := *it
+		return &cp, nil
+	}
+	it, ps := c.ParseItem(data)
+	if len(ps) > 0 {
+		return nil, ps
+	}
+	c.parsed.keep(k, it)
+	cp := *it
+	return &cp, nil
 }
 
 // Keep writes holdings in play back into their stored shape. An entry whose item is
