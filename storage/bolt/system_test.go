@@ -24,7 +24,7 @@ func TestMigrateSystems(t *testing.T) {
 		if btx.Bucket(bucketSystems) != nil {
 			t.Fatal("schema 6 already has systems")
 		}
-		k, err := rulesetKey("", "lowvell", 1)
+		k, err := rulesetVersions.key("", "lowvell", 1)
 		if err != nil {
 			return err
 		}
@@ -68,7 +68,7 @@ func TestMigrateShops(t *testing.T) {
 		if btx.Bucket(bucketShops) != nil || btx.Bucket(bucketTrades) != nil {
 			t.Fatal("schema 7 already has shops")
 		}
-		k, err := systemKey("g", "saltmarch", 1)
+		k, err := systemVersions.key("g", "saltmarch", 1)
 		if err != nil {
 			return err
 		}
