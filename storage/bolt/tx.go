@@ -206,10 +206,11 @@ func (t *tx) cardsIn(bucket, pfx []byte) ([]*storage.CardRecord, error) {
 	return out, err
 }
 
-// ---- campaigns ----
+// ---- campaigns, schedules, shops and trades ----
 
-// table is a bucket of JSON records keyed by one id each: campaigns by channel,
-// schedules by their id. They are put, read and deleted alike; only the words differ.
+// table is a bucket of JSON records keyed by one id each: campaigns, shops and trades
+// by channel, schedules by their id. They are put, read and deleted alike; only the
+// words differ.
 type table struct {
 	bucket []byte
 	key    string                 // what the id is, for errors
