@@ -13,6 +13,17 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// runWant runs the command line, wants exit status want, and returns what it printed
+// (standard output, then standard error).
+func runWant(t *testing.T, want int, args ...string) string {
+	t.Helper()
+	code, out, errOut := runCLI(t, "", args...)
+	if code != want {
+		t.Fatalf("%q: exit %d, want %d\n%s%s", args, code, want, out, errOut)
+	}
+	return out + errOut
+}
+
 func TestRunWithoutTokenExits2WithOneLine(t *testing.T) {
 	t.Setenv("DISCORD_TOKEN", "")
 	t.Setenv("SHEETKEEPER_DISCORD_TOKEN", "")

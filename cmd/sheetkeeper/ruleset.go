@@ -32,23 +32,69 @@ type problemResult struct {
 	More    int    `json:"more,omitempty"`
 }
 
-func cmdRulesetCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ruleset check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object per path instead of lines")
-	builtin := fs.Bool("builtin", false, "also check every built-in ruleset (named builtin:<id>)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sheetkeeper ruleset check [--json] PATH...\n\nEach PATH is a ruleset .json file, a package folder (with manifest.json) or a package .zip.\nPrints `ok <id> v<version>: <N> catalogs, <M> entries`, or every problem with its JSON path.\nExit status 0 only when every path is clean.")
-		fs.PrintDefaults()
+// checkCommand is the frame `ruleset check` and `system check` share: a flag set with
+// --json, and each path's result printed as one JSON object or as lines.
+type checkCommand struct {
+	fs     *flag.FlagSet
+	asJSON *bool
+}
+
+func newCheckCommand(name, usage string, stderr io.Writer) *checkCommand {
+	c := &checkCommand{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
+	c.fs.SetOutput(stderr)
+	c.asJSON = c.fs.Bool("json", false, "print one JSON object per path instead of lines")
+	c.fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: sheetkeeper "+usage)
+		c.fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	return c
+}
+
+// parse reads the flags; it returns -1, or the exit status to stop with.
+func (c *checkCommand) parse(args []string) int {
+	if err := c.fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	if fs.NArg() == 0 && !*builtin {
-		fs.Usage()
+	return -1
+}
+
+// print writes one path's result r (the path, whether it is clean, the line that says
+// so after the path, its problems when it is not) and reports whether it is clean.
+func (c *checkCommand) print(w io.Writer, r any, path string, ok bool, summary string, ps []problemResult) bool {
+	switch {
+	case *c.asJSON:
+		b, _ := json.Marshal(r)
+		fmt.Fprintln(w, string(b))
+	case ok:
+		fmt.Fprintf(w, "%s: %s\n", path, summary)
+	default:
+		printProblems(w, path, ps)
+	}
+	return ok
+}
+
+// printProblems writes each problem on its own line after the file's path.
+func printProblems(w io.Writer, path string, ps []problemResult) {
+	for _, p := range ps {
+		if p.Path == "" {
+			fmt.Fprintf(w, "%s: %s\n", path, p.Message)
+		} else {
+			fmt.Fprintf(w, "%s: %s: %s\n", path, p.Path, p.Message)
+		}
+	}
+}
+
+func cmdRulesetCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	c := newCheckCommand("ruleset check", "ruleset check [--json] PATH...\n\nEach PATH is a ruleset .json file, a package folder (with manifest.json) or a package .zip.\nPrints `ok <id> v<version>: <N> catalogs, <M> entries`, or every problem with its JSON path.\nExit status 0 only when every path is clean.", stderr)
+	builtin := c.fs.Bool("builtin", false, "also check every built-in ruleset (named builtin:<id>)")
+	if status := c.parse(args); status >= 0 {
+		return status
+	}
+	if c.fs.NArg() == 0 && !*builtin {
+		c.fs.Usage()
 		return 2
 	}
 	var results []checkResult
@@ -62,29 +108,14 @@ func cmdRulesetCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			results = append(results, checkLoaded("builtin:"+b.ID, loadBuiltin(b)))
 		}
 	}
-	for _, path := range fs.Args() {
+	for _, path := range c.fs.Args() {
 		results = append(results, checkLoaded(path, func() (*ruleset.Loaded, func(), error) { return loadPath(path) }))
 	}
 	status := 0
 	for _, r := range results {
-		if !r.OK {
+		summary := fmt.Sprintf("ok %s v%d: %d catalogs, %d entries", r.ID, r.Version, r.Catalogs, r.Entries)
+		if !c.print(stdout, r, r.Path, r.OK, summary, r.Problems) {
 			status = 1
-		}
-		if *asJSON {
-			b, _ := json.Marshal(r)
-			fmt.Fprintln(stdout, string(b))
-			continue
-		}
-		if r.OK {
-			fmt.Fprintf(stdout, "%s: ok %s v%d: %d catalogs, %d entries\n", r.Path, r.ID, r.Version, r.Catalogs, r.Entries)
-			continue
-		}
-		for _, p := range r.Problems {
-			if p.Path == "" {
-				fmt.Fprintf(stdout, "%s: %s\n", r.Path, p.Message)
-			} else {
-				fmt.Fprintf(stdout, "%s: %s: %s\n", r.Path, p.Path, p.Message)
-			}
 		}
 	}
 	return status

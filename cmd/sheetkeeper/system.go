@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,52 +31,23 @@ type systemResult struct {
 }
 
 func cmdSystemCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("system check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object per path instead of lines")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sheetkeeper system check [--json] PATH...\n\nEach PATH is a Pack Rat system .json file, checked as /system import would read it\n(a built-in system's id is refused there). Prints `ok <id>: <N> templates, <M> catalog items`,\nor every problem with its JSON path. Exit status 0 only when every path is clean.")
-		fs.PrintDefaults()
+	c := newCheckCommand("system check", "system check [--json] PATH...\n\nEach PATH is a Pack Rat system .json file, checked as /system import would read it\n(a built-in system's id is refused there). Prints `ok <id>: <N> templates, <M> catalog items`,\nor every problem with its JSON path. Exit status 0 only when every path is clean.", stderr)
+	if status := c.parse(args); status >= 0 {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
+	if c.fs.NArg() == 0 {
+		c.fs.Usage()
 		return 2
 	}
 	status := 0
-	for _, path := range fs.Args() {
+	for _, path := range c.fs.Args() {
 		r := checkSystem(path)
-		if !r.OK {
+		summary := fmt.Sprintf("ok %s: %d templates, %d catalog items", r.ID, r.Templates, r.Items)
+		if !c.print(stdout, r, r.Path, r.OK, summary, r.Problems) {
 			status = 1
 		}
-		if *asJSON {
-			b, _ := json.Marshal(r)
-			fmt.Fprintln(stdout, string(b))
-			continue
-		}
-		if r.OK {
-			fmt.Fprintf(stdout, "%s: ok %s: %d templates, %d catalog items\n", r.Path, r.ID, r.Templates, r.Items)
-			continue
-		}
-		printProblems(stdout, r.Path, r.Problems)
 	}
 	return status
-}
-
-// printProblems writes each problem on its own line after the file's path.
-func printProblems(w io.Writer, path string, ps []problemResult) {
-	for _, p := range ps {
-		if p.Path == "" {
-			fmt.Fprintf(w, "%s: %s\n", path, p.Message)
-		} else {
-			fmt.Fprintf(w, "%s: %s: %s\n", path, p.Path, p.Message)
-		}
-	}
 }
 
 // checkSystem reads one system file as an import would.

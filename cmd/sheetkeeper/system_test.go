@@ -87,29 +87,21 @@ func TestSystemImportExport(t *testing.T) {
 	db := storeEnv(t)
 	dir := systemFiles(t)
 	mine, revised := filepath.Join(dir, "my-march.json"), filepath.Join(dir, "revised.json")
-	run := func(want int, args ...string) string {
-		t.Helper()
-		code, out, errOut := runCLI(t, "", args...)
-		if code != want {
-			t.Fatalf("%q: exit %d, want %d\n%s%s", args, code, want, out, errOut)
-		}
-		return out + errOut
-	}
-	if out := run(0, "system", "import", "--db", db, mine); out != mine+": imported my-march v1 (Saltmarch)\n" {
+	if out := runWant(t, 0, "system", "import", "--db", db, mine); out != mine+": imported my-march v1 (Saltmarch)\n" {
 		t.Errorf("import: %q", out)
 	}
-	if out := run(0, "system", "import", mine, "--db", db); out != mine+": my-march v1 (Saltmarch) is imported already, with this same content\n" {
+	if out := runWant(t, 0, "system", "import", mine, "--db", db); out != mine+": my-march v1 (Saltmarch) is imported already, with this same content\n" {
 		t.Errorf("again: %q", out)
 	}
-	if out := run(0, "system", "import", "--db", db, revised); out != revised+": imported my-march v2 (Saltmarch Revised)\n" {
+	if out := runWant(t, 0, "system", "import", "--db", db, revised); out != revised+": imported my-march v2 (Saltmarch Revised)\n" {
 		t.Errorf("new content: %q", out)
 	}
-	run(0, "system", "import", "--db", db, "--guild", "g1", mine)
-	out := run(1, "system", "import", "--db", db, filepath.Join(dir, "broken.json"))
+	runWant(t, 0, "system", "import", "--db", db, "--guild", "g1", mine)
+	out := runWant(t, 1, "system", "import", "--db", db, filepath.Join(dir, "broken.json"))
 	if !strings.Contains(out, "broken.json: slotz: unknown key") {
 		t.Errorf("broken: %q", out)
 	}
-	run(1, "system", "import", "--db", db, filepath.Join(dir, "builtin.json"))
+	runWant(t, 1, "system", "import", "--db", db, filepath.Join(dir, "builtin.json"))
 	inStore(t, db, func(tx storage.Tx) error {
 		for _, c := range []struct {
 			guild string
@@ -127,11 +119,11 @@ func TestSystemImportExport(t *testing.T) {
 
 	// Export writes each version as imported; it never writes over other content.
 	v1 := filepath.Join(t.TempDir(), "v1.json")
-	run(0, "system", "export", "--db", db, "--version", "1", "--out", v1, "my-march")
+	runWant(t, 0, "system", "export", "--db", db, "--version", "1", "--out", v1, "my-march")
 	sameFile(t, v1, mine)
-	run(0, "system", "export", "--db", db, "--version", "1", "--out", v1, "my-march") // the same bytes: fine
+	runWant(t, 0, "system", "export", "--db", db, "--version", "1", "--out", v1, "my-march") // the same bytes: fine
 	os.WriteFile(v1, []byte("edited"), 0o644)
-	if out := run(1, "system", "export", "--db", db, "--out", v1, "my-march"); !strings.Contains(out, "exists with other content") {
+	if out := runWant(t, 1, "system", "export", "--db", db, "--out", v1, "my-march"); !strings.Contains(out, "exists with other content") {
 		t.Errorf("over an edited file: %q", out)
 	}
 	if got, _ := os.ReadFile(v1); string(got) != "edited" {
@@ -142,16 +134,16 @@ func TestSystemImportExport(t *testing.T) {
 		t.Errorf("to standard output: exit %d, %d bytes", code, len(stdout))
 	}
 	t.Chdir(t.TempDir())
-	run(0, "system", "export", "--db", db, "saltmarch")
+	runWant(t, 0, "system", "export", "--db", db, "saltmarch")
 	if b, _, _ := content.LookupSystem("saltmarch"); !bytes.Equal(readFile(t, "saltmarch.json"), b.File) {
 		t.Error("the built-in's export is not its file")
 	}
-	run(0, "system", "export", "--db", db, "--guild", "g1", "my-march")
+	runWant(t, 0, "system", "export", "--db", db, "--guild", "g1", "my-march")
 	sameFile(t, "my-march-v1.json", mine)
 	for _, args := range [][]string{{"nope"}, {"--version", "3", "my-march"}, {"--guild", "g2", "my-march"}} {
-		run(1, append([]string{"system", "export", "--db", db}, args...)...)
+		runWant(t, 1, append([]string{"system", "export", "--db", db}, args...)...)
 	}
-	run(2, "system", "export", "--db", db)
+	runWant(t, 2, "system", "export", "--db", db)
 }
 
 func readFile(t *testing.T, path string) []byte {

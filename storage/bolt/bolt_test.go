@@ -237,6 +237,40 @@ func rawWrite(t *testing.T, path string, fn func(*bolt.Tx) error) {
 	}
 }
 
+// rawAt writes a database at path as schema from left it: the first from migrations,
+// the schema number, then what seed writes.
+func rawAt(t *testing.T, path string, from int, seed func(*bolt.Tx) error) {
+	t.Helper()
+	rawWrite(t, path, func(btx *bolt.Tx) error {
+		for v := range from {
+			if err := migrations[v](btx); err != nil {
+				return err
+			}
+		}
+		if err := btx.Bucket(bucketMeta).Put(keySchema, be64(uint64(from))); err != nil {
+			return err
+		}
+		return seed(btx)
+	})
+}
+
+// openMigrated opens the database at path, which migrates it, runs fn in an Update,
+// closes it, and wants the file at the current schema.
+func openMigrated(t *testing.T, path string, fn func(storage.Tx) error) {
+	t.Helper()
+	s, err := Open(path, Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(context.Background(), fn); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if v := rawSchema(t, path); v != SchemaVersion {
+		t.Fatalf("schema %d", v)
+	}
+}
+
 func rawSchema(t *testing.T, path string) uint64 {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})

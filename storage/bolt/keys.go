@@ -93,28 +93,6 @@ func guildPrefix(guild string) ([]byte, error) {
 	return append([]byte(guild), sep), nil
 }
 
-// rulesetPrefix is the start of the keys of every version of ruleset id in guild.
-func rulesetPrefix(guild, id string) ([]byte, error) {
-	g, err := guildPrefix(guild)
-	if err != nil {
-		return nil, err
-	}
-	p, err := prefix("ruleset id", id)
-	if err != nil {
-		return nil, err
-	}
-	return append(g, p...), nil
-}
-
-// rulesetKey is guild 0x00 id 0x00 BE(version ^ 1<<63).
-func rulesetKey(guild, id string, version int) ([]byte, error) {
-	p, err := rulesetPrefix(guild, id)
-	if err != nil {
-		return nil, err
-	}
-	return binary.BigEndian.AppendUint64(p, versionBits(version)), nil
-}
-
 // single is a one-part key.
 func single(what, part string) ([]byte, error) {
 	if part == "" {

@@ -74,7 +74,7 @@ func migrateRulesetTenancy(btx *bolt.Tx) error {
 		for _, g := range guilds {
 			rec := o.rec
 			rec.Guild = g
-			k, err := rulesetKey(g, string(o.id), version)
+			k, err := rulesetVersions.key(g, string(o.id), version)
 			if err != nil {
 				return err
 			}

@@ -38,15 +38,7 @@ func TestMigrateRulesetTenancy(t *testing.T) {
 		{ChannelID: "c4", GuildID: "g3", Ruleset: sheet.RulesetRef{ID: "local/solo", Version: 1}},
 		{ChannelID: "c5", GuildID: "g4", Ruleset: sheet.RulesetRef{ID: "low-vell", Version: 1}},
 	}
-	rawWrite(t, path, func(btx *bolt.Tx) error {
-		for v := range 3 {
-			if err := migrations[v](btx); err != nil {
-				return err
-			}
-		}
-		if err := btx.Bucket(bucketMeta).Put(keySchema, be64(3)); err != nil {
-			return err
-		}
+	rawAt(t, path, 3, func(btx *bolt.Tx) error {
 		for _, r := range old {
 			data, _ := json.Marshal(r)
 			k := binary.BigEndian.AppendUint64(append([]byte(r.ID), sep), versionBits(r.Version))
@@ -120,15 +112,7 @@ func TestMigrateRulesetTenancy(t *testing.T) {
 // the migration as Damaged, and the file stays at schema 3.
 func TestMigrateRulesetTenancyDamaged(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v3.db")
-	rawWrite(t, path, func(btx *bolt.Tx) error {
-		for v := range 3 {
-			if err := migrations[v](btx); err != nil {
-				return err
-			}
-		}
-		if err := btx.Bucket(bucketMeta).Put(keySchema, be64(3)); err != nil {
-			return err
-		}
+	rawAt(t, path, 3, func(btx *bolt.Tx) error {
 		return btx.Bucket(bucketRulesets).Put([]byte("short"), []byte("{}"))
 	})
 	_, err := Open(path, Options{})

@@ -33,13 +33,7 @@ func TestMigrateReplyLog(t *testing.T) {
 	const perChannel = 300 // several leaf pages each
 	msgID := func(c, seq int) string { return fmt.Sprint(1_300_000_000_000_000_000 + seq*10 + c) }
 	want := map[string][]*storage.Reply{}
-	rawWrite(t, path, func(btx *bolt.Tx) error {
-		if err := migrations[0](btx); err != nil {
-			return err
-		}
-		if err := btx.Bucket(bucketMeta).Put(keySchema, be64(1)); err != nil {
-			return err
-		}
+	rawAt(t, path, 1, func(btx *bolt.Tx) error {
 		for seq := 1; seq <= perChannel; seq++ {
 			for c, ch := range channels {
 				r := &storage.Reply{ChannelID: ch, Seq: int64(seq), MessageID: msgID(c, seq), AuthorID: "gm",

@@ -1,8 +1,6 @@
 package bolt
 
 import (
-	"fmt"
-
 	bolt "go.etcd.io/bbolt"
 
 	"sheetkeeper/storage"
@@ -28,67 +26,26 @@ func migrateShops(btx *bolt.Tx) error {
 	return nil
 }
 
+// The shop and trade tables (tx.go): one record per channel, put, read and deleted as
+// campaigns are.
+var (
+	shopTable  = table{bucketShops, "channel id", func(id string) string { return "shop of channel " + id }}
+	tradeTable = table{bucketTrades, "channel id", func(id string) string { return "trade offer in channel " + id }}
+)
+
 func (t *tx) PutShop(s *storage.ShopRecord) error {
 	if len(s.Listings) > storage.MaxListings {
 		return storage.Errorf(storage.Invalid, "storage: shop of %s has %d listings (at most %d)", s.ChannelID, len(s.Listings), storage.MaxListings)
 	}
-	k, err := single("channel id", s.ChannelID)
-	if err != nil {
-		return err
-	}
-	return t.put(bucketShops, k, s)
+	return putIn(t, shopTable, s.ChannelID, s)
 }
-
 func (t *tx) Shop(channelID string) (*storage.ShopRecord, error) {
-	k, err := single("channel id", channelID)
-	if err != nil {
-		return nil, err
-	}
-	s := new(storage.ShopRecord)
-	if err := t.get(bucketShops, k, s); err != nil {
-		return nil, fmt.Errorf("shop of channel %s: %w", channelID, err)
-	}
-	return s, nil
+	return getFrom[storage.ShopRecord](t, shopTable, channelID)
 }
+func (t *tx) DeleteShop(channelID string) error { return deleteIn(t, shopTable, channelID) }
 
-func (t *tx) DeleteShop(channelID string) error {
-	k, err := single("channel id", channelID)
-	if err != nil {
-		return err
-	}
-	if err := t.del(bucketShops, k); err != nil {
-		return fmt.Errorf("shop of channel %s: %w", channelID, err)
-	}
-	return nil
-}
-
-func (t *tx) PutTrade(o *storage.TradeRecord) error {
-	k, err := single("channel id", o.ChannelID)
-	if err != nil {
-		return err
-	}
-	return t.put(bucketTrades, k, o)
-}
-
+func (t *tx) PutTrade(o *storage.TradeRecord) error { return putIn(t, tradeTable, o.ChannelID, o) }
 func (t *tx) Trade(channelID string) (*storage.TradeRecord, error) {
-	k, err := single("channel id", channelID)
-	if err != nil {
-		return nil, err
-	}
-	o := new(storage.TradeRecord)
-	if err := t.get(bucketTrades, k, o); err != nil {
-		return nil, fmt.Errorf("trade offer in channel %s: %w", channelID, err)
-	}
-	return o, nil
+	return getFrom[storage.TradeRecord](t, tradeTable, channelID)
 }
-
-func (t *tx) DeleteTrade(channelID string) error {
-	k, err := single("channel id", channelID)
-	if err != nil {
-		return err
-	}
-	if err := t.del(bucketTrades, k); err != nil {
-		return fmt.Errorf("trade offer in channel %s: %w", channelID, err)
-	}
-	return nil
-}
+func (t *tx) DeleteTrade(channelID string) error { return deleteIn(t, tradeTable, channelID) }

@@ -1,10 +1,8 @@
 package bolt
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -15,29 +13,17 @@ import (
 // systems bucket, keeping its rulesets, and takes imported systems.
 func TestMigrateSystems(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v6.db")
-	rawWrite(t, path, func(btx *bolt.Tx) error {
-		for v := range 6 {
-			if err := migrations[v](btx); err != nil {
-				return err
-			}
-		}
+	rawAt(t, path, 6, func(btx *bolt.Tx) error {
 		if btx.Bucket(bucketSystems) != nil {
 			t.Fatal("schema 6 already has systems")
 		}
-		k, err := rulesetKey("", "lowvell", 1)
+		k, err := rulesetVersions.key("", "lowvell", 1)
 		if err != nil {
 			return err
 		}
-		if err := btx.Bucket(bucketRulesets).Put(k, []byte(`{"id":"lowvell","version":1,"name":"Low Vell","digest":"d","file":"e30=","installedAt":"2026-03-14T15:09:26Z"}`)); err != nil {
-			return err
-		}
-		return btx.Bucket(bucketMeta).Put(keySchema, be64(6))
+		return btx.Bucket(bucketRulesets).Put(k, []byte(`{"id":"lowvell","version":1,"name":"Low Vell","digest":"d","file":"e30=","installedAt":"2026-03-14T15:09:26Z"}`))
 	})
-	s, err := Open(path, Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = s.Update(context.Background(), func(tx storage.Tx) error {
+	openMigrated(t, path, func(tx storage.Tx) error {
 		if r, err := tx.Ruleset("", "lowvell", 1); err != nil || r.Name != "Low Vell" {
 			t.Errorf("ruleset after the migration: %+v %v", r, err)
 		}
@@ -46,42 +32,23 @@ func TestMigrateSystems(t *testing.T) {
 		}
 		return tx.PutSystem(&storage.SystemRecord{Guild: "g", ID: "saltmarch", Version: 1, File: []byte(`{}`)})
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	if v := rawSchema(t, path); v != SchemaVersion {
-		t.Fatalf("schema %d", v)
-	}
 }
 
 // TestMigrateShops: a schema 7 database opens as the current schema with empty shops and
 // trades buckets, keeping its systems, and takes a shop.
 func TestMigrateShops(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v7.db")
-	rawWrite(t, path, func(btx *bolt.Tx) error {
-		for v := range 7 {
-			if err := migrations[v](btx); err != nil {
-				return err
-			}
-		}
+	rawAt(t, path, 7, func(btx *bolt.Tx) error {
 		if btx.Bucket(bucketShops) != nil || btx.Bucket(bucketTrades) != nil {
 			t.Fatal("schema 7 already has shops")
 		}
-		k, err := systemKey("g", "saltmarch", 1)
+		k, err := systemVersions.key("g", "saltmarch", 1)
 		if err != nil {
 			return err
 		}
-		if err := btx.Bucket(bucketSystems).Put(k, []byte(`{"guild":"g","id":"saltmarch","version":1,"name":"Saltmarch","digest":"d","file":"e30=","installedAt":"2026-03-14T15:09:26Z"}`)); err != nil {
-			return err
-		}
-		return btx.Bucket(bucketMeta).Put(keySchema, be64(7))
+		return btx.Bucket(bucketSystems).Put(k, []byte(`{"guild":"g","id":"saltmarch","version":1,"name":"Saltmarch","digest":"d","file":"e30=","installedAt":"2026-03-14T15:09:26Z"}`))
 	})
-	s, err := Open(path, Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = s.Update(context.Background(), func(tx storage.Tx) error {
+	openMigrated(t, path, func(tx storage.Tx) error {
 		if r, err := tx.System("g", "saltmarch", 1); err != nil || r.Name != "Saltmarch" {
 			t.Errorf("system after the migration: %+v %v", r, err)
 		}
@@ -93,11 +60,4 @@ func TestMigrateShops(t *testing.T) {
 		}
 		return tx.PutShop(&storage.ShopRecord{ChannelID: "ch1", Name: "Eel", Open: true})
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	if v := rawSchema(t, path); v != SchemaVersion {
-		t.Fatalf("schema %d", v)
-	}
 }

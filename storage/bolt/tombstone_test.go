@@ -17,30 +17,14 @@ import (
 // buckets, keeping its replies, and takes tombstones (and goes on to the current schema).
 func TestMigrateTombstones(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v3.db")
-	rawWrite(t, path, func(btx *bolt.Tx) error {
-		for v := range 3 {
-			if err := migrations[v](btx); err != nil {
-				return err
-			}
-		}
+	rawAt(t, path, 3, func(btx *bolt.Tx) error {
 		if btx.Bucket(bucketTombstones) != nil {
 			t.Fatal("schema 3 already has tombstones")
 		}
-		return btx.Bucket(bucketMeta).Put(keySchema, be64(3))
+		return nil
 	})
-	s, err := Open(path, Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ts := &storage.Tombstone{ChannelID: "ch", MessageID: "100", At: storagetest.When}
-	err = s.Update(context.Background(), func(tx storage.Tx) error { return tx.PutTombstone(ts) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	if v := rawSchema(t, path); v != SchemaVersion {
-		t.Fatalf("schema %d", v)
-	}
+	openMigrated(t, path, func(tx storage.Tx) error { return tx.PutTombstone(ts) })
 }
 
 // TestTombstoneSweepForgetsBoth: forgetting an expired tombstone removes its lookup

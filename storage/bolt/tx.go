@@ -206,62 +206,11 @@ func (t *tx) cardsIn(bucket, pfx []byte) ([]*storage.CardRecord, error) {
 	return out, err
 }
 
-// ---- rulesets ----
+// ---- campaigns, schedules, shops and trades ----
 
-func (t *tx) PutRuleset(r *storage.RulesetRecord) error {
-	k, err := rulesetKey(r.Guild, r.ID, r.Version)
-	if err != nil {
-		return err
-	}
-	return t.put(bucketRulesets, k, r)
-}
-
-func (t *tx) Ruleset(guild, id string, version int) (*storage.RulesetRecord, error) {
-	k, err := rulesetKey(guild, id, version)
-	if err != nil {
-		return nil, err
-	}
-	r := new(storage.RulesetRecord)
-	if err := t.get(bucketRulesets, k, r); err != nil {
-		return nil, fmt.Errorf("ruleset %s version %d%s: %w", id, version, storage.InGuild(guild), err)
-	}
-	return r, nil
-}
-
-func (t *tx) RulesetVersions(guild, id string) ([]int, error) {
-	p, err := rulesetPrefix(guild, id)
-	if err != nil {
-		return nil, err
-	}
-	var out []int
-	err = t.scan(bucketRulesets, p, func(k, _ []byte) error {
-		out = append(out, int(int64(binary.BigEndian.Uint64(k[len(p):])^1<<63)))
-		return nil
-	})
-	return out, err
-}
-
-func (t *tx) RulesetIDs(guild string) ([]string, error) {
-	p, err := guildPrefix(guild)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	err = t.scan(bucketRulesets, p, func(k, _ []byte) error {
-		rest := k[len(p):]
-		id := string(rest[:max(bytes.IndexByte(rest, sep), 0)])
-		if len(out) == 0 || out[len(out)-1] != id {
-			out = append(out, id)
-		}
-		return nil
-	})
-	return out, err
-}
-
-// ---- campaigns ----
-
-// table is a bucket of JSON records keyed by one id each: campaigns by channel,
-// schedules by their id. They are put, read and deleted alike; only the words differ.
+// table is a bucket of JSON records keyed by one id each: campaigns, shops and trades
+// by channel, schedules by their id. They are put, read and deleted alike; only the
+// words differ.
 type table struct {
 	bucket []byte
 	key    string                 // what the id is, for errors

@@ -19,7 +19,7 @@ import (
 //	c/ channelID                         → Campaign
 //	l/ ownerID 0x00 normalised name      → CardRecord (library)
 //	s/ scheduleID                        → Schedule
-//	y/ guild 0x00 id 0x00 BE(v ^ 1<<63)  → SystemRecord (system.go)
+//	y/ guild 0x00 id 0x00 BE(v ^ 1<<63)  → SystemRecord (versioned.go, as rulesets)
 //	ch/ channelID 0x00 'g' name          → CardRecord (game)
 //	ch/ channelID 0x00 'h'               → BE(last reply seq handed out)
 //	ch/ channelID 0x00 'm' messageID     → BE(seq) of the reply the message was applied as
@@ -79,25 +79,6 @@ func guild(g string) (string, error) {
 		return "", storage.Errorf(storage.Invalid, "storage: guild id %q holds a NUL byte", g)
 	}
 	return g + sep, nil
-}
-
-func (k keys) rulesets(g string) (string, error) {
-	gp, err := guild(g)
-	return k.prefix + "r/" + gp, err
-}
-
-func (k keys) rulesetVersions(g, id string) (string, error) {
-	gp, err := k.rulesets(g)
-	if err != nil {
-		return "", err
-	}
-	ip, err := part("ruleset id", id)
-	return gp + ip, err
-}
-
-func (k keys) ruleset(g, id string, version int) (string, error) {
-	p, err := k.rulesetVersions(g, id)
-	return p + be64(uint64(int64(version))^1<<63), err
 }
 
 func (k keys) campaigns() string { return k.prefix + "c/" }

@@ -1,80 +1,14 @@
 package etcd
 
 import (
-	"encoding/binary"
 	"fmt"
-	"strings"
 
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/record"
 )
 
-// The records other than replies and tombstones: rulesets, campaigns, cards and
-// schedules, each a JSON value at one key.
-
-// ---- rulesets ----
-
-func (t *tx) PutRuleset(r *storage.RulesetRecord) error {
-	k, err := t.s.keys.ruleset(r.Guild, r.ID, r.Version)
-	if err != nil {
-		return err
-	}
-	return t.putJSON(k, r)
-}
-
-func (t *tx) Ruleset(guild, id string, version int) (*storage.RulesetRecord, error) {
-	k, err := t.s.keys.ruleset(guild, id, version)
-	if err != nil {
-		return nil, err
-	}
-	r := new(storage.RulesetRecord)
-	if err := t.getJSON(k, r); err != nil {
-		return nil, fmt.Errorf("ruleset %s version %d%s: %w", id, version, storage.InGuild(guild), err)
-	}
-	return r, nil
-}
-
-// Rulesets are never deleted, so their ranges have no guard (see scanOpts).
-var rulesetScan = scanOpts{keysOnly: true}
-
-func (t *tx) RulesetVersions(guild, id string) ([]int, error) {
-	p, err := t.s.keys.rulesetVersions(guild, id)
-	if err != nil {
-		return nil, err
-	}
-	got, err := t.scan(p, rangeEnd(p), rulesetScan)
-	if err != nil {
-		return nil, err
-	}
-	var out []int
-	for _, e := range got {
-		if len(e.key) != len(p)+8 {
-			return nil, storage.Errorf(storage.Damaged, "storage: database damaged: ruleset key %q", e.key)
-		}
-		out = append(out, int(int64(binary.BigEndian.Uint64([]byte(e.key[len(p):]))^1<<63)))
-	}
-	return out, nil
-}
-
-func (t *tx) RulesetIDs(guild string) ([]string, error) {
-	p, err := t.s.keys.rulesets(guild)
-	if err != nil {
-		return nil, err
-	}
-	got, err := t.scan(p, rangeEnd(p), rulesetScan)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range got {
-		rest := e.key[len(p):]
-		id := rest[:max(strings.IndexByte(rest, sep[0]), 0)]
-		if len(out) == 0 || out[len(out)-1] != id {
-			out = append(out, id)
-		}
-	}
-	return out, nil
-}
+// The records other than replies, tombstones and the versioned ones (versioned.go):
+// campaigns, cards and schedules, each a JSON value at one key.
 
 // ---- campaigns and schedules ----
 

@@ -229,7 +229,9 @@ func (t *tx) unset(key string)           { t.writes[key] = pending{del: true} }
 // delete in it fails the commit of every transaction that listed it since.
 func (t *tx) bump(family string) { t.set(t.s.keys.guard(family), []byte{}) }
 
-// del deletes key of family; a NotFound error when there is none.
+// del deletes key of family; a NotFound error when there is none. Family "" is a key
+// no range lists (a channel's shop or trade offer): its delete needs no guard, as the
+// read of the key already fails the commit if another transaction wrote it meanwhile.
 func (t *tx) del(key, family string) error {
 	if !t.write {
 		return errReadOnly
@@ -242,7 +244,9 @@ func (t *tx) del(key, family string) error {
 		return errNotFound
 	}
 	t.unset(key)
-	t.bump(family)
+	if family != "" {
+		t.bump(family)
+	}
 	return nil
 }
 

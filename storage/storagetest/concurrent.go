@@ -18,32 +18,21 @@ import (
 // errInsufficient is the engine's refusal, which Update returns as fn returned it.
 var errInsufficient = refusal.New(refusal.Insufficient, "no gold left")
 
-// testConcurrentSpend: 64 commands each spend one unit of a pool of 50 in their own
-// Update, reading the pool in the transaction and refusing at 0.
-func testConcurrentSpend(t *testing.T, s storage.Store) {
-	update(t, s, func(tx storage.Tx) error { return tx.PutGameCard("ch", Card("u1", "Mira", 50)) })
-	var ok, refused atomic.Int32
+// race runs n Updates of s at once, the i-th running fn(i, tx), and counts those that
+// commit and those refused for reason; any other error fails t.
+func race(t *testing.T, s storage.Store, n int, reason refusal.Reason, fn func(i int, tx storage.Tx) error) (ok, refused int32) {
+	var oks, refusals atomic.Int32
 	var wg sync.WaitGroup
 	start := make(chan struct{})
-	for range 64 {
+	for i := range n {
 		wg.Go(func() {
 			<-start
-			err := s.Update(context.Background(), func(tx storage.Tx) error {
-				c, err := tx.GameCard("ch", "Mira")
-				if err != nil {
-					return err
-				}
-				if Gold(c) < 1 {
-					return errInsufficient
-				}
-				c.Card.Build.Fields["gold"] = Gold(c) - 1
-				return tx.PutGameCard("ch", c)
-			})
+			err := s.Update(context.Background(), func(tx storage.Tx) error { return fn(i, tx) })
 			switch {
 			case err == nil:
-				ok.Add(1)
-			case refusal.Of(err) == refusal.Insufficient:
-				refused.Add(1)
+				oks.Add(1)
+			case refusal.Of(err) == reason:
+				refusals.Add(1)
 			default:
 				t.Error(err)
 			}
@@ -51,8 +40,26 @@ func testConcurrentSpend(t *testing.T, s storage.Store) {
 	}
 	close(start)
 	wg.Wait()
-	if ok.Load() != 50 || refused.Load() != 14 {
-		t.Fatalf("%d spent, %d refused; want 50 and 14", ok.Load(), refused.Load())
+	return oks.Load(), refusals.Load()
+}
+
+// testConcurrentSpend: 64 commands each spend one unit of a pool of 50 in their own
+// Update, reading the pool in the transaction and refusing at 0.
+func testConcurrentSpend(t *testing.T, s storage.Store) {
+	update(t, s, func(tx storage.Tx) error { return tx.PutGameCard("ch", Card("u1", "Mira", 50)) })
+	ok, refused := race(t, s, 64, refusal.Insufficient, func(_ int, tx storage.Tx) error {
+		c, err := tx.GameCard("ch", "Mira")
+		if err != nil {
+			return err
+		}
+		if Gold(c) < 1 {
+			return errInsufficient
+		}
+		c.Card.Build.Fields["gold"] = Gold(c) - 1
+		return tx.PutGameCard("ch", c)
+	})
+	if ok != 50 || refused != 14 {
+		t.Fatalf("%d spent, %d refused; want 50 and 14", ok, refused)
 	}
 	view(t, s, func(tx storage.Tx) error {
 		c, err := tx.GameCard("ch", "Mira")

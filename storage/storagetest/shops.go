@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -91,45 +89,27 @@ func testConcurrentLastLot(t *testing.T, s storage.Store) {
 		return nil
 	})
 	errOut := refusal.New(refusal.OutOfStock, "out of stock")
-	var ok, refused atomic.Int32
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range 16 {
-		wg.Go(func() {
-			<-start
-			err := s.Update(context.Background(), func(tx storage.Tx) error {
-				sh, err := tx.Shop("ch")
-				if err != nil {
-					return err
-				}
-				if *sh.Listings[0].Stock < 1 {
-					return errOut
-				}
-				*sh.Listings[0].Stock--
-				c, err := tx.GameCard("ch", fmt.Sprintf("Buyer %d", i))
-				if err != nil {
-					return err
-				}
-				c.Card.Build.Fields["gold"] = Gold(c) + 1
-				if err := tx.PutGameCard("ch", c); err != nil {
-					return err
-				}
-				return tx.PutShop(sh)
-			})
-			switch {
-			case err == nil:
-				ok.Add(1)
-			case refusal.Of(err) == refusal.OutOfStock:
-				refused.Add(1)
-			default:
-				t.Error(err)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
-	if ok.Load() != 3 || refused.Load() != 13 {
-		t.Fatalf("%d bought, %d refused; want 3 and 13", ok.Load(), refused.Load())
+	ok, refused := race(t, s, 16, refusal.OutOfStock, func(i int, tx storage.Tx) error {
+		sh, err := tx.Shop("ch")
+		if err != nil {
+			return err
+		}
+		if *sh.Listings[0].Stock < 1 {
+			return errOut
+		}
+		*sh.Listings[0].Stock--
+		c, err := tx.GameCard("ch", fmt.Sprintf("Buyer %d", i))
+		if err != nil {
+			return err
+		}
+		c.Card.Build.Fields["gold"] = Gold(c) + 1
+		if err := tx.PutGameCard("ch", c); err != nil {
+			return err
+		}
+		return tx.PutShop(sh)
+	})
+	if ok != 3 || refused != 13 {
+		t.Fatalf("%d bought, %d refused; want 3 and 13", ok, refused)
 	}
 	view(t, s, func(tx storage.Tx) error {
 		sh, err := tx.Shop("ch")
