@@ -203,7 +203,12 @@ func (s *Script) read(out string) (Result, error) {
 		}
 		res.Chips, res.Notes = texts(c.Chips), texts(c.Notes)
 	}
-	for i, r := range raw.Requests {
+	if n := len(raw.Requests); n > MaxRequests {
+		// The prelude stops a panel at MaxRequests; a panel that got past it (a hijacked
+		// prototype) has the rest dropped here, in one line.
+		res.Dropped = append(res.Dropped, fmt.Sprintf("requests[%d:]: %d requests past the %d a call may make were not read", MaxRequests, n-MaxRequests, MaxRequests))
+	}
+	for i, r := range head(raw.Requests, MaxRequests) {
 		if !knownAction(r.Action) {
 			res.Dropped = append(res.Dropped, fmt.Sprintf("requests[%d]: %q is not an action a panel may ask for", i, clip(r.Action)))
 			continue

@@ -153,6 +153,19 @@ func TestResultIsBounded(t *testing.T) {
 	wantKind(t, err, panel.KindScript)
 }
 
+// The caps hold in Go too, whatever the prelude was made to hand back: a panel that
+// hijacks Object.prototype.toJSON to return 500 requests gets at most MaxRequests read,
+// and the rest dropped in one line.
+func TestRequestsCappedInGo(t *testing.T) {
+	r, err := panel.Run(gm(`Object.prototype.toJSON = function () { if (this.requests) { delete Object.prototype.toJSON; return { requests: Array.from({ length: 500 }, () => ({ action: "openCoins" })) }; } return this; };`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Requests) > panel.MaxRequests || len(r.Dropped) > 1 {
+		t.Fatalf("%d requests, %d dropped", len(r.Requests), len(r.Dropped))
+	}
+}
+
 // A body is escaped Discord markdown: a panel cannot mention everyone or smuggle in
 // formatting.
 func TestBodyIsEscaped(t *testing.T) {

@@ -21,8 +21,9 @@ import (
 // Go function (a huge String.repeat) or a worker that stopped answering is killed.
 const grace = time.Second
 
-// maxAnswer bounds one answer line (a result is capped at panel.MaxResultBytes).
-const maxAnswer = 4 << 20
+// maxAnswer bounds one answer line the parent reads: twice what Serve writes
+// (maxAnswerBytes), so only a broken child meets it.
+const maxAnswer = 2 * maxAnswerBytes
 
 // Worker is one child process running panel jobs, started on first use and again after
 // it dies. Its methods are safe for concurrent use; jobs run one at a time.
@@ -120,6 +121,9 @@ func (w *Worker) read(line []byte, id string) (panel.Result, error) {
 func (w *Worker) died(id string) error {
 	p := w.proc
 	w.proc = nil
+	// Killed first: a child whose output ended because its line was over maxAnswer may
+	// be blocked writing the rest, and would never exit for a closed stdin.
+	p.cmd.Process.Kill()
 	p.in.Close()
 	err := p.cmd.Wait()
 	for range p.lines { // a line it wrote before it went, if any
@@ -173,12 +177,15 @@ func start(command, env []string) (*process, error) {
 	}
 	p.in = in
 	go func() {
-		defer close(p.lines)
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64<<10), maxAnswer)
 		for sc.Scan() {
 			p.lines <- append([]byte(nil), sc.Bytes()...)
 		}
+		close(p.lines)
+		// A line over maxAnswer (or a read error) ends the answers; what the child goes
+		// on writing is read and dropped, so it is never blocked on a full pipe.
+		io.Copy(io.Discard, out)
 	}()
 	return p, nil
 }

@@ -1,11 +1,15 @@
 package worker_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +21,13 @@ import (
 const childEnv = "SHEETKEEPER_PANEL_WORKER_TEST"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "flood" {
+		// A broken worker: one answer line over the parent's bound, then nothing, never
+		// reading its stdin again (so closing it does not end the child).
+		os.Stdout.Write(bytes.Repeat([]byte("x"), 8<<20))
+		os.Stdout.Write([]byte("\n"))
+		time.Sleep(time.Hour)
+	}
 	if os.Getenv(childEnv) == "1" {
 		if err := worker.LimitAddressSpace(worker.DefaultMemory); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -117,6 +128,75 @@ func TestWorkerKilledFromOutside(t *testing.T) {
 	}
 	w.Close()
 	fine(t, w)
+}
+
+// A panel that hijacks Object.prototype.toJSON to hand back 87,000 empty requests (a
+// result under panel.MaxResultBytes whose answer would be megabytes of dropped-request
+// text) does not wedge the worker: its answer is bounded, and the next job runs.
+func TestHijackedResultDoesNotWedge(t *testing.T) {
+	w := newWorker(t)
+	j := gm(`Object.prototype.toJSON = function () { if (this.requests) { const r = JSON.parse("[" + "{},".repeat(86999) + "{}]"); delete Object.prototype.toJSON; return { requests: r }; } return this; };`)
+	done := make(chan error, 1)
+	go func() {
+		r, err := w.Run(context.Background(), j)
+		if err == nil && len(r.Requests)+len(r.Dropped) > panel.MaxRequests+1 {
+			err = fmt.Errorf("%d requests and %d dropped", len(r.Requests), len(r.Dropped))
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("worker.Run still blocked after 10 s")
+	}
+	fine(t, w)
+}
+
+// A worker whose answer line is over the parent's bound, and which then blocks writing
+// the rest, is killed (not waited on for ever): the call is a crashed error in bounded
+// time.
+func TestFloodingWorkerIsKilled(t *testing.T) {
+	w := worker.New([]string{os.Args[0], "-test.run=^$"}, childEnv+"=flood")
+	defer w.Close()
+	done := make(chan error, 1)
+	go func() { _, err := w.Run(context.Background(), gm(`1`)); done <- err }()
+	select {
+	case err := <-done:
+		if k := panel.KindOf(err); k != panel.KindCrashed {
+			t.Fatalf("%v: kind %q, want crashed", err, k)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("worker.Run still blocked after 10 s")
+	}
+}
+
+// Serve never writes an answer over its bound: one that would be (here an error naming
+// a panel whose id is megabytes long) is answered with a bad-result error instead.
+func TestServeBoundsItsAnswer(t *testing.T) {
+	req, err := json.Marshal(map[string]any{"id": 7, "job": panel.Job{Panel: panel.Panel{ID: strings.Repeat("p", 5<<20), Slot: "nowhere"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := worker.Serve(bytes.NewReader(append(req, '\n')), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > 64<<10 {
+		t.Fatalf("an answer of %d bytes", out.Len())
+	}
+	var resp struct {
+		ID    uint64       `json:"id"`
+		Error *panel.Error `json:"error"`
+	}
+	if err := json.NewDecoder(io.Reader(&out)).Decode(&resp); err != nil {
+		t.Fatal(err)
+	}
+	if resp.ID != 7 || resp.Error == nil || resp.Error.Kind != panel.KindResult {
+		t.Fatalf("answer %+v, want id 7 and a bad-result error", resp)
+	}
 }
 
 // BenchmarkWorkerCompute is one gm-player compute through the worker, as the bot calls
