@@ -15,7 +15,7 @@ import (
 // the inventory panels' headers and bodies under the inventory, and a GM's view of a
 // character (/inventory by a GM, /gm brief) the gm-player panels' cards. A panel is
 // someone else's JavaScript, so the core never runs one itself: Options.Panels does
-// (a panel/worker child process under a memory cap, one per process), and whatever a
+// (panel/worker: a small pool of child processes, each under a memory cap), and whatever a
 // panel does comes back as a result or an error with its kind. An error is shown where
 // the panel would have been, its kind to everyone and its message to a GM, and never
 // breaks the command that drew it.

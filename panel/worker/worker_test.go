@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -197,6 +198,34 @@ func TestServeBoundsItsAnswer(t *testing.T) {
 	if resp.ID != 7 || resp.Error == nil || resp.Error.Kind != panel.KindResult {
 		t.Fatalf("answer %+v, want id 7 and a bad-result error", resp)
 	}
+}
+
+// A caller whose context ends while every worker is busy with a slow panel gives up at
+// its own deadline, with the context's error, and kills nobody: the slow panels end as
+// their own timeouts, and the next job runs.
+func TestBusyWorkersHonourTheContext(t *testing.T) {
+	w := newWorker(t)
+	slow := make(chan error, worker.Processes)
+	for range worker.Processes {
+		go func() { _, err := w.Run(context.Background(), gm(`for (;;) {}`)); slow <- err }()
+	}
+	time.Sleep(500 * time.Millisecond) // the slow jobs hold every worker
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := w.Run(ctx, gm(`1`))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the waiting call: %v, want the context's deadline", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the waiting call returned after %v, its context allowed 200ms", took)
+	}
+	for range worker.Processes {
+		if err := <-slow; panel.KindOf(err) != panel.KindTimeout {
+			t.Errorf("a slow job: %v, want its own timeout", err)
+		}
+	}
+	fine(t, w)
 }
 
 // BenchmarkWorkerCompute is one gm-player compute through the worker, as the bot calls
