@@ -41,8 +41,8 @@ const maxPanelEmbeds = 9
 const maxPanelTime = 5 * time.Second
 
 // panelWho is rec's character as a panel reads them beyond their inventory h: the
-// system's stats read off the sheet, where it has them, and the Local values the
-// limited states name.
+// system's stats read off the sheet, where it has them, the Local values the limited
+// states name, and the campaign's Global values.
 func (t *table) panelWho(rec *storage.CardRecord, h *inventory.Held) panel.Who {
 	c := t.inv.camp
 	vals := evaluate(t.rules.Ruleset, rec.Card, heldHoldings(t.inv, t.rules, t.inv.ruleset, h))
@@ -69,7 +69,15 @@ func (t *table) panelWho(rec *storage.CardRecord, h *inventory.Held) panel.Who {
 			local[st.Limit.Value] = v
 		}
 	}
-	return panel.Who{ID: rec.OwnerID + "/" + rec.Card.Name, Name: rec.Card.Name, Stats: stats, Purse: h.Purse, Local: local}
+	// The Global values as the inventory rules read them (the system's defaults: no
+	// command sets one yet). Settings stay absent ({} to the panel): a campaign stores
+	// no rules settings.
+	world, _ := c.World(h)
+	global := make(map[string]any, len(world.Globals))
+	for k, v := range world.Globals {
+		global[k] = v
+	}
+	return panel.Who{ID: rec.OwnerID + "/" + rec.Card.Name, Name: rec.Card.Name, Stats: stats, Purse: h.Purse, Local: local, Global: global}
 }
 
 // panelResult is one panel run for one character.

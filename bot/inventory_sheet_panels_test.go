@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"sync/atomic"
@@ -92,5 +93,34 @@ func TestPanelsRunOutsideTheStoreTransaction(t *testing.T) {
 	m.run(pkGM, "gm brief")
 	if ran == 0 || inside > 0 {
 		t.Fatalf("%d panels ran, %d of them inside a read transaction", ran, inside)
+	}
+}
+
+// A panel is sent the campaign's Global values as the system declares them (their
+// defaults: nothing sets them yet), as the inventory rules read them; settings, which
+// no campaign stores, are an empty object.
+func TestPanelsSeeGlobals(t *testing.T) {
+	m := newCmdTable(t)
+	att := marchCopy(t, "")
+	att.Data = bytes.Replace(att.Data, []byte(`"values": [`), []byte(`"values": [
+    { "name": "season", "scope": "global", "label": "Season", "default": 2 },`), 1)
+	if r := m.runFile(pkGM, "system import", att); !strings.HasPrefix(r.Content, "Imported") {
+		t.Fatalf("import: %s", r.Content)
+	}
+	m.ok(pkGM, "campaign create", "ruleset", "low-vell", "system", "my-march")
+	m.pkCard("ana", "Mira", nil)
+	var got []panel.State
+	m.core.panels = func(_ context.Context, j *panel.Job) (panel.Result, error) {
+		got = append(got, j.State)
+		return panel.Result{}, nil
+	}
+	m.run(pkGM, "inventory", "name", "Mira")
+	if len(got) == 0 {
+		t.Fatal("no panel ran")
+	}
+	for _, st := range got {
+		if st.Values.Global["season"] != 2.0 || st.Settings == nil || len(st.Settings) != 0 {
+			t.Errorf("global values %v, settings %v: want season 2 and no settings", st.Values.Global, st.Settings)
+		}
 	}
 }
