@@ -39,6 +39,7 @@ type Worker struct {
 	// idle holds the children not running a job: a Run takes one (or gives up when its
 	// context ends first) and puts it back.
 	idle chan *child
+	slow breaker
 }
 
 // child is one place in the pool: its process (nil until started, and after it dies)
@@ -80,8 +81,12 @@ type process struct {
 // Run runs one job in an idle child. The error is a *panel.Error for anything the panel
 // did (timeout and memory included; that child is restarted for the next job), or the
 // context's error: a caller whose context ends while every child is busy gives up then,
-// and kills nothing; only a job already written to a child is stopped with it.
+// and kills nothing; only a job already written to a child is stopped with it. A panel
+// that ran out its budget too often lately is not run (breaker.go).
 func (w *Worker) Run(ctx context.Context, j *panel.Job) (panel.Result, error) {
+	if err := w.slow.skipped(j, time.Now()); err != nil {
+		return panel.Result{}, err
+	}
 	var c *child
 	select {
 	case c = <-w.idle:
@@ -92,7 +97,9 @@ func (w *Worker) Run(ctx context.Context, j *panel.Job) (panel.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return panel.Result{}, err
 	}
-	return c.run(ctx, w.command, w.env, j)
+	r, err := c.run(ctx, w.command, w.env, j)
+	w.slow.record(j, err, time.Now())
+	return r, err
 }
 
 // run writes j to the child (starting it if need be) and waits for its answer, its

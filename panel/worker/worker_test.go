@@ -228,6 +228,28 @@ func TestBusyWorkersHonourTheContext(t *testing.T) {
 	fine(t, w)
 }
 
+// A panel that runs out its budget breakAfter times in a row is skipped for a while,
+// at once and without a child, as a skipped error; other panels still run.
+func TestSlowPanelIsSkipped(t *testing.T) {
+	w := newWorker(t)
+	slow := gm(`for (;;) {}`)
+	slow.Budget = 50 * time.Millisecond
+	for range 3 {
+		if _, err := w.Run(context.Background(), slow); panel.KindOf(err) != panel.KindTimeout {
+			t.Fatalf("%v, want timeout", err)
+		}
+	}
+	start := time.Now()
+	_, err := w.Run(context.Background(), slow)
+	if k := panel.KindOf(err); k != panel.KindSkipped {
+		t.Fatalf("the fourth run: %v (kind %q), want skipped", err, k)
+	}
+	if took := time.Since(start); took > slow.Budget {
+		t.Errorf("the skipped run took %v", took)
+	}
+	fine(t, w)
+}
+
 // BenchmarkWorkerCompute is one gm-player compute through the worker, as the bot calls
 // it: the job written to the pipe, run in the child (compiled once, then cached), the
 // answer read back.
