@@ -42,18 +42,24 @@ func gmCommands(r *router) {
 }
 
 func (c *Core) cmdGMBrief(ctx context.Context, cmd Command) (Response, error) {
-	var resp Response
-	err := c.store.View(ctx, func(tx storage.Tx) error {
-		t, err := c.gmTable(tx, cmd)
-		if err != nil {
+	var t *table
+	var inv *briefInventory
+	err := c.store.View(ctx, func(tx storage.Tx) (err error) {
+		if t, err = c.gmTable(tx, cmd); err != nil {
 			return err
 		}
-		// One text block, however long: a front end with a message limit splits it
-		// (Discord's adapter closes and reopens the block at each cut).
-		resp = Response{Ephemeral: true, Content: "```text\n" + gmBrief(t.rules, t.catalogs, t.camp, t.cards, c.briefInventoryOf(ctx, t)) + "\n```"}
+		inv = c.briefInventoryOf(t)
 		return nil
 	})
-	return resp, err
+	if err != nil {
+		return Response{}, err
+	}
+	// The gm-player panels run once the transaction is over (they are untrusted and
+	// slow), and the brief is written from what it read.
+	c.drawBriefPanels(ctx, inv)
+	// One text block, however long: a front end with a message limit splits it
+	// (Discord's adapter closes and reopens the block at each cut).
+	return Response{Ephemeral: true, Content: "```text\n" + gmBrief(t.rules, t.catalogs, t.camp, t.cards, inv) + "\n```"}, nil
 }
 
 // gmBrief is the whole brief as text; inv is the campaign's inventories (nil: none).

@@ -83,16 +83,17 @@ func TestGMBrief(t *testing.T) {
 func gmBriefOf(t *testing.T, m *cmdTable) string {
 	t.Helper()
 	camp := m.campaignRecord()
-	var brief string
-	m.view(func(tx storage.Tx) error {
-		tb, err := m.core.openTable(tx, camp)
-		if err != nil {
+	var tb *table
+	var inv *briefInventory
+	m.view(func(tx storage.Tx) (err error) {
+		if tb, err = m.core.openTable(tx, camp); err != nil {
 			return err
 		}
-		brief = gmBrief(tb.rules, tb.catalogs, tb.camp, tb.cards, m.core.briefInventoryOf(context.Background(), tb))
+		inv = m.core.briefInventoryOf(tb)
 		return nil
 	})
-	return brief
+	m.core.drawBriefPanels(context.Background(), inv)
+	return gmBrief(tb.rules, tb.catalogs, tb.camp, tb.cards, inv)
 }
 
 func TestGMBriefSheetBlock5e(t *testing.T) {

@@ -50,6 +50,7 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 		return Response{}, refusal.New(refusal.NotAllowed, "format is text or json")
 	}
 	var resp Response
+	var panels *inventoryPanelCall
 	err := c.store.View(ctx, func(tx storage.Tx) error {
 		camp, err := c.campaign(tx, cmd.ChannelID)
 		if err != nil {
@@ -80,11 +81,17 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 			resp = Response{Content: string(data), Ephemeral: true}
 			return nil
 		}
-		panels, rows := c.inventoryPanels(ctx, t, rec, h, cmd.User)
-		resp = Response{Embeds: append([]Embed{s.embed()}, panels...), Components: rows, Ephemeral: true}
+		resp = Response{Embeds: []Embed{s.embed()}, Ephemeral: true}
+		panels = c.inventoryPanelsOf(t, rec, h, cmd.User)
 		return nil
 	})
-	return resp, err
+	if err != nil || panels == nil {
+		return resp, err
+	}
+	// The panels run once the transaction is over: they are untrusted and slow.
+	embeds, rows := c.inventoryPanels(ctx, panels)
+	resp.Embeds, resp.Components = append(resp.Embeds, embeds...), rows
+	return resp, nil
 }
 
 // inventoryCard is the card whose inventory cmd reaches: name: when given (the

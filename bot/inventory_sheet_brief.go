@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"sheetkeeper/inventory"
+	"sheetkeeper/panel"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/sheet"
 )
@@ -24,21 +25,23 @@ type briefInventory struct {
 	derived bool
 	held    map[*sheet.Card]*inventory.Held
 	t       *table
-	// cards are each card's gm-player panels' cards (gmPlayerCards).
+	// calls are each card's gm-player panels to run; cards what they drew
+	// (gmPlayerCards).
+	calls map[*sheet.Card]panelCall
 	cards map[*sheet.Card][]string
 	// items are the ruleset's items by their bridged ids, for a derived system.
 	items inventory.RulesetItems
 }
 
-// briefInventoryOf is the table's inventories for the brief, its gm-player panels run
-// for every character; nil when the campaign has none.
-func (c *Core) briefInventoryOf(ctx context.Context, t *table) *briefInventory {
+// briefInventoryOf is the table's inventories for the brief, its gm-player panels ready
+// to run for every character (drawBriefPanels, after the transaction); nil when the
+// campaign has none.
+func (c *Core) briefInventoryOf(t *table) *briefInventory {
 	if t.inv == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, maxPanelTime)
-	defer cancel()
-	bi := &briefInventory{l: t.rules, p: t.inv, derived: t.inv.ruleset, held: map[*sheet.Card]*inventory.Held{}, t: t, cards: map[*sheet.Card][]string{}}
+	bi := &briefInventory{l: t.rules, p: t.inv, derived: t.inv.ruleset, held: map[*sheet.Card]*inventory.Held{}, t: t,
+		calls: map[*sheet.Card]panelCall{}, cards: map[*sheet.Card][]string{}}
 	if bi.derived {
 		// Read once already, to build the system: an error here leaves the facts short.
 		bi.items, _ = inventory.ItemsOf(t.rules.Ruleset, t.rules.Entries)
@@ -46,10 +49,24 @@ func (c *Core) briefInventoryOf(ctx context.Context, t *table) *briefInventory {
 	for i, rec := range t.records {
 		if h, ps := t.inv.camp.Restore(rec.Inventory); len(ps) == 0 {
 			bi.held[t.cards[i]] = h
-			bi.cards[t.cards[i]] = c.gmPlayerCards(ctx, t, rec, h)
+			bi.calls[t.cards[i]] = c.panelJobs(t, rec, h, panel.SlotGMPlayer)
 		}
 	}
 	return bi
+}
+
+// drawBriefPanels runs bi's gm-player panels into its cards, all within maxPanelTime.
+func (c *Core) drawBriefPanels(ctx context.Context, bi *briefInventory) {
+	if bi == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, maxPanelTime)
+	defer cancel()
+	for _, card := range bi.t.cards {
+		if call, ok := bi.calls[card]; ok {
+			bi.cards[card] = c.gmPlayerCards(ctx, call)
+		}
+	}
 }
 
 // characterLines are what the brief adds to card's sheet block: the items line, then

@@ -15,7 +15,7 @@ import (
 // the inventory panels' headers and bodies under the inventory, and a GM's view of a
 // character (/inventory by a GM, /gm brief) the gm-player panels' cards. A panel is
 // someone else's JavaScript, so the core never runs one itself: Options.Panels does
-// (a panel/worker child process under a memory cap, one per process), and whatever a
+// (panel/worker: a small pool of child processes, each under a memory cap), and whatever a
 // panel does comes back as a result or an error with its kind. An error is shown where
 // the panel would have been, its kind to everyone and its message to a GM, and never
 // breaks the command that drew it.
@@ -41,8 +41,8 @@ const maxPanelEmbeds = 9
 const maxPanelTime = 5 * time.Second
 
 // panelWho is rec's character as a panel reads them beyond their inventory h: the
-// system's stats read off the sheet, where it has them, and the Local values the
-// limited states name.
+// system's stats read off the sheet, where it has them, the Local values the limited
+// states name, and the campaign's Global values.
 func (t *table) panelWho(rec *storage.CardRecord, h *inventory.Held) panel.Who {
 	c := t.inv.camp
 	vals := evaluate(t.rules.Ruleset, rec.Card, heldHoldings(t.inv, t.rules, t.inv.ruleset, h))
@@ -69,7 +69,15 @@ func (t *table) panelWho(rec *storage.CardRecord, h *inventory.Held) panel.Who {
 			local[st.Limit.Value] = v
 		}
 	}
-	return panel.Who{ID: rec.OwnerID + "/" + rec.Card.Name, Name: rec.Card.Name, Stats: stats, Purse: h.Purse, Local: local}
+	// The Global values as the inventory rules read them (the system's defaults: no
+	// command sets one yet). Settings stay absent ({} to the panel): a campaign stores
+	// no rules settings.
+	world, _ := c.World(h)
+	global := make(map[string]any, len(world.Globals))
+	for k, v := range world.Globals {
+		global[k] = v
+	}
+	return panel.Who{ID: rec.OwnerID + "/" + rec.Card.Name, Name: rec.Card.Name, Stats: stats, Purse: h.Purse, Local: local, Global: global}
 }
 
 // panelResult is one panel run for one character.
@@ -79,17 +87,27 @@ type panelResult struct {
 	err error
 }
 
-// runPanels runs the system's panels of the slots wanted for rec (holdings h), in the
-// system's order, at most maxPanelEmbeds; none without a runner.
-func (c *Core) runPanels(ctx context.Context, t *table, rec *storage.CardRecord, h *inventory.Held, slots ...string) []panelResult {
+// panelCall is one character's panels of the slots a command wants, each a job with
+// the state already built. It is built inside the store's transaction and run after it
+// (runPanels): a panel is untrusted and may take its whole budget, and a bbolt read
+// transaction held that long stalls every writer that must grow the file.
+type panelCall struct {
+	system, card string // for the log
+	panels       []inventory.Panel
+	jobs         []*panel.Job
+}
+
+// panelJobs is rec's panels (holdings h) of the slots wanted, in the system's order, at
+// most maxPanelEmbeds; none without a runner.
+func (c *Core) panelJobs(t *table, rec *storage.CardRecord, h *inventory.Held, slots ...string) panelCall {
 	if c.panels == nil || t.inv == nil || h == nil {
-		return nil
+		return panelCall{}
 	}
 	sys := t.inv.camp.System
+	call := panelCall{system: sys.ID, card: rec.Card.Name}
 	var st *panel.State
-	var out []panelResult
 	for _, p := range sys.Panels {
-		if len(out) == maxPanelEmbeds {
+		if len(call.jobs) == maxPanelEmbeds {
 			break
 		}
 		if !slices.Contains(slots, p.Slot) {
@@ -99,39 +117,67 @@ func (c *Core) runPanels(ctx context.Context, t *table, rec *storage.CardRecord,
 			s := panel.StateOf(t.inv.camp, t.panelWho(rec, h), h.Inv)
 			st = &s
 		}
+		call.panels = append(call.panels, p)
+		call.jobs = append(call.jobs, &panel.Job{Lib: sys.PanelLib, Panel: panel.Panel{ID: p.ID, Slot: p.Slot, Title: p.Title, HTML: p.HTML}, Glossary: sys.Glossary, State: *st})
+	}
+	return call
+}
+
+// runPanels runs call's jobs in order; those the context leaves no time for are its
+// error.
+func (c *Core) runPanels(ctx context.Context, call panelCall) []panelResult {
+	var out []panelResult
+	for i, j := range call.jobs {
+		p := call.panels[i]
 		if err := ctx.Err(); err != nil {
 			out = append(out, panelResult{p: p, err: err})
 			continue
 		}
-		j := &panel.Job{Lib: sys.PanelLib, Panel: panel.Panel{ID: p.ID, Slot: p.Slot, Title: p.Title, HTML: p.HTML}, Glossary: sys.Glossary, State: *st}
 		r, err := c.panels(ctx, j)
 		if err != nil {
-			c.log.Warn("a panel could not be drawn", "system", sys.ID, "panel", p.ID, "card", rec.Card.Name, "err", err)
+			c.log.Warn("a panel could not be drawn", "system", call.system, "panel", p.ID, "card", call.card, "err", err)
 		}
 		out = append(out, panelResult{p: p, r: r, err: err})
 	}
 	return out
 }
 
-// inventoryPanels are the embeds /inventory shows under rec's inventory h for viewer:
-// the system's inventory panels, and for a GM its gm-player panels' cards too; and, for
-// rec's player, the buttons of what the panels asked for.
-func (c *Core) inventoryPanels(ctx context.Context, t *table, rec *storage.CardRecord, h *inventory.Held, viewer User) ([]Embed, []Row) {
-	gm := isGM(t.camp, viewer)
-	own := rec.OwnerID == viewer.ID
+// inventoryPanelCall is what /inventory needs, read inside its transaction, to show
+// rec's panels under their inventory h to viewer once it is over.
+type inventoryPanelCall struct {
+	camp     *inventory.Campaign
+	rec      *storage.CardRecord
+	h        *inventory.Held
+	gm, own  bool
+	purse    string
+	panelRun panelCall
+}
+
+// inventoryPanelsOf is /inventory's panels for rec, ready to run: the system's
+// inventory panels, and for a GM its gm-player panels too.
+func (c *Core) inventoryPanelsOf(t *table, rec *storage.CardRecord, h *inventory.Held, viewer User) *inventoryPanelCall {
+	ip := &inventoryPanelCall{camp: t.inv.camp, rec: rec, h: h, gm: isGM(t.camp, viewer), own: rec.OwnerID == viewer.ID,
+		purse: purseWords(t.inv.camp.System.Money(), h.Purse)}
 	slots := []string{panel.SlotInventory}
-	if gm {
+	if ip.gm {
 		slots = append(slots, panel.SlotGMPlayer)
 	}
-	purse := purseWords(t.inv.camp.System.Money(), h.Purse)
+	ip.panelRun = c.panelJobs(t, rec, h, slots...)
+	return ip
+}
+
+// inventoryPanels runs ip's panels (outside any transaction) and gives the embeds
+// /inventory shows under the inventory, and, for rec's player, the buttons of what the
+// panels asked for.
+func (c *Core) inventoryPanels(ctx context.Context, ip *inventoryPanelCall) ([]Embed, []Row) {
 	ctx, cancel := context.WithTimeout(ctx, maxPanelTime)
 	defer cancel()
 	var out []Embed
-	prs := c.runPanels(ctx, t, rec, h, slots...)
+	prs := c.runPanels(ctx, ip.panelRun)
 	for _, pr := range prs {
 		e := Embed{Title: panelTitle(pr.p), Color: colorOK}
 		if pr.err != nil {
-			e.Color, e.Description = colorPartial, panelErrorWords(pr.err, gm)
+			e.Color, e.Description = colorPartial, panelErrorWords(pr.err, ip.gm)
 			out = append(out, e)
 			continue
 		}
@@ -139,23 +185,23 @@ func (c *Core) inventoryPanels(ctx context.Context, t *table, rec *storage.CardR
 		if pr.p.Slot == panel.SlotGMPlayer {
 			parts = append(parts, panel.Card(pr.r))
 		} else {
-			parts = append(parts, panel.SummaryLine(pr.r.Summary, true, purse), pr.r.Body)
+			parts = append(parts, panel.SummaryLine(pr.r.Summary, true, ip.purse), pr.r.Body)
 		}
-		parts = append(parts, requestWords(unbuttoned(t.inv.camp, rec, h, pr.r, own)))
+		parts = append(parts, requestWords(unbuttoned(ip.camp, ip.rec, ip.h, pr.r, ip.own)))
 		e.Description = clipRunes(joinNonEmpty(parts, "\n"), panel.MaxBodyRunes)
 		out = append(out, e)
 	}
-	if !own {
+	if !ip.own {
 		return out, nil
 	}
-	return out, requestRows(t.inv.camp, rec, h, prs)
+	return out, requestRows(ip.camp, ip.rec, ip.h, prs)
 }
 
-// gmPlayerCards are rec's gm-player panels' cards as lines of the GM brief: "Player:
+// gmPlayerCards are call's gm-player panels' cards as lines of the GM brief: "Player:
 // **AC** 18 · …" (an error in its place, with its kind).
-func (c *Core) gmPlayerCards(ctx context.Context, t *table, rec *storage.CardRecord, h *inventory.Held) []string {
+func (c *Core) gmPlayerCards(ctx context.Context, call panelCall) []string {
 	var out []string
-	for _, pr := range c.runPanels(ctx, t, rec, h, panel.SlotGMPlayer) {
+	for _, pr := range c.runPanels(ctx, call) {
 		var text string
 		if pr.err != nil {
 			text = panelErrorWords(pr.err, true)

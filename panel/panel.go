@@ -155,6 +155,7 @@ const (
 	KindResult  Kind = "bad-result" // the result is not one this package can read
 	KindSlot    Kind = "bad-slot"   // the panel's slot is neither inventory nor gm-player
 	KindCrashed Kind = "crashed"    // the worker died for another reason
+	KindSkipped Kind = "skipped"    // the panel ran out its budget too often lately and was not run
 )
 
 // Error is a call that did not finish, with what stopped it and where.

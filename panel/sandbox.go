@@ -178,8 +178,9 @@ func (s *Script) read(out string) (Result, error) {
 		Summary  []Part `json:"summary"`
 		Bodies   []any  `json:"bodies"`
 		Requests []struct {
-			Action string         `json:"action"`
-			Args   map[string]any `json:"args"`
+			Action string `json:"action"`
+			// Args is JSON text (the prelude keeps it so).
+			Args string `json:"args"`
 		} `json:"requests"`
 		Compute *struct {
 			Stats []Stat   `json:"stats"`
@@ -203,12 +204,22 @@ func (s *Script) read(out string) (Result, error) {
 		}
 		res.Chips, res.Notes = texts(c.Chips), texts(c.Notes)
 	}
-	for i, r := range raw.Requests {
+	if n := len(raw.Requests); n > MaxRequests {
+		// The prelude stops a panel at MaxRequests; a panel that got past it (a hijacked
+		// prototype) has the rest dropped here, in one line.
+		res.Dropped = append(res.Dropped, fmt.Sprintf("requests[%d:]: %d requests past the %d a call may make were not read", MaxRequests, n-MaxRequests, MaxRequests))
+	}
+	for i, r := range head(raw.Requests, MaxRequests) {
 		if !knownAction(r.Action) {
 			res.Dropped = append(res.Dropped, fmt.Sprintf("requests[%d]: %q is not an action a panel may ask for", i, clip(r.Action)))
 			continue
 		}
-		res.Requests = append(res.Requests, Request{Action: r.Action, Args: r.Args})
+		var args map[string]any
+		if err := json.Unmarshal([]byte(r.Args), &args); err != nil {
+			res.Dropped = append(res.Dropped, fmt.Sprintf("requests[%d]: the args of %q are not a JSON object", i, clip(r.Action)))
+			continue
+		}
+		res.Requests = append(res.Requests, Request{Action: r.Action, Args: args})
 	}
 	return res, nil
 }

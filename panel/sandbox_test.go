@@ -153,6 +153,51 @@ func TestResultIsBounded(t *testing.T) {
 	wantKind(t, err, panel.KindScript)
 }
 
+// The caps hold in Go too, whatever the prelude was made to hand back: a panel that
+// hijacks Object.prototype.toJSON to return 500 requests gets at most MaxRequests read,
+// and the rest dropped in one line.
+func TestRequestsCappedInGo(t *testing.T) {
+	r, err := panel.Run(gm(`Object.prototype.toJSON = function () { if (this.requests) { delete Object.prototype.toJSON; return { requests: Array.from({ length: 500 }, () => ({ action: "openCoins" })) }; } return this; };`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Requests) > panel.MaxRequests || len(r.Dropped) > 1 {
+		t.Fatalf("%d requests, %d dropped", len(r.Requests), len(r.Dropped))
+	}
+}
+
+// A panel that replaces the built-ins the prelude's output goes through (toJSON on
+// every object, an array's push or map) spoils only its own values: what the prelude
+// hands back is built of null-prototype objects and index loops, so the requests, the
+// stats and the body are what the panel made.
+func TestPrototypeHijacksDoNotReachThePrelude(t *testing.T) {
+	r, err := panel.Run(gm(`Object.prototype.toJSON = function () { return { requests: [{ action: "wipe" }] } };
+		Array.prototype.toJSON = function () { return [] };
+		Array.prototype.push = function () { for (let i = 0; i < 40; i++) this[this.length] = { action: "openCoins" }; return this.length };
+		Array.prototype.map = function () { return [] };
+		Array.prototype.filter = function () { return [] };
+		PackRat.request("equip", { uid: "a" });
+		PackRat.on("compute", () => ({ stats: [{ label: "AC", value: 12 }], chips: ["c"] }))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Requests) != 1 || r.Requests[0].Action != "equip" || len(r.Dropped) != 0 {
+		t.Errorf("requests %+v, dropped %v: want the one equip", r.Requests, r.Dropped)
+	}
+	if len(r.Stats) != 1 || r.Stats[0].Value != "12" || !slices.Equal(r.Chips, []string{"c"}) {
+		t.Errorf("stats %+v, chips %v", r.Stats, r.Chips)
+	}
+	b, err := panel.Run(inv(`Object.prototype.toJSON = function () { return "hijacked" };
+		PackRat.summary([{ text: "Load 3" }]);
+		PackRat.on("state", () => PackRat.render(document.getElementById("root"), PackRat.h("b", null, "kept")))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.Body, "kept") || len(b.Summary) != 1 || b.Summary[0].Text != "Load 3" {
+		t.Errorf("body %q, summary %+v", b.Body, b.Summary)
+	}
+}
+
 // A body is escaped Discord markdown: a panel cannot mention everyone or smuggle in
 // formatting.
 func TestBodyIsEscaped(t *testing.T) {

@@ -15,7 +15,7 @@ type Who struct {
 	Stats map[string]any
 	Purse inventory.Purse
 	// Local are the character's Local values; Global the campaign's; Settings its rules
-	// settings.
+	// settings (the bot stores none yet, so it sends none: the panel reads {}).
 	Local    map[string]float64
 	Global   map[string]any
 	Settings map[string]any

@@ -21,16 +21,30 @@ import (
 // Go function (a huge String.repeat) or a worker that stopped answering is killed.
 const grace = time.Second
 
-// maxAnswer bounds one answer line (a result is capped at panel.MaxResultBytes).
-const maxAnswer = 4 << 20
+// maxAnswer bounds one answer line the parent reads: twice what Serve writes
+// (maxAnswerBytes), so only a broken child meets it.
+const maxAnswer = 2 * maxAnswerBytes
 
-// Worker is one child process running panel jobs, started on first use and again after
-// it dies. Its methods are safe for concurrent use; jobs run one at a time.
+// Processes is how many children a Worker runs at most, each one job at a time: a
+// slow panel (one that holds its child for its whole budget and the grace) then stalls
+// one of them, not every panel in every guild. Each child has its own address-space
+// cap (DefaultMemory), so this is also how many caps the host must have room for.
+const Processes = 2
+
+// Worker is a small pool of child processes running panel jobs, each started on first
+// use and again after it dies. Its methods are safe for concurrent use.
 type Worker struct {
 	command []string
 	env     []string
+	// idle holds the children not running a job: a Run takes one (or gives up when its
+	// context ends first) and puts it back.
+	idle chan *child
+	slow breaker
+}
 
-	mu     sync.Mutex
+// child is one place in the pool: its process (nil until started, and after it dies)
+// and the id of the last job written to it.
+type child struct {
 	proc   *process
 	nextID uint64
 }
@@ -40,7 +54,11 @@ type Worker struct {
 // process's, and holds none of its secrets (a Discord token) should a panel ever find
 // a way out of the sandbox.
 func New(command []string, env ...string) *Worker {
-	return &Worker{command: command, env: env}
+	w := &Worker{command: command, env: env, idle: make(chan *child, Processes)}
+	for range Processes {
+		w.idle <- &child{}
+	}
+	return w
 }
 
 // Self is the command that runs this binary's worker subcommand.
@@ -60,50 +78,71 @@ type process struct {
 	stderr *tail
 }
 
-// Run runs one job in the worker. The error is a *panel.Error for anything the panel
-// did (timeout and memory included; the worker is restarted for the next job), or the
-// context's error.
+// Run runs one job in an idle child. The error is a *panel.Error for anything the panel
+// did (timeout and memory included; that child is restarted for the next job), or the
+// context's error: a caller whose context ends while every child is busy gives up then,
+// and kills nothing; only a job already written to a child is stopped with it. A panel
+// that ran out its budget too often lately is not run (breaker.go).
 func (w *Worker) Run(ctx context.Context, j *panel.Job) (panel.Result, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.proc == nil {
-		p, err := start(w.command, w.env)
+	if err := w.slow.skipped(j, time.Now()); err != nil {
+		return panel.Result{}, err
+	}
+	var c *child
+	select {
+	case c = <-w.idle:
+	case <-ctx.Done():
+		return panel.Result{}, ctx.Err()
+	}
+	defer func() { w.idle <- c }()
+	if err := ctx.Err(); err != nil {
+		return panel.Result{}, err
+	}
+	r, err := c.run(ctx, w.command, w.env, j)
+	w.slow.record(j, err, time.Now())
+	return r, err
+}
+
+// run writes j to the child (starting it if need be) and waits for its answer, its
+// budget and the grace, or ctx.
+func (c *child) run(ctx context.Context, command, env []string, j *panel.Job) (panel.Result, error) {
+	if c.proc == nil {
+		p, err := start(command, env)
 		if err != nil {
 			return panel.Result{}, &panel.Error{Kind: panel.KindCrashed, Panel: j.Panel.ID, Msg: err.Error()}
 		}
-		w.proc = p
+		c.proc = p
 	}
-	w.nextID++
-	line, err := json.Marshal(request{ID: w.nextID, Job: *j})
+	c.nextID++
+	line, err := json.Marshal(request{ID: c.nextID, Job: *j})
 	if err != nil {
 		return panel.Result{}, &panel.Error{Kind: panel.KindResult, Panel: j.Panel.ID, Msg: "the job does not encode: " + err.Error()}
 	}
-	if _, err := w.proc.in.Write(append(line, '\n')); err != nil {
-		return panel.Result{}, w.died(j.Panel.ID)
+	if _, err := c.proc.in.Write(append(line, '\n')); err != nil {
+		return panel.Result{}, c.died(j.Panel.ID)
 	}
 	budget := j.Time()
 	timer := time.NewTimer(budget + grace)
 	defer timer.Stop()
 	select {
-	case ans, ok := <-w.proc.lines:
+	case ans, ok := <-c.proc.lines:
 		if !ok {
-			return panel.Result{}, w.died(j.Panel.ID)
+			return panel.Result{}, c.died(j.Panel.ID)
 		}
-		return w.read(ans, j.Panel.ID)
+		return c.read(ans, j.Panel.ID)
 	case <-timer.C:
-		w.kill()
+		c.kill()
 		return panel.Result{}, &panel.Error{Kind: panel.KindTimeout, Panel: j.Panel.ID, Msg: fmt.Sprintf("the worker did not answer within %v; it was stopped", budget+grace)}
 	case <-ctx.Done():
-		w.kill()
+		c.kill()
 		return panel.Result{}, ctx.Err()
 	}
 }
 
 // read decodes an answer; one for another job means the pipe is out of step.
-func (w *Worker) read(line []byte, id string) (panel.Result, error) {
+func (c *child) read(line []byte, id string) (panel.Result, error) {
 	var resp response
-	if err := json.Unmarshal(line, &resp); err != nil || resp.ID != w.nextID {
-		w.kill()
+	if err := json.Unmarshal(line, &resp); err != nil || resp.ID != c.nextID {
+		c.kill()
 		return panel.Result{}, &panel.Error{Kind: panel.KindCrashed, Panel: id, Msg: "the worker's answer does not read; it was stopped"}
 	}
 	if resp.Error != nil {
@@ -117,9 +156,12 @@ func (w *Worker) read(line []byte, id string) (panel.Result, error) {
 
 // died waits for a child whose output ended and says why it went: out of memory (the
 // runtime's own words when the address-space cap refuses it) or otherwise.
-func (w *Worker) died(id string) error {
-	p := w.proc
-	w.proc = nil
+func (c *child) died(id string) error {
+	p := c.proc
+	c.proc = nil
+	// Killed first: a child whose output ended because its line was over maxAnswer may
+	// be blocked writing the rest, and would never exit for a closed stdin.
+	p.cmd.Process.Kill()
 	p.in.Close()
 	err := p.cmd.Wait()
 	for range p.lines { // a line it wrote before it went, if any
@@ -132,9 +174,9 @@ func (w *Worker) died(id string) error {
 }
 
 // kill stops the child and forgets it; the next job starts another.
-func (w *Worker) kill() {
-	if p := w.proc; p != nil {
-		w.proc = nil
+func (c *child) kill() {
+	if p := c.proc; p != nil {
+		c.proc = nil
 		p.cmd.Process.Kill()
 		p.in.Close()
 		p.cmd.Wait()
@@ -143,11 +185,18 @@ func (w *Worker) kill() {
 	}
 }
 
-// Close stops the child; a later Run starts another.
+// Close stops every child, once its running job (if any) has ended; a later Run starts
+// another.
 func (w *Worker) Close() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.kill()
+	taken := make([]*child, 0, Processes)
+	for range Processes {
+		c := <-w.idle
+		c.kill()
+		taken = append(taken, c)
+	}
+	for _, c := range taken {
+		w.idle <- c
+	}
 	return nil
 }
 
@@ -173,12 +222,15 @@ func start(command, env []string) (*process, error) {
 	}
 	p.in = in
 	go func() {
-		defer close(p.lines)
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64<<10), maxAnswer)
 		for sc.Scan() {
 			p.lines <- append([]byte(nil), sc.Bytes()...)
 		}
+		close(p.lines)
+		// A line over maxAnswer (or a read error) ends the answers; what the child goes
+		// on writing is read and dropped, so it is never blocked on a full pipe.
+		io.Copy(io.Discard, out)
 	}()
 	return p, nil
 }

@@ -17,6 +17,7 @@ package worker
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -40,6 +41,10 @@ const DefaultMemory = 256 << 20
 // escaped, and the state.
 const maxLine = 16 << 20
 
+// maxAnswerBytes bounds one answer as JSON: a result read within the sandbox's bounds
+// (panel.MaxResultBytes in, every list and text capped) is far below it.
+const maxAnswerBytes = 2 << 20
+
 // maxCached is how many compiled panels a worker keeps.
 const maxCached = 32
 
@@ -60,9 +65,6 @@ type response struct {
 func Serve(r io.Reader, w io.Writer) error {
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 64<<10), maxLine)
-	out := bufio.NewWriter(w)
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
 	cache := map[[32]byte]*panel.Script{}
 	for in.Scan() {
 		var req request
@@ -72,14 +74,41 @@ func Serve(r io.Reader, w io.Writer) error {
 		} else {
 			resp = answer(cache, &req)
 		}
-		if err := enc.Encode(resp); err != nil {
+		line, err := encoded(resp, req.Job.Panel.ID)
+		if err != nil {
 			return err
 		}
-		if err := out.Flush(); err != nil {
+		if _, err := w.Write(line); err != nil {
 			return err
 		}
 	}
 	return in.Err()
+}
+
+// encoded is resp as one line, at most maxAnswerBytes: an answer over it (whatever let
+// a result grow past the sandbox's bounds) is replaced by a bad-result error, so the
+// parent's reader, which stops at twice that, never meets a line it cannot read.
+func encoded(resp response, panelID string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(resp); err != nil {
+		return nil, err
+	}
+	if b.Len() <= maxAnswerBytes {
+		return b.Bytes(), nil
+	}
+	n := b.Len()
+	b.Reset()
+	if len(panelID) > 200 {
+		panelID = strings.ToValidUTF8(panelID[:200], "") + "…"
+	}
+	over := response{ID: resp.ID, Error: &panel.Error{Kind: panel.KindResult, Panel: panelID,
+		Msg: fmt.Sprintf("the answer is %d bytes, at most %d allowed", n, maxAnswerBytes)}}
+	if err := enc.Encode(over); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // answer runs one job, compiling its panel once per worker.

@@ -1,11 +1,16 @@
 package worker_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +22,13 @@ import (
 const childEnv = "SHEETKEEPER_PANEL_WORKER_TEST"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "flood" {
+		// A broken worker: one answer line over the parent's bound, then nothing, never
+		// reading its stdin again (so closing it does not end the child).
+		os.Stdout.Write(bytes.Repeat([]byte("x"), 8<<20))
+		os.Stdout.Write([]byte("\n"))
+		time.Sleep(time.Hour)
+	}
 	if os.Getenv(childEnv) == "1" {
 		if err := worker.LimitAddressSpace(worker.DefaultMemory); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -116,6 +128,125 @@ func TestWorkerKilledFromOutside(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
+	fine(t, w)
+}
+
+// A panel that hijacks Object.prototype.toJSON to hand back 87,000 empty requests (a
+// result under panel.MaxResultBytes whose answer would be megabytes of dropped-request
+// text) does not wedge the worker: its answer is bounded, and the next job runs.
+func TestHijackedResultDoesNotWedge(t *testing.T) {
+	w := newWorker(t)
+	j := gm(`Object.prototype.toJSON = function () { if (this.requests) { const r = JSON.parse("[" + "{},".repeat(86999) + "{}]"); delete Object.prototype.toJSON; return { requests: r }; } return this; };`)
+	done := make(chan error, 1)
+	go func() {
+		r, err := w.Run(context.Background(), j)
+		if err == nil && len(r.Requests)+len(r.Dropped) > panel.MaxRequests+1 {
+			err = fmt.Errorf("%d requests and %d dropped", len(r.Requests), len(r.Dropped))
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("worker.Run still blocked after 10 s")
+	}
+	fine(t, w)
+}
+
+// A worker whose answer line is over the parent's bound, and which then blocks writing
+// the rest, is killed (not waited on for ever): the call is a crashed error in bounded
+// time.
+func TestFloodingWorkerIsKilled(t *testing.T) {
+	w := worker.New([]string{os.Args[0], "-test.run=^$"}, childEnv+"=flood")
+	defer w.Close()
+	done := make(chan error, 1)
+	go func() { _, err := w.Run(context.Background(), gm(`1`)); done <- err }()
+	select {
+	case err := <-done:
+		if k := panel.KindOf(err); k != panel.KindCrashed {
+			t.Fatalf("%v: kind %q, want crashed", err, k)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("worker.Run still blocked after 10 s")
+	}
+}
+
+// Serve never writes an answer over its bound: one that would be (here an error naming
+// a panel whose id is megabytes long) is answered with a bad-result error instead.
+func TestServeBoundsItsAnswer(t *testing.T) {
+	req, err := json.Marshal(map[string]any{"id": 7, "job": panel.Job{Panel: panel.Panel{ID: strings.Repeat("p", 5<<20), Slot: "nowhere"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := worker.Serve(bytes.NewReader(append(req, '\n')), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > 64<<10 {
+		t.Fatalf("an answer of %d bytes", out.Len())
+	}
+	var resp struct {
+		ID    uint64       `json:"id"`
+		Error *panel.Error `json:"error"`
+	}
+	if err := json.NewDecoder(io.Reader(&out)).Decode(&resp); err != nil {
+		t.Fatal(err)
+	}
+	if resp.ID != 7 || resp.Error == nil || resp.Error.Kind != panel.KindResult {
+		t.Fatalf("answer %+v, want id 7 and a bad-result error", resp)
+	}
+}
+
+// A caller whose context ends while every worker is busy with a slow panel gives up at
+// its own deadline, with the context's error, and kills nobody: the slow panels end as
+// their own timeouts, and the next job runs.
+func TestBusyWorkersHonourTheContext(t *testing.T) {
+	w := newWorker(t)
+	slow := make(chan error, worker.Processes)
+	for range worker.Processes {
+		go func() { _, err := w.Run(context.Background(), gm(`for (;;) {}`)); slow <- err }()
+	}
+	time.Sleep(500 * time.Millisecond) // the slow jobs hold every worker
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := w.Run(ctx, gm(`1`))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the waiting call: %v, want the context's deadline", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the waiting call returned after %v, its context allowed 200ms", took)
+	}
+	for range worker.Processes {
+		if err := <-slow; panel.KindOf(err) != panel.KindTimeout {
+			t.Errorf("a slow job: %v, want its own timeout", err)
+		}
+	}
+	fine(t, w)
+}
+
+// A panel that runs out its budget breakAfter times in a row is skipped for a while,
+// at once and without a child, as a skipped error; other panels still run.
+func TestSlowPanelIsSkipped(t *testing.T) {
+	w := newWorker(t)
+	slow := gm(`for (;;) {}`)
+	slow.Budget = 50 * time.Millisecond
+	for range 3 {
+		if _, err := w.Run(context.Background(), slow); panel.KindOf(err) != panel.KindTimeout {
+			t.Fatalf("%v, want timeout", err)
+		}
+	}
+	start := time.Now()
+	_, err := w.Run(context.Background(), slow)
+	if k := panel.KindOf(err); k != panel.KindSkipped {
+		t.Fatalf("the fourth run: %v (kind %q), want skipped", err, k)
+	}
+	if took := time.Since(start); took > slow.Budget {
+		t.Errorf("the skipped run took %v", took)
+	}
 	fine(t, w)
 }
 
