@@ -8,7 +8,7 @@ import (
 )
 
 // newPanelWorker is the process's one panel worker (this binary's `panel-worker`
-// subcommand, a child under a memory cap, started when a panel is first drawn): the bot
+// subcommand: a small pool of children, each under a memory cap, started when a panel is first drawn): the bot
 // and the console both draw game systems' panels through it, never in their own
 // process. nil, with a warning, when the binary cannot name itself: panels are then not
 // drawn, and everything else works.
