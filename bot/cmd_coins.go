@@ -88,7 +88,7 @@ func coinsHandler(op string) CommandFunc {
 			resp = Response{Content: said, Components: undoRow(seq)}
 			return nil
 		})
-		return resp, err
+		return c.withRules(ctx, cmd.ChannelID, resp, err)
 	}
 }
 

@@ -77,10 +77,7 @@ func itemHandler(op string) func(*Core, context.Context, Command) (Response, err
 			resp, err = c.itemAction(tx, t, op, cmd)
 			return err
 		})
-		if err == nil {
-			resp.Posts = append(resp.Posts, c.rulesAfter(ctx, cmd.ChannelID)...)
-		}
-		return resp, err
+		return c.withRules(ctx, cmd.ChannelID, resp, err)
 	}
 }
 

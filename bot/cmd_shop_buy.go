@@ -103,7 +103,7 @@ func (c *Core) trade(ctx context.Context, cmd Command, do func(*market, *storage
 		resp = Response{Content: said, Components: undoRow(seq)}
 		return nil
 	})
-	return resp, err
+	return c.withRules(ctx, cmd.ChannelID, resp, err)
 }
 
 // marketSource starts the Source of a reply recorded by recordCommand: a purchase, a

@@ -308,7 +308,7 @@ func (c *Core) tradeAccept(ctx context.Context, comp Component, args []string) (
 	if err == nil && expired {
 		return Response{}, refusal.New(refusal.NotAllowed, "this offer expired: nothing changes hands (offer again with /trade offer)")
 	}
-	return resp, err
+	return c.withRules(ctx, comp.ChannelID, resp, err)
 }
 
 // swap checks the offer against both holdings now and swaps it, all or nothing.

@@ -162,7 +162,7 @@ func (c *Core) panelRequestClick(ctx context.Context, comp Component, args []str
 		resp, err = c.itemAction(tx, t, strings.TrimPrefix(cmd.Name, "item "), cmd)
 		return err
 	})
-	return resp, err
+	return c.withRules(ctx, comp.ChannelID, resp, err)
 }
 
 // requestCommand is the /item command a request button stands for, naming the entry

@@ -131,6 +131,15 @@ func (c *Core) rulesAfter(ctx context.Context, campaign string) []Action {
 	return c.ruleActions(ctx, notes)
 }
 
+// withRules is a command's answer after an inventory change it made in channel (err
+// nil): what the campaign's rules then said follows as posts.
+func (c *Core) withRules(ctx context.Context, channel string, resp Response, err error) (Response, error) {
+	if err == nil {
+		resp.Posts = append(resp.Posts, c.rulesAfter(ctx, channel)...)
+	}
+	return resp, err
+}
+
 // rulesAfterTags is rulesAfter for a GM's message that had inventory tags applied: a
 // message without them changed no holdings, and costs no run.
 func (c *Core) rulesAfterTags(ctx context.Context, m Message) []Action {
