@@ -158,11 +158,6 @@ func (r *Rules) run(ctx context.Context, campaign string, onTick bool, events ma
 func (r *Rules) runOne(camp *inventory.Campaign, campaign string, h RuleHolding, now time.Time, onTick bool, events []inventory.Event) (inventory.Result, bool, error) {
 	run := r.runnerOf(camp, campaign, h.Character)
 	w := h.World
-	if w.Seen == nil { // never run: its conditions are taken as they are (Pack Rat)
-		if err := run.Prime(w); err != nil {
-			return inventory.Result{}, false, err
-		}
-	}
 	// Time moves on by what passed since the holding was saved — not by the clock's
 	// elapsed, which a change run meanwhile has already counted in part.
 	var res inventory.Result

@@ -249,8 +249,12 @@ func (r *Runner) due(w *World, e *Entry, at ruleAt, rule Rule, step int, events 
 		if err != nil {
 			return false, err
 		}
+		// A rule never seen before (its entry new here, or the rule just edited) takes
+		// its conditions as they stand and fires only as they turn true from here:
+		// Pack Rat's "an entry with no seen is new here" (triggers.js), per entry.
 		key := SeenKey(e.UID, rule)
-		fire := now && !w.Seen[key]
+		before, seen := w.Seen[key]
+		fire := now && seen && !before
 		if record {
 			if w.Seen == nil {
 				w.Seen = map[string]bool{}
@@ -360,28 +364,6 @@ func (r *Runner) move(w *World, dt float64) {
 		}
 		r.setLocal(w, uid, name, v)
 	}
-}
-
-// Prime records what every becomes rule sees now without firing any, so rules of a
-// character already in play whose World has nothing Seen (stored before rules ran)
-// fire only as their conditions turn true from here on.
-func (r *Runner) Prime(w *World) error {
-	for _, e := range w.Inv {
-		for _, rule := range r.rulesOf(e) {
-			if rule.When != "becomes" {
-				continue
-			}
-			now, err := r.all(w, e, rule.Test)
-			if err != nil {
-				return err
-			}
-			if w.Seen == nil {
-				w.Seen = map[string]bool{}
-			}
-			w.Seen[SeenKey(e.UID, rule)] = now
-		}
-	}
-	return nil
 }
 
 // Timed reports whether the character needs the clock: a while rule on one of its

@@ -155,6 +155,27 @@ func TestIfGuards(t *testing.T) {
 	}
 }
 
+// TestNewEntryTakenAsItStands: an entry new to the rules fires its acquired rules but
+// takes its becomes conditions as they stand (Pack Rat's "an entry with no seen is new
+// here"), whether or not the character's rules ran before; they fire as they turn true.
+func TestNewEntryTakenAsItStands(t *testing.T) {
+	c, e := ruled(t, `[
+		{"when":"becomes","test":[{"value":"local.v","op":"=","to":0}],"do":[{"message":"zero"}]},
+		{"when":"acquired","do":[{"message":"hello"}]}]`)
+	w := &World{Inv: []*Entry{e}, Locals: map[string]float64{"v": 0}, Seen: map[string]bool{"other/rule": true}}
+	r := c.NewRunner(nil)
+	res, err := r.After(w, []Event{{Kind: "acquired", UID: e.UID}})
+	if err != nil || !slices.Equal(res.Messages, []string{"hello"}) {
+		t.Fatalf("a new entry: %v (%v), want only its acquired rule", res.Messages, err)
+	}
+	w.Locals["v"] = 1
+	r.After(w, nil)
+	w.Locals["v"] = 0
+	if res, _ := r.After(w, nil); !slices.Equal(res.Messages, []string{"zero"}) {
+		t.Errorf("turning true later: %v, want zero", res.Messages)
+	}
+}
+
 // TestLegacyShapes: the older trigger shapes as Pack Rat reads them — on:/off:<state>,
 // the event names, if without is, set without to, and a message alone.
 func TestLegacyShapes(t *testing.T) {
@@ -169,6 +190,7 @@ func TestLegacyShapes(t *testing.T) {
 	w := &World{Inv: []*Entry{e}}
 	r := c.NewRunner(nil)
 	e.GM = map[string]bool{"identified": true}
+	r.After(w, nil) // a new entry's conditions are taken as they stand (Pack Rat)
 	e.Own = map[string]bool{"cursed": true}
 	if res, _ := r.After(w, nil); !e.On("attuned") || !slices.Contains(res.Messages, "grips") {
 		t.Errorf("on:cursed: attuned %v %v", e.On("attuned"), res.Messages)
@@ -196,8 +218,10 @@ func TestChainOf11StopsAt10(t *testing.T) {
 	}
 	b.WriteString("]")
 	c, e := ruled(t, b.String())
-	w := &World{Inv: []*Entry{e}, Locals: map[string]float64{"s": 0}}
+	w := &World{Inv: []*Entry{e}, Locals: map[string]float64{"s": -1}}
 	r := c.NewRunner(nil)
+	r.After(w, nil) // a new entry's conditions are taken as they stand (Pack Rat)
+	w.Locals["s"] = 0
 	res, err := r.After(w, nil)
 	if err != nil || !res.Stopped || w.Locals["s"] != MaxChain {
 		t.Fatalf("s = %v, stopped %v (%v); want %d and stopped", w.Locals["s"], res.Stopped, err, MaxChain)
@@ -213,8 +237,11 @@ func TestOscillationReported(t *testing.T) {
 	c, e := ruled(t, `[
 		{"when":"becomes","test":[{"value":"local.v","op":"=","to":0}],"do":[{"set":"local.v","to":1}]},
 		{"when":"becomes","test":[{"value":"local.v","op":"=","to":1}],"do":[{"set":"local.v","to":0}]}]`)
-	w := &World{Inv: []*Entry{e}, Locals: map[string]float64{"v": 0}}
-	res, err := c.NewRunner(nil).After(w, nil)
+	w := &World{Inv: []*Entry{e}, Locals: map[string]float64{"v": -1}}
+	r := c.NewRunner(nil)
+	r.After(w, nil) // a new entry's conditions are taken as they stand (Pack Rat)
+	w.Locals["v"] = 0
+	res, err := r.After(w, nil)
 	want := []HeldBack{{UID: "p", Item: "Probe", Rule: 0}, {UID: "p", Item: "Probe", Rule: 1}}
 	if err != nil || !slices.Equal(res.Held, want) || res.Stopped {
 		t.Fatalf("held %+v stopped %v (%v); want %+v", res.Held, res.Stopped, err, want)

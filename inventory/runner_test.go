@@ -161,17 +161,14 @@ func TestAddresses(t *testing.T) {
 	}
 }
 
-// TestPrime: a runner primed on a character already in play does not fire rules whose
-// conditions were already true.
-func TestPrime(t *testing.T) {
+// TestInPlay: rules first run on a character already in play do not fire rules whose
+// conditions were already true (an entry new to the rules is taken as it stands).
+func TestInPlay(t *testing.T) {
 	c := campaign(t)
 	wand := c.NewEntry("w", c.System.CatalogItem("lr-wand"), 1)
 	wand.Charges = 0
 	w := &World{Inv: []*Entry{wand}}
 	r := c.NewRunner(heatEval)
-	if err := r.Prime(w); err != nil {
-		t.Fatal(err)
-	}
 	if res, _ := r.After(w, nil); len(res.Messages) != 0 || wand.On("cursed") {
 		t.Errorf("an empty wand loaded does not crumble again: %v", res.Messages)
 	}

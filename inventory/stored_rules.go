@@ -24,9 +24,11 @@ type StoredRules struct {
 	At     string             `json:"at"`
 	Locals map[string]float64 `json:"locals,omitempty"`
 	Moving map[string]Moving  `json:"moving,omitempty"`
-	// Seen are the World.Seen keys whose conditions held (one not listed did not):
-	// a list, sorted, as a becomes rule fires on a key not seen true either way.
+	// Seen are the World.Seen keys whose conditions held and Off those whose did not,
+	// each a list, sorted: a key in neither was never seen, and a becomes rule never
+	// seen takes its conditions as they stand (Runner).
 	Seen []string `json:"seen,omitempty" maxItems:"20000"`
+	Off  []string `json:"off,omitempty" maxItems:"20000"`
 	// Had and Worn are the uids of the entries held and of those equipped when rules
 	// last ran, so the next run knows what was acquired, equipped or unequipped since
 	// (Held.Events), whichever way it changed: a tag, a command, a trade, an undo.
@@ -78,6 +80,9 @@ func (c *Campaign) World(h *Held) (*World, time.Time) {
 	for _, k := range r.Seen {
 		w.Seen[k] = true
 	}
+	for _, k := range r.Off {
+		w.Seen[k] = false
+	}
 	at, _ := time.Parse(time.RFC3339Nano, r.At) // ParseStored checked it
 	return w, at
 }
@@ -96,9 +101,12 @@ func (h *Held) KeepWorld(w *World, at time.Time) {
 	for k, on := range w.Seen {
 		if on {
 			r.Seen = append(r.Seen, k)
+		} else {
+			r.Off = append(r.Off, k)
 		}
 	}
 	slices.Sort(r.Seen)
+	slices.Sort(r.Off)
 	for _, e := range w.Inv {
 		r.Had = append(r.Had, e.UID)
 		if e.Equipped {
@@ -148,7 +156,7 @@ func (r *StoredRules) clone() *StoredRules {
 		return nil
 	}
 	return &StoredRules{At: r.At, Locals: maps.Clone(r.Locals), Moving: maps.Clone(r.Moving), Seen: slices.Clone(r.Seen),
-		Had: slices.Clone(r.Had), Worn: slices.Clone(r.Worn)}
+		Off: slices.Clone(r.Off), Had: slices.Clone(r.Had), Worn: slices.Clone(r.Worn)}
 }
 
 // appendJSON appends json.Marshal(r).
@@ -167,6 +175,9 @@ func (r *StoredRules) appendJSON(out []byte) ([]byte, error) {
 	}
 	if len(r.Seen) > 0 {
 		out = jsonappend.Strings(append(out, `,"seen":`...), r.Seen)
+	}
+	if len(r.Off) > 0 {
+		out = jsonappend.Strings(append(out, `,"off":`...), r.Off)
 	}
 	if len(r.Had) > 0 {
 		out = jsonappend.Strings(append(out, `,"had":`...), r.Had)

@@ -61,27 +61,26 @@ func TestRulesMessagesByDM(t *testing.T) {
 		t.Errorf("a rules message in the channel: %q", m.Content)
 	}
 
-	// A coin whose two rules undo each other: the player hears the limit a minute (the
+	// A coin whose two rules undo each other once it is acquired (its acquired rule
+	// turns it to 1: a new entry's becomes rules take it as it stood): the player hears the limit a minute (the
 	// glow was one), the rest summed up; the GM's note is the channel's.
 	h.say(h.gm, `And a coin. [inventory: action="add" item="Restless Coin" who="Mira"]`)
 	coin := h.dmContaining(h.player, "more")
 	lines := strings.Split(coin.Content, "\n")
-	if len(lines) != 5 || lines[0] != "🎒 <#"+h.channel+"> Restless Coin: Heads." || lines[4] != "🎒 <#"+h.channel+"> …and 2 more" {
+	if len(lines) != 5 || lines[0] != "🎒 <#"+h.channel+"> Restless Coin: Tails." || lines[4] != "🎒 <#"+h.channel+"> …and 2 more" {
 		t.Errorf("the rate-limited DM, 4 messages and the rest summed up (with the glow, 6 a minute): %q", lines)
 	}
 	if gm := h.waitChannelPost("(for the GM) Mira's Restless Coin"); strings.Contains(gm.Content, "<@"+h.player.ID+">") {
 		t.Errorf("the player's messages in the GM's note: %q", gm.Content)
 	}
 
-	// Bram takes no direct messages from the bot: his come to the channel, to him. (His
-	// inventory starts empty, and the rules' first run over a character only notes how
-	// things stand, so he holds an item with rules before the coin comes.)
+	// Bram takes no direct messages from the bot: his come to the channel, to him.
 	h.fake.CloseDMs(bo.ID, true)
 	h.postContaining(h.say(h.gm, `[inventory: action="add" item="Ember Tongs" who="Bram"]`), `now="Ember Tongs ×1"`)
 	h.say(h.gm, `Another. [inventory: action="add" item="Restless Coin" who="Bram"]`)
 	fallback := h.waitChannelPost("<@" + bo.ID + "> I could not reach you by direct message")
 	lines = strings.Split(fallback.Content, "\n")
-	if len(lines) != 7 || lines[1] != "🎒 Restless Coin: Heads." || lines[6] != "🎒 Restless Coin: Tails." {
+	if len(lines) != 7 || lines[1] != "🎒 Restless Coin: Tails." || lines[6] != "🎒 Restless Coin: Heads." {
 		t.Errorf("Bram's messages in the channel, the coin's 6 (his limit a minute), without links to it: %q", lines)
 	}
 	h.waitChannelPost("(for the GM) Bram's Restless Coin")

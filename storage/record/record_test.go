@@ -171,7 +171,7 @@ func drawHoldings(t *rapid.T) *inventory.Stored {
 			r.Moving = map[string]inventory.Moving{drawText(t, "moving"): {Rate: f, Until: &until}}
 		}
 		if rapid.Bool().Draw(t, "seen") {
-			r.Seen = []string{drawText(t, "seen key")}
+			r.Seen, r.Off = []string{drawText(t, "seen key")}, []string{drawText(t, "off key")}
 			r.Had, r.Worn = []string{drawText(t, "had")}, []string{drawText(t, "worn")}
 		}
 		st.Rules = r
