@@ -43,6 +43,10 @@ func RowsFit(n int64) error {
 // order, the purse per coin key, and the counter the next entry's uid is made from, so
 // uids are deterministic (the same tags on the same holdings make the same uids, and a
 // regenerated reply names things as the first one did).
+//
+// Stored holdings are values: never changed in place once made (Keep, KeepOver,
+// UndoStored and Clone make new ones, and every writer replaces a record's pointer), so
+// copies of a card record may share them (storage/record.CloneCard).
 type Stored struct {
 	Items []StoredEntry    `json:"items,omitempty" maxItems:"2000"`
 	Purse map[string]int64 `json:"purse,omitempty"`
