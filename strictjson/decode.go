@@ -575,22 +575,31 @@ func (d *decoder) members(depth int, each func(key string)) {
 		if d.failed {
 			return
 		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			d.syntax("unexpected end of input")
-			return
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return
-		default:
-			d.syntax("expected ',' or '}'")
+		if !d.more('}') {
 			return
 		}
 	}
+}
+
+// more reads what follows an object's member or an array's element: a ',' (another
+// comes: true) or the container's close (false); anything else, or the end of the
+// input, is a syntax problem (false).
+func (d *decoder) more(close byte) bool {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		d.syntax("unexpected end of input")
+		return false
+	}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		return true
+	case close:
+		d.pos++
+		return false
+	}
+	d.syntax("expected ',' or '" + string(close) + "'")
+	return false
 }
 
 func (d *decoder) elements(depth int, each func(i int)) {
@@ -612,19 +621,7 @@ func (d *decoder) elements(depth int, each func(i int)) {
 		if d.failed {
 			return
 		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			d.syntax("unexpected end of input")
-			return
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return
-		default:
-			d.syntax("expected ',' or ']'")
+		if !d.more(']') {
 			return
 		}
 	}

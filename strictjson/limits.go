@@ -133,19 +133,7 @@ func (d *decoder) skipMembers(depth int) {
 		if d.skip(depth + 1); d.failed {
 			return
 		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			d.syntax("unexpected end of input")
-			return
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return
-		default:
-			d.syntax("expected ',' or '}'")
+		if !d.more('}') {
 			return
 		}
 	}
