@@ -33,3 +33,12 @@ type SystemRecord struct {
 	InstalledBy string    `json:"installedBy,omitempty"`
 	InstalledAt time.Time `json:"installedAt"`
 }
+
+// Valid refuses a record no store keeps: a version below 1 (an imported system's
+// versions start at 1).
+func (s *SystemRecord) Valid() error {
+	if s.Version < 1 {
+		return Errorf(Invalid, "storage: system %s version %d (versions start at 1)", s.ID, s.Version)
+	}
+	return nil
+}

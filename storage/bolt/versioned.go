@@ -113,10 +113,10 @@ func (t *tx) RulesetVersions(guild, id string) ([]int, error) {
 }
 func (t *tx) RulesetIDs(guild string) ([]string, error) { return t.idsOf(rulesetVersions, guild) }
 
-// PutSystem refuses a version below 1: an imported system's versions start at 1.
+// PutSystem refuses a record that is not Valid.
 func (t *tx) PutSystem(s *storage.SystemRecord) error {
-	if s.Version < 1 {
-		return storage.Errorf(storage.Invalid, "storage: system %s version %d (versions start at 1)", s.ID, s.Version)
+	if err := s.Valid(); err != nil {
+		return err
 	}
 	return putVersion(t, systemVersions, s.Guild, s.ID, s.Version, s)
 }
