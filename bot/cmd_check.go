@@ -69,14 +69,11 @@ func (c *Core) cmdCheck(ctx context.Context, cmd Command) (Response, error) {
 	}
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		camp, err := c.campaign(tx, cmd.ChannelID)
+		t, err := c.channelTable(tx, cmd.ChannelID)
 		if err != nil {
 			return err
 		}
-		t, err := c.openTable(tx, camp)
-		if err != nil {
-			return err
-		}
+		camp := t.camp
 		rec, err := ownCard(t.records, camp, cmd)
 		if err != nil {
 			return err
@@ -147,11 +144,7 @@ func (c *Core) cmdRoll(ctx context.Context, cmd Command) (Response, error) {
 	tag := parser.Tag{Kind: parser.DiceRoll, Attrs: []parser.Attr{{Key: "dice", Value: d.String()}}}
 	var resp Response
 	err = c.store.Update(ctx, func(tx storage.Tx) error {
-		camp, err := c.campaign(tx, cmd.ChannelID)
-		if err != nil {
-			return err
-		}
-		t, err := c.openTable(tx, camp)
+		t, err := c.channelTable(tx, cmd.ChannelID)
 		if err != nil {
 			return err
 		}

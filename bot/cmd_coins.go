@@ -44,14 +44,11 @@ func coinsHandler(op string) CommandFunc {
 	return func(c *Core, ctx context.Context, cmd Command) (Response, error) {
 		var resp Response
 		err := c.store.Update(ctx, func(tx storage.Tx) error {
-			camp, err := c.campaign(tx, cmd.ChannelID)
+			t, err := c.channelTable(tx, cmd.ChannelID)
 			if err != nil {
 				return err
 			}
-			t, err := c.openTable(tx, camp)
-			if err != nil {
-				return err
-			}
+			camp := t.camp
 			if t.inv == nil {
 				return refusal.New(refusal.NotEnabled, "this campaign has no inventories, so no purses: %s", orDefault(t.invWhy, "it names no game system and its ruleset has no items"))
 			}

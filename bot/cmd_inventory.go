@@ -52,14 +52,11 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 	var resp Response
 	var panels *inventoryPanelCall
 	err := c.store.View(ctx, func(tx storage.Tx) error {
-		camp, err := c.campaign(tx, cmd.ChannelID)
+		t, err := c.channelTable(tx, cmd.ChannelID)
 		if err != nil {
 			return err
 		}
-		t, err := c.openTable(tx, camp)
-		if err != nil {
-			return err
-		}
+		camp := t.camp
 		if t.inv == nil {
 			return notEnabledInventory(t.invWhy).Outcome.Err()
 		}

@@ -66,11 +66,7 @@ func itemHandler(op string) func(*Core, context.Context, Command) (Response, err
 	return func(c *Core, ctx context.Context, cmd Command) (Response, error) {
 		var resp Response
 		err := c.store.Update(ctx, func(tx storage.Tx) error {
-			camp, err := c.campaign(tx, cmd.ChannelID)
-			if err != nil {
-				return err
-			}
-			t, err := c.openTable(tx, camp)
+			t, err := c.channelTable(tx, cmd.ChannelID)
 			if err != nil {
 				return err
 			}

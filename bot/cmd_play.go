@@ -59,14 +59,11 @@ func playCommands(r *router) {
 func (c *Core) cmdUse(ctx context.Context, cmd Command) (Response, error) {
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		camp, err := c.campaign(tx, cmd.ChannelID)
+		t, err := c.channelTable(tx, cmd.ChannelID)
 		if err != nil {
 			return err
 		}
-		t, err := c.openTable(tx, camp)
-		if err != nil {
-			return err
-		}
+		camp := t.camp
 		rec, err := findCard(t.records, cmd.Get("name"))
 		if err != nil {
 			return err

@@ -54,14 +54,11 @@ func tradeCommands(r *router) {
 func (c *Core) cmdTradeOffer(ctx context.Context, cmd Command) (Response, error) {
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		camp, err := c.campaign(tx, cmd.ChannelID)
+		t, err := c.channelTable(tx, cmd.ChannelID)
 		if err != nil {
 			return err
 		}
-		t, err := c.openTable(tx, camp)
-		if err != nil {
-			return err
-		}
+		camp := t.camp
 		if t.inv == nil {
 			return refusal.New(refusal.NotEnabled, "this campaign has no inventories to trade: %s", orDefault(t.invWhy, "it names no game system and its ruleset has no items"))
 		}
@@ -279,11 +276,7 @@ func (c *Core) tradeAccept(ctx context.Context, comp Component, args []string) (
 			expired = true
 			return tx.DeleteTrade(o.ChannelID)
 		}
-		camp, err := c.campaign(tx, comp.ChannelID)
-		if err != nil {
-			return err
-		}
-		t, err := c.openTable(tx, camp)
+		t, err := c.channelTable(tx, comp.ChannelID)
 		if err != nil {
 			return err
 		}

@@ -215,6 +215,16 @@ func (c *Core) gmCampaign(tx storage.Tx, cmd Command) (*storage.Campaign, error)
 	return camp, nil
 }
 
+// channelTable opens the table of channelID's campaign (no-campaign when it has none).
+// Call it inside the command's own transaction.
+func (c *Core) channelTable(tx storage.Tx, channelID string) (*table, error) {
+	camp, err := c.campaign(tx, channelID)
+	if err != nil {
+		return nil, err
+	}
+	return c.openTable(tx, camp)
+}
+
 // gmTable opens the table of this channel's campaign for a command only its GMs may use.
 func (c *Core) gmTable(tx storage.Tx, cmd Command) (*table, error) {
 	camp, err := c.gmCampaign(tx, cmd)

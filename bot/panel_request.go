@@ -137,11 +137,7 @@ func (c *Core) panelRequestClick(ctx context.Context, comp Component, args []str
 	op, uid, arg, name := args[0], args[1], args[2], args[3]
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		camp, err := c.campaign(tx, comp.ChannelID)
-		if err != nil {
-			return err
-		}
-		t, err := c.openTable(tx, camp)
+		t, err := c.channelTable(tx, comp.ChannelID)
 		if err != nil {
 			return err
 		}
