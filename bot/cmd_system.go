@@ -84,7 +84,7 @@ func (c *Core) cmdSystemImport(ctx context.Context, cmd Command) (Response, erro
 }
 
 func (c *Core) cmdSystemList(ctx context.Context, cmd Command) (Response, error) {
-	builtins, err := content.Systems()
+	builtins, err := c.builtinSystems()
 	if err != nil {
 		return Response{}, err
 	}
@@ -130,7 +130,7 @@ func (c *Core) cmdSystemExport(ctx context.Context, cmd Command) (Response, erro
 
 // systemChoices offers the built-in systems and the ones imported in the guild.
 func (c *Core) systemChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
-	builtins, err := content.Systems()
+	builtins, err := c.builtinSystems()
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"sheetkeeper/check"
+	"sheetkeeper/content"
 	"sheetkeeper/inventory"
 	"sheetkeeper/ruleset"
 	"sheetkeeper/schedule"
@@ -65,6 +66,9 @@ type Core struct {
 	// systems caches parsed inventory systems the same way (systems.go), at most
 	// maxCachedSystems of them (cache.go).
 	systems *lru[systemKey, *inventory.System]
+	// builtinSystems lists the built-in systems, read once: listing reads every file
+	// (the 5e one is a megabyte), and /system's completer asks on every keystroke.
+	builtinSystems func() ([]content.System, error)
 
 	// pickers caches each loaded ruleset's catalog index (package catalog), built once
 	// per loaded ruleset: *ruleset.Loaded → *catalog.Index (cmd_pick.go, catalogs).
@@ -104,6 +108,7 @@ func New(store storage.Store, opts Options) *Core {
 	c := &Core{store: store, clock: opts.Clock, log: opts.Log, dice: opts.Dice, loaded: map[rulesetKey]*ruleset.Loaded{},
 		systems: newLRU[systemKey, *inventory.System](maxCachedSystems), played: newLRU[playedKey, *played](maxCachedPlayed)}
 	c.router = newRouter()
+	c.builtinSystems = sync.OnceValues(content.Systems)
 	if c.clock == nil {
 		c.clock = schedule.Wall{}
 	}

@@ -59,7 +59,7 @@ func (c *Core) playedSystem(tx storage.Tx, camp *storage.Campaign, l *ruleset.Lo
 func (c *Core) namedSystem(tx storage.Tx, guild, id string, version int) (*played, error) {
 	sys, err := c.lookupSystem(tx, guild, id, version)
 	if refusal.Of(err) == refusal.NotAllowed {
-		return nil, noSystem(id)
+		return nil, c.noSystem(id)
 	}
 	if err != nil {
 		return nil, err
@@ -71,9 +71,9 @@ func (c *Core) namedSystem(tx storage.Tx, guild, id string, version int) (*playe
 	return c.buildSystem(playedKey{sys: sys}, kind)
 }
 
-func noSystem(id string) error {
+func (c *Core) noSystem(id string) error {
 	var ids []string
-	if bs, err := content.Systems(); err == nil {
+	if bs, err := c.builtinSystems(); err == nil {
 		for _, b := range bs {
 			ids = append(ids, b.ID)
 		}
