@@ -50,7 +50,7 @@ func coinsHandler(op string) CommandFunc {
 			}
 			camp := t.camp
 			if t.inv == nil {
-				return refusal.New(refusal.NotEnabled, "this campaign has no inventories, so no purses: %s", orDefault(t.invWhy, "it names no game system and its ruleset has no items"))
+				return t.noInventory("no purses")
 			}
 			rec, err := inventoryCard(t.records, camp, cmd, "changes")
 			if err != nil {

@@ -60,7 +60,7 @@ func (c *Core) cmdTradeOffer(ctx context.Context, cmd Command) (Response, error)
 		}
 		camp := t.camp
 		if t.inv == nil {
-			return refusal.New(refusal.NotEnabled, "this campaign has no inventories to trade: %s", orDefault(t.invWhy, "it names no game system and its ruleset has no items"))
+			return t.noInventory("nothing to trade")
 		}
 		from, err := inventoryCard(t.records, camp, cmd, "trades")
 		if err != nil {
@@ -281,7 +281,7 @@ func (c *Core) tradeAccept(ctx context.Context, comp Component, args []string) (
 			return err
 		}
 		if t.inv == nil {
-			return refusal.New(refusal.NotEnabled, "this campaign has no inventories to trade")
+			return t.noInventory("nothing to trade")
 		}
 		said, changes, err := c.swap(t, o)
 		if err != nil {
