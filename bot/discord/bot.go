@@ -483,7 +483,7 @@ func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 				b.direct(ctx, a)
 				continue
 			}
-			ids := b.post(ctx, a.ChannelID, a.MessageID, split(a.Content, a.Embeds), a.Components)
+			ids := b.postOrLog(ctx, a.ChannelID, a.MessageID, split(a.Content, a.Embeds), a.Components)
 			if a.ReplySeq != 0 && len(ids) > 0 {
 				if err := b.core.RecordPost(ctx, a.ChannelID, a.ReplySeq, ids); err != nil {
 					b.log.Error("discord: recording a post", "channel", a.ChannelID, "reply", a.ReplySeq, "err", err)
@@ -514,9 +514,12 @@ func (b *Bot) perform(ctx context.Context, acts []bot.Action) {
 }
 
 // post sends msgs to the channel, the first as a reply to replyTo (if any) and with the
-// buttons comps (a reply's Undo), and returns the ids of the messages sent.
-func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []message, comps []bot.Row) []string {
+// buttons comps (a reply's Undo), and returns the ids of the messages sent and why any
+// part failed — not logged here, since how bad that is is the caller's to say (a user
+// who takes no direct messages is expected; a channel post lost is an error).
+func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []message, comps []bot.Row) ([]string, error) {
 	var ids []string
+	var failed []error
 	for i, m := range msgs {
 		send := &discordgo.MessageSend{Content: m.content, Embeds: m.embeds, AllowedMentions: noMentions()}
 		if i == 0 && len(comps) > 0 {
@@ -528,10 +531,19 @@ func (b *Bot) post(ctx context.Context, channelID, replyTo string, msgs []messag
 		}
 		sent, err := b.sess.ChannelMessageSendComplex(channelID, send, discordgo.WithContext(ctx))
 		if err != nil {
-			b.log.Error("discord: posting", "channel", channelID, "part", i+1, "of", len(msgs), "err", endpoint.Named(err))
+			failed = append(failed, fmt.Errorf("part %d of %d: %w", i+1, len(msgs), endpoint.Named(err)))
 			continue
 		}
 		ids = append(ids, sent.ID)
+	}
+	return ids, errors.Join(failed...)
+}
+
+// postOrLog is post to a channel, where a part that fails is an error to log.
+func (b *Bot) postOrLog(ctx context.Context, channelID, replyTo string, msgs []message, comps []bot.Row) []string {
+	ids, err := b.post(ctx, channelID, replyTo, msgs, comps)
+	if err != nil {
+		b.log.Error("discord: posting", "channel", channelID, "err", err)
 	}
 	return ids
 }
@@ -549,7 +561,7 @@ func (b *Bot) edit(ctx context.Context, a bot.Action) []string {
 			if i == 0 {
 				comps = a.Components
 			}
-			now = append(now, b.post(ctx, a.ChannelID, "", msgs[i:], comps)...)
+			now = append(now, b.postOrLog(ctx, a.ChannelID, "", msgs[i:], comps)...)
 			break
 		}
 		content, embeds := m.content, m.embeds

@@ -2,7 +2,6 @@ package discord
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -10,11 +9,6 @@ import (
 	"sheetkeeper/bot"
 	"sheetkeeper/bot/discord/endpoint"
 )
-
-// errNothingPosted is why a direct message failed when its channel opened but not one
-// part of it could be posted (Discord's 403 for a user who takes no direct messages
-// from the bot is the common case: it comes on the post, not on opening the channel).
-var errNothingPosted = errors.New("discord: no part of the direct message could be posted")
 
 // direct sends a post meant for a user's direct messages (a.DM; inventory rules'
 // messages, when the campaign says so): the user's DM channel is opened, or found, and
@@ -25,13 +19,16 @@ func (b *Bot) direct(ctx context.Context, a bot.Action) {
 	msgs := split(a.Content, a.Embeds)
 	ch, err := b.sess.UserChannelCreate(a.DM, discordgo.WithContext(ctx))
 	if err == nil {
-		if len(b.post(ctx, ch.ID, "", msgs, a.Components)) > 0 {
+		var ids []string
+		if ids, err = b.post(ctx, ch.ID, "", msgs, a.Components); len(ids) > 0 {
+			if err != nil {
+				b.log.Warn("discord: part of a direct message could not be sent", "user", a.DM, "err", err)
+			}
 			return
 		}
-		err = errNothingPosted
 	}
 	b.log.Warn("discord: a direct message could not be sent; posting it in the channel", "user", a.DM, "channel", a.ChannelID, "err", endpoint.Named(err))
-	b.post(ctx, a.ChannelID, "", split(dmFallback(a), a.Embeds), a.Components)
+	b.postOrLog(ctx, a.ChannelID, "", split(dmFallback(a), a.Embeds), a.Components)
 }
 
 // dmFallback is a direct message's content as posted in its campaign's channel: a note

@@ -84,6 +84,12 @@ func TestRulesMessagesByDM(t *testing.T) {
 		t.Errorf("Bram's messages in the channel, the coin's 6 (his limit a minute), without links to it: %q", lines)
 	}
 	h.waitChannelPost("(for the GM) Bram's Restless Coin")
+	// Closed DMs are expected of some players: a warning that says so, with Discord's
+	// answer, and no error (an error is a post lost).
+	logs := h.logs.String()
+	if strings.Contains(logs, "level=ERROR") || !strings.Contains(logs, "a direct message could not be sent") || !strings.Contains(logs, "403") {
+		t.Errorf("the log for Bram's closed DMs: %s", logs)
+	}
 	if ch, ok := h.fake.DMChannel(bo.ID); ok {
 		if got := h.fake.Messages(ch); len(got) != 0 {
 			t.Errorf("Bram's closed DMs hold %d messages", len(got))
