@@ -397,10 +397,16 @@ func (it *invTag) switchState(rec *storage.CardRecord, h *inventory.Held, key st
 		return err
 	}
 	now := it.c.Now(e).Name + ": " + st.Label + " " + onOff(e.On(key))
-	for _, sc := range it.c.Limits(h.Inv, local) {
-		if sc.Key == key {
-			now += " (" + strings.ToLower(st.Label) + " " + strconv.FormatInt(sc.Count, 10) + "/" + strconv.FormatInt(sc.Limit, 10) + ")"
+	// Only the switched state's count is said, so only its limit is read: reading every
+	// limited state's (Limits) worked the whole sheet out for a state without one.
+	if limit, ok := it.c.Limit(st, local); ok {
+		n := int64(0)
+		for _, x := range h.Inv {
+			if x.On(key) {
+				n++
+			}
 		}
+		now += " (" + strings.ToLower(st.Label) + " " + strconv.FormatInt(n, 10) + "/" + strconv.FormatInt(limit, 10) + ")"
 	}
 	if warn != "" {
 		now += "; " + warn

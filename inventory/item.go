@@ -29,7 +29,7 @@ type Item struct {
 	sys  *System
 	tmpl *Template
 	// folded is Name folded (ruleset.FoldName) as Parse found it, foldedFrom: finding an
-	// entry by name reads it for every entry held (see foldedName).
+	// entry by name reads it for every entry held (see FoldedName).
 	folded, foldedFrom string
 }
 
