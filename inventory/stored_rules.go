@@ -224,10 +224,16 @@ func (c *Campaign) StoredNeedsRules(st *Stored) bool {
 	if st.Rules != nil {
 		return true
 	}
+	// Without a rule in the system's templates and catalog, or the players' own
+	// templates, only an embedded item can bring one.
+	catalog := c.System.index.ruled || len(c.templates) > 0
 	for i := range st.Items {
 		se := &st.Items[i]
 		if se.Item != nil {
 			return true
+		}
+		if !catalog {
+			continue
 		}
 		if it := c.System.CatalogItem(se.ID); it != nil && c.hasRules(it) {
 			return true
