@@ -171,7 +171,7 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 		return nil, ps
 	}
 	h.next, h.rules = st.Next, st.Rules.clone()
-	uids := make(map[string]bool, len(st.Items))
+	uids := newUIDSet(st.Next)
 	// One allocation for every entry, not one each.
 	slab := make([]Entry, len(st.Items))
 	if len(st.Items) > 0 {
@@ -183,14 +183,13 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 		if e == nil {
 			continue
 		}
-		if uids[e.UID] {
+		if uids.add(e.UID) {
 			ps.Add(strictjson.Join(strictjson.Join("items", i), "uid"), "uid %q is used twice", e.UID)
 		}
-		uids[e.UID] = true
 		h.Inv = append(h.Inv, e)
 	}
 	for i := range st.Items {
-		if se := &st.Items[i]; se.In != "" && !uids[se.In] {
+		if se := &st.Items[i]; se.In != "" && !uids.has(se.In) {
 			ps.Add(strictjson.Join(strictjson.Join("items", i), "in"), "is in %q, which is not in the inventory", se.In)
 		}
 	}
