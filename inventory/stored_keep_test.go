@@ -265,3 +265,17 @@ func TestKeepChangeLooksFurther(t *testing.T) {
 		t.Errorf("change\n%s\nwant\n%s", g, w)
 	}
 }
+
+// TestSameCoins: sameCoins says what comparing the purses' nonzero coins says.
+func TestSameCoins(t *testing.T) {
+	purse := rapid.MapOf(rapid.SampledFrom([]string{"gp", "sp", "cp"}), rapid.Int64Range(-1, 2))
+	rapid.Check(t, func(t *rapid.T) {
+		x, y := purse.Draw(t, "x"), purse.Draw(t, "y")
+		if rapid.Bool().Draw(t, "nil") {
+			x = nil
+		}
+		if got, want := sameCoins(x, y), reflect.DeepEqual(nonZero(x), nonZero(y)); got != want {
+			t.Fatalf("sameCoins(%v, %v) = %v", x, y, got)
+		}
+	})
+}
