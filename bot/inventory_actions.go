@@ -544,10 +544,16 @@ func purseWords(m *inventory.Money, p inventory.Purse) string {
 func (t *table) locals(rec *storage.CardRecord) func(string) (float64, bool) {
 	var v *sheet.Values
 	return func(name string) (float64, bool) {
-		if v == nil {
-			v = evaluate(t.rules.Ruleset, rec.Card, t.holdings(rec))
+		rs := t.rules.Ruleset
+		if !inventory.ReadsBinding(rs, name) && rs.Sheet.DerivedValue(name) == nil {
+			// The sheet has no value of that name: working out all of it (every item
+			// held, for its itemStats) would read nothing.
+			return 0, false
 		}
-		if n, ok := inventory.BindingMax(t.rules.Ruleset, v)(name); ok {
+		if v == nil {
+			v = evaluate(rs, rec.Card, t.holdings(rec))
+		}
+		if n, ok := inventory.BindingMax(rs, v)(name); ok {
 			return n, true
 		}
 		n, ok := v.Derived[name]
