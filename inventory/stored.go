@@ -46,7 +46,9 @@ func RowsFit(n int64) error {
 //
 // Stored holdings are values: never changed in place once made (Keep, KeepOver,
 // UndoStored and Clone make new ones, and every writer replaces a record's pointer), so
-// copies of a card record may share them (storage/record.CloneCard).
+// copies of a card record may share them (storage/record.CloneCard). The one exception
+// is KeepChange with reuse, which writes over entries its caller made with it and has
+// shown nobody (a message's tags, before the card is saved).
 type Stored struct {
 	Items []StoredEntry    `json:"items,omitempty" maxItems:"2000"`
 	Purse map[string]int64 `json:"purse,omitempty"`
