@@ -397,10 +397,16 @@ func (it *invTag) switchState(rec *storage.CardRecord, h *inventory.Held, key st
 		return err
 	}
 	now := it.c.Now(e).Name + ": " + st.Label + " " + onOff(e.On(key))
-	for _, sc := range it.c.Limits(h.Inv, local) {
-		if sc.Key == key {
-			now += " (" + strings.ToLower(st.Label) + " " + strconv.FormatInt(sc.Count, 10) + "/" + strconv.FormatInt(sc.Limit, 10) + ")"
+	// Only the switched state's count is said, so only its limit is read: reading every
+	// limited state's (Limits) worked the whole sheet out for a state without one.
+	if limit, ok := it.c.Limit(st, local); ok {
+		n := int64(0)
+		for _, x := range h.Inv {
+			if x.On(key) {
+				n++
+			}
 		}
+		now += " (" + strings.ToLower(st.Label) + " " + strconv.FormatInt(n, 10) + "/" + strconv.FormatInt(limit, 10) + ")"
 	}
 	if warn != "" {
 		now += "; " + warn
@@ -538,10 +544,16 @@ func purseWords(m *inventory.Money, p inventory.Purse) string {
 func (t *table) locals(rec *storage.CardRecord) func(string) (float64, bool) {
 	var v *sheet.Values
 	return func(name string) (float64, bool) {
-		if v == nil {
-			v = evaluate(t.rules.Ruleset, rec.Card, t.holdings(rec))
+		rs := t.rules.Ruleset
+		if !inventory.ReadsBinding(rs, name) && rs.Sheet.DerivedValue(name) == nil {
+			// The sheet has no value of that name: working out all of it (every item
+			// held, for its itemStats) would read nothing.
+			return 0, false
 		}
-		if n, ok := inventory.BindingMax(t.rules.Ruleset, v)(name); ok {
+		if v == nil {
+			v = evaluate(rs, rec.Card, t.holdings(rec))
+		}
+		if n, ok := inventory.BindingMax(rs, v)(name); ok {
 			return n, true
 		}
 		n, ok := v.Derived[name]

@@ -94,8 +94,9 @@ type added struct {
 // addedItem is the item the tag's add means, h being the holdings it is added to first.
 func (it *invTag) addedItem(h *inventory.Held) (added, error) {
 	name := strings.TrimSpace(it.attr("item"))
+	want := ruleset.FoldName(name)
 	for _, e := range h.Inv {
-		if ruleset.FoldName(e.Item.Name) == ruleset.FoldName(name) {
+		if e.Item.FoldedName() == want {
 			return added{item: e.Item, held: true}, nil // its JSON, if it has its own, is in h already
 		}
 	}

@@ -97,9 +97,18 @@ func (it *invTag) apply(def string) sheet.Result {
 // heldAs is holdings in play as restored from (or kept into) stored holdings st: valid
 // while the card record still holds st, so the tags of one message restore a card's
 // holdings once, not once a tag.
+//
+// owned: st's entries were made by a tag's commit during the apply of sheets (the
+// table's Applier then, one per apply), and nothing but the card record and this has
+// seen them, so the next tag of that apply may write the card's holdings over them
+// (inventory.Campaign.KeepChange) rather than copy every entry again. Saving the card,
+// a scratch copy of the table or a revert all happen outside an apply, so a later one
+// never writes over holdings they hold.
 type heldAs struct {
-	st *inventory.Stored
-	h  *inventory.Held
+	st     *inventory.Stored
+	h      *inventory.Held
+	owned  bool
+	sheets *sheet.Applier
 }
 
 // open restores rec's holdings for this tag (once per record).
@@ -125,9 +134,15 @@ func (it *invTag) open(rec *storage.CardRecord) (*inventory.Held, error) {
 // tag's outcome is the first card's (rec's) now.
 func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 	res := sheet.Result{Outcome: sheet.Applied(it.nows[rec])}
-	kept := make([]*inventory.Stored, len(it.opened))
+	kept := make([]keptAs, len(it.opened))
+	// Only a tag of one card and no shop writes over what it kept before: one that
+	// refuses on its second card, or fails saving the shop, must leave the first as it
+	// was.
+	alone := len(it.opened) == 1 && it.bought == nil
 	for i, r := range it.opened {
-		st, err := it.c.KeepOver(r.Inventory, it.held[r])
+		ha, ok := it.t.held[r]
+		reuse := alone && ok && ha.owned && ha.st == r.Inventory && ha.sheets == it.t.sheets && ha.sheets != nil
+		st, b, a, err := it.c.KeepChange(r.Inventory, it.held[r], reuse)
 		if err != nil {
 			for _, r := range it.opened {
 				delete(it.t.held, r)
@@ -137,7 +152,7 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 			}
 			return sheet.Result{Outcome: sheet.Refused(err)}
 		}
-		kept[i] = st
+		kept[i] = keptAs{st: st, before: b, after: a, owned: reuse || !sameEntries(st, r.Inventory)}
 	}
 	if it.bought != nil && !it.t.dry {
 		if err := it.t.market.save(it.t.tx); err != nil {
@@ -147,20 +162,34 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 	}
 	for i, r := range it.opened {
 		cr := sheet.CardResult{Card: r.Card.Name, Outcome: sheet.Applied(it.nows[r]), Changes: it.sheet[r]}
-		if b, a := inventory.DiffStored(r.Inventory, kept[i]); b != nil {
-			cr.Changes = append(cr.Changes, sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: b, After: a})
+		k := kept[i]
+		if k.before != nil {
+			cr.Changes = append(cr.Changes, sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: k.before, After: k.after})
 		}
 		if it.bought != nil && r == it.opened[0] {
 			cr.Changes = append(cr.Changes, *it.bought)
 		}
-		r.Inventory = kept[i]
+		r.Inventory = k.st
 		if it.t.held == nil {
 			it.t.held = map[*storage.CardRecord]heldAs{}
 		}
-		it.t.held[r] = heldAs{st: kept[i], h: it.held[r]}
+		it.t.held[r] = heldAs{st: k.st, h: it.held[r], owned: k.owned, sheets: it.t.sheets}
 		res.Cards = append(res.Cards, cr)
 	}
 	return res
+}
+
+// keptAs is one card's holdings as a tag kept them, the change from what they were,
+// and whether their entries are the table's own (heldAs.owned).
+type keptAs struct {
+	st            *inventory.Stored
+	before, after map[string]any
+	owned         bool
+}
+
+// sameEntries reports whether two stored holdings share their entries.
+func sameEntries(x, y *inventory.Stored) bool {
+	return x != nil && y != nil && len(x.Items) > 0 && len(y.Items) > 0 && &x.Items[0] == &y.Items[0]
 }
 
 // revertHoldings undoes holdings changes, newest first, on the cards that still hold

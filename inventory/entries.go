@@ -36,8 +36,10 @@ func (c *Campaign) Add(inv []*Entry, e *Entry) ([]*Entry, *Entry) {
 	limit := c.StackLimit(e)
 	var last *Entry
 	for _, x := range inv {
-		if x == e || x.Parent != e.Parent || x.Compartment != e.Compartment || !c.Stacks(x) ||
-			!sameItem(x.Item, e.Item) || !reflect.DeepEqual(x.Own, e.Own) || !reflect.DeepEqual(x.GM, e.GM) {
+		// The item first: working out whether a row stacks (Stacks reads it as it is now)
+		// costs far more, and a tag adding to 200 rows matches one of them.
+		if x == e || x.Parent != e.Parent || x.Compartment != e.Compartment || !sameItem(x.Item, e.Item) ||
+			!c.Stacks(x) || !reflect.DeepEqual(x.Own, e.Own) || !reflect.DeepEqual(x.GM, e.GM) {
 			continue
 		}
 		n := e.Qty

@@ -14,7 +14,7 @@ func (s *System) FindItem(name string) (*Item, error) {
 	if it := s.CatalogItem(name); it != nil {
 		return it, nil
 	}
-	return findNamed(s.Catalog, name, refusal.UnknownItem, func(it *Item) (string, string, bool) { return it.Name, it.foldedName(), false })
+	return findNamed(s.Catalog, name, refusal.UnknownItem, func(it *Item) (string, string, bool) { return it.Name, it.FoldedName(), false })
 }
 
 // FindEntry finds an entry of an inventory by its item's name as it is now (or its
@@ -24,16 +24,17 @@ func (c *Campaign) FindEntry(inv []*Entry, name string) (*Entry, error) {
 	return findNamed(inv, name, refusal.NotHeld, func(e *Entry) (string, string, bool) {
 		byID := e.Item.ID == name
 		if len(e.Own) == 0 && len(e.GM) == 0 {
-			return e.Item.Name, e.Item.foldedName(), byID
+			return e.Item.Name, e.Item.FoldedName(), byID
 		}
 		n := c.Now(e).Name
 		return n, ruleset.FoldName(n), byID
 	})
 }
 
-// foldedName is the item's name folded: as Parse folded it for a catalog item whose
-// name is still the one folded, else folded now.
-func (it *Item) foldedName() string {
+// FoldedName is the item's name folded (ruleset.FoldName): as Parse folded it for a
+// catalog item whose name is still the one folded, else folded now. A lookup by name
+// among hundreds of held entries reads it for every one.
+func (it *Item) FoldedName() string {
 	if it.foldedFrom == it.Name && it.foldedFrom != "" {
 		return it.folded
 	}

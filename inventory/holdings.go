@@ -293,11 +293,17 @@ const bindingMax = "bindingMax"
 // the local reader of SetState and Limits; false when the ruleset has no binding.
 func BindingMax(rs *ruleset.Ruleset, v *sheet.Values) func(name string) (float64, bool) {
 	return func(name string) (float64, bool) {
-		if name != bindingMax || rs.Items == nil || rs.Items.Binding == nil || v == nil {
+		if !ReadsBinding(rs, name) || v == nil {
 			return 0, false
 		}
 		return math.Floor(v.Ref(&rs.Items.Binding.Max)), true
 	}
+}
+
+// ReadsBinding reports whether name is the Local value BindingMax reads off a sheet of
+// rs, so a caller can tell before working a sheet out that there is nothing to read.
+func ReadsBinding(rs *ruleset.Ruleset, name string) bool {
+	return name == bindingMax && rs.Items != nil && rs.Items.Binding != nil
 }
 
 // Encumbrance is what the character's load means, read against the items block's carry

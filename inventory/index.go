@@ -14,6 +14,8 @@ type index struct {
 	states    map[string]int // key → place in the state order
 	catalog   map[string]*Item
 	money     *Money
+	// ruled: some template or catalog item has rules (most systems' none do).
+	ruled bool
 }
 
 func buildIndex(s *System) *index {
@@ -36,8 +38,12 @@ func buildIndex(s *System) *index {
 	for i, st := range s.States {
 		ix.states[st.Key] = i
 	}
+	for i := range s.Templates {
+		ix.ruled = ix.ruled || len(s.Templates[i].Rules) > 0
+	}
 	for _, it := range s.Catalog {
 		ix.catalog[it.ID] = it
+		ix.ruled = ix.ruled || len(it.Rules) > 0
 	}
 	return ix
 }
@@ -53,7 +59,7 @@ func (s *System) bind() {
 	}
 	for _, it := range s.Catalog {
 		it.tmpl = s.lookupTemplate(it)
-		it.sys = s
+		it.sys, it.self = s, it
 		it.folded, it.foldedFrom = ruleset.FoldName(it.Name), it.Name
 	}
 }
@@ -66,6 +72,11 @@ func (s *System) FeatureByKey(key string) *Feature { return s.index.features[key
 
 // CatalogItem returns a catalog item by id, or nil.
 func (s *System) CatalogItem(id string) *Item { return s.index.catalog[id] }
+
+// inCatalog reports whether it is one of the system's catalog items, as
+// CatalogItem(it.ID) == it does (catalog ids are unique, so each is its id's) without
+// looking it up: Keep asks it of every entry of a holdings on every tag.
+func (s *System) inCatalog(it *Item) bool { return it != nil && it.self == it && it.sys == s }
 
 // resolveTemplate finds a template by id, else by what a legacy group id is now (a
 // template may share its id with the group it was in, and then it is the one meant).

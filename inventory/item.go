@@ -28,8 +28,11 @@ type Item struct {
 	// sys and tmpl cache a catalog item's template, resolved once by Parse.
 	sys  *System
 	tmpl *Template
+	// self is the item itself when it is one of sys's catalog items (bind): a copy of
+	// one is not (its self is the original), so System.inCatalog needs no lookup.
+	self *Item
 	// folded is Name folded (ruleset.FoldName) as Parse found it, foldedFrom: finding an
-	// entry by name reads it for every entry held (see foldedName).
+	// entry by name reads it for every entry held (see FoldedName).
 	folded, foldedFrom string
 }
 

@@ -46,7 +46,9 @@ func RowsFit(n int64) error {
 //
 // Stored holdings are values: never changed in place once made (Keep, KeepOver,
 // UndoStored and Clone make new ones, and every writer replaces a record's pointer), so
-// copies of a card record may share them (storage/record.CloneCard).
+// copies of a card record may share them (storage/record.CloneCard). The one exception
+// is KeepChange with reuse, which writes over entries its caller made with it and has
+// shown nobody (a message's tags, before the card is saved).
 type Stored struct {
 	Items []StoredEntry    `json:"items,omitempty" maxItems:"2000"`
 	Purse map[string]int64 `json:"purse,omitempty"`
@@ -171,7 +173,7 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 		return nil, ps
 	}
 	h.next, h.rules = st.Next, st.Rules.clone()
-	uids := make(map[string]bool, len(st.Items))
+	uids := newUIDSet(st.Next)
 	// One allocation for every entry, not one each.
 	slab := make([]Entry, len(st.Items))
 	if len(st.Items) > 0 {
@@ -183,14 +185,13 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 		if e == nil {
 			continue
 		}
-		if uids[e.UID] {
+		if uids.add(e.UID) {
 			ps.Add(strictjson.Join(strictjson.Join("items", i), "uid"), "uid %q is used twice", e.UID)
 		}
-		uids[e.UID] = true
 		h.Inv = append(h.Inv, e)
 	}
 	for i := range st.Items {
-		if se := &st.Items[i]; se.In != "" && !uids[se.In] {
+		if se := &st.Items[i]; se.In != "" && !uids.has(se.In) {
 			ps.Add(strictjson.Join(strictjson.Join("items", i), "in"), "is in %q, which is not in the inventory", se.In)
 		}
 	}
@@ -348,10 +349,7 @@ func (c *Campaign) KeepOver(prev *Stored, h *Held) (*Stored, error) {
 	if err := RowsFit(int64(len(h.Inv))); err != nil {
 		return nil, err
 	}
-	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: c.System.Money().Map(h.Purse)}
-	if len(st.Purse) == 0 {
-		st.Purse = nil
-	}
+	st := c.keptBare(h)
 	if len(h.Inv) == 0 {
 		return st, nil
 	}
@@ -370,19 +368,39 @@ func (c *Campaign) KeepOver(prev *Stored, h *Held) (*Stored, error) {
 	st.Items = make([]StoredEntry, same, len(h.Inv))
 	copy(st.Items, have[:same])
 	for _, e := range h.Inv[same:] {
-		se := StoredEntry{UID: e.UID, Qty: e.Qty, Equipped: e.Equipped, States: nonEmpty(e.Own), GM: nonEmpty(e.GM),
-			In: e.Parent, Charges: e.Charges, Fill: e.Fill, Out: slices.Clone(e.Out)}
-		switch m, own := h.own[e.Item]; {
-		case own:
-			se.Item = m
-		case c.System.CatalogItem(e.Item.ID) == e.Item:
-			se.ID = e.Item.ID
-		default:
-			return nil, refusal.New(refusal.NotRulesetItem, "entry %s holds %q, an item neither the catalog's nor recorded as its own", e.UID, e.Item.Name)
+		se, err := c.storedEntry(h, e)
+		if err != nil {
+			return nil, err
 		}
 		st.Items = append(st.Items, se)
 	}
 	return st, nil
+}
+
+// storedEntry is entry e of holdings h as Keep writes it: an entry whose item is
+// neither the catalog's nor recorded with Own or Adopt is refused not-ruleset-item.
+func (c *Campaign) storedEntry(h *Held, e *Entry) (StoredEntry, error) {
+	se := StoredEntry{UID: e.UID, Qty: e.Qty, Equipped: e.Equipped, States: nonEmpty(e.Own), GM: nonEmpty(e.GM),
+		In: e.Parent, Charges: e.Charges, Fill: e.Fill, Out: slices.Clone(e.Out)}
+	switch m, own := h.own[e.Item]; {
+	case own:
+		se.Item = m
+	case c.System.inCatalog(e.Item):
+		se.ID = e.Item.ID
+	default:
+		return StoredEntry{}, refusal.New(refusal.NotRulesetItem, "entry %s holds %q, an item neither the catalog's nor recorded as its own", e.UID, e.Item.Name)
+	}
+	return se, nil
+}
+
+// keptBare is holdings h kept without their entries: the uid counter, what rules
+// left and the purse.
+func (c *Campaign) keptBare(h *Held) *Stored {
+	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: c.System.Money().Map(h.Purse)}
+	if len(st.Purse) == 0 {
+		st.Purse = nil
+	}
+	return st
 }
 
 // keptAs reports whether se is what Keep writes for entry e (a NaN fill never is).
@@ -394,7 +412,7 @@ func (c *Campaign) keptAs(h *Held, e *Entry, se *StoredEntry) bool {
 	if m, own := h.own[e.Item]; own {
 		return se.ID == "" && m != nil && se.Item != nil && reflect.ValueOf(m).Pointer() == reflect.ValueOf(se.Item).Pointer()
 	}
-	return se.Item == nil && se.ID == e.Item.ID && c.System.CatalogItem(se.ID) == e.Item
+	return se.Item == nil && se.ID == e.Item.ID && c.System.inCatalog(e.Item)
 }
 
 func nonEmpty(m map[string]bool) map[string]bool {

@@ -35,45 +35,50 @@ func DiffStored(before, after *Stored) (b, a map[string]any) {
 	if after == nil {
 		after = &Stored{}
 	}
+	bs, as := before.Items, after.Items
+	if len(bs) == len(as) && len(bs) > 0 && &bs[0] == &as[0] {
+		bs, as = nil, nil // one shares the other's entries (KeepOver)
+	}
+	return diffWithin(before, after, bs, as, len(before.Items)-len(bs))
+}
+
+// diffWithin is DiffStored of before and after whose entries differ only within bs (of
+// before's) and as (of after's), both standing at place from: the entries before them
+// are alike in both, and so are those after them.
+func diffWithin(before, after *Stored, bs, as []StoredEntry, from int) (b, a map[string]any) {
 	b, a = map[string]any{}, map[string]any{}
 	// The entries both hold alike, in the same places from the start or from the end,
 	// are most of them (a tag changes one or two): only the rest between are indexed and
 	// compared by uid. (A uid is once in a holdings, so one alike at both ends is nowhere
 	// in the rest: leaving it out is what comparing it by uid would have found.)
-	bs, as := before.Items, after.Items
-	same := 0
-	if len(bs) == len(as) && len(bs) > 0 && &bs[0] == &as[0] {
-		same = len(bs) // one shares the other's entries (KeepOver)
+	for len(bs) > 0 && len(as) > 0 && sameStoredEntry(&bs[0], &as[0]) {
+		bs, as, from = bs[1:], as[1:], from+1
 	}
-	for same < len(bs) && same < len(as) && sameStoredEntry(&bs[same], &as[same]) {
-		same++
-	}
-	bs, as = bs[same:], as[same:]
 	for len(bs) > 0 && len(as) > 0 && sameStoredEntry(&bs[len(bs)-1], &as[len(as)-1]) {
 		bs, as = bs[:len(bs)-1], as[:len(as)-1]
 	}
-	bi, ai := uidIndexOf(bs, same), uidIndexOf(as, same)
+	bi, ai := uidIndexOf(bs, 0), uidIndexOf(as, 0)
 	bItems, aItems := map[string]any{}, map[string]any{}
 	for uid, i := range bi {
 		j, ok := ai[uid]
-		if ok && sameStoredEntry(&before.Items[i], &after.Items[j]) {
+		if ok && sameStoredEntry(&bs[i], &as[j]) {
 			continue
 		}
-		bItems[uid] = placed(before, i)
+		bItems[uid] = placed(&bs[i], from+i)
 		aItems[uid] = nil
 		if ok {
-			aItems[uid] = placed(after, j)
+			aItems[uid] = placed(&as[j], from+j)
 		}
 	}
 	for uid, j := range ai {
 		if _, ok := bi[uid]; !ok {
-			bItems[uid], aItems[uid] = nil, placed(after, j)
+			bItems[uid], aItems[uid] = nil, placed(&as[j], from+j)
 		}
 	}
 	if len(bItems) > 0 {
 		b[changeItems], a[changeItems] = bItems, aItems
 	}
-	if !maps.Equal(nonZero(before.Purse), nonZero(after.Purse)) {
+	if !sameCoins(before.Purse, after.Purse) {
 		b[changePurse], a[changePurse] = genericPurse(nonZero(before.Purse)), genericPurse(nonZero(after.Purse))
 	}
 	if before.Next != after.Next {
@@ -178,8 +183,9 @@ func putBack(out *Stored, items map[string]any) bool {
 	return len(out.Items) <= MaxHeld
 }
 
-func placed(st *Stored, i int) any {
-	return map[string]any{"at": float64(i), "entry": st.Items[i].generic()}
+// placed is entry e standing at place at, as a change records it.
+func placed(e *StoredEntry, at int) any {
+	return map[string]any{"at": float64(at), "entry": e.generic()}
 }
 
 // generic is genericJSON(e) built directly (a tag's change holds an entry or two, and
@@ -276,6 +282,22 @@ func sameSwitches(x, y map[string]bool) bool {
 		return false
 	}
 	return len(x) == 0 || maps.Equal(x, y)
+}
+
+// sameCoins is maps.Equal(nonZero(x), nonZero(y)) without making either: every tag
+// compares the purse it leaves with the one it found.
+func sameCoins(x, y map[string]int64) bool {
+	for k, n := range x {
+		if n != 0 && y[k] != n {
+			return false
+		}
+	}
+	for k, n := range y {
+		if n != 0 && x[k] != n {
+			return false
+		}
+	}
+	return true
 }
 
 func nonZero(p map[string]int64) map[string]int64 {

@@ -224,13 +224,32 @@ func (c *Campaign) StoredNeedsRules(st *Stored) bool {
 	if st.Rules != nil {
 		return true
 	}
-	r := c.NewRunner(nil)
+	// Without a rule in the system's templates and catalog, or the players' own
+	// templates, only an embedded item can bring one.
+	catalog := c.System.index.ruled || len(c.templates) > 0
 	for i := range st.Items {
 		se := &st.Items[i]
 		if se.Item != nil {
 			return true
 		}
-		if it := c.System.CatalogItem(se.ID); it != nil && len(r.rulesOf(&Entry{Item: it})) > 0 {
+		if !catalog {
+			continue
+		}
+		if it := c.System.CatalogItem(se.ID); it != nil && c.hasRules(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasRules reports whether an item has rules (Runner.rulesOf is not empty) without
+// gathering them: StoredNeedsRules asks it of every entry after every message.
+func (c *Campaign) hasRules(it *Item) bool {
+	if len(it.Rules) > 0 {
+		return true
+	}
+	for t := range c.System.lineage(c.itemTemplate(it)) {
+		if len(t.Rules) > 0 {
 			return true
 		}
 	}
