@@ -212,11 +212,12 @@ func (s *store) join(view *pendingKV, failures uint64, done chan error) (alone *
 }
 
 // remember keeps the cards a function wrote in the memo, so the next command to read
-// them finds them decoded (see record.CardMemo): the last bytes of each.
+// them finds them decoded (see record.CardMemo): the last bytes of each, and the copy
+// taken as they were written.
 func (s *store) remember(written []writtenCard) {
 	for i, w := range slices.Backward(written) {
 		if !slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }) {
-			s.cards.Remember(w.key, w.raw, w.rec)
+			s.cards.Keep(w.key, w.raw, w.rec)
 		}
 	}
 }
