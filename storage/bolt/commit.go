@@ -113,7 +113,7 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 		return fmt.Errorf("storage: begin transaction: %w", err)
 	}
 	s.runs++
-	view := &pendingKV{rtx: rtx, p: &s.pending, run: s.runs, writes: make([]write, 0, 8), undo: make([]undoEntry, 0, 8)}
+	view := &pendingKV{rtx: rtx, p: &s.pending, run: s.runs, writes: make([]write, 0, 8), undo: make([]undoEntry, 0, 8), opened: make([]openBucket, 0, 8)}
 	t := &tx{kv: view, cards: &s.cards, camps: &s.camps}
 	returned := false
 	defer func() {

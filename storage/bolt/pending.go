@@ -216,6 +216,7 @@ type pendingKV struct {
 	writes []write
 	undo   []undoEntry
 	seqs   []seqUndo
+	opened []openBucket // see bucket
 }
 
 // seqUndo is a bucket's pending sequence before the function took a number.
@@ -232,7 +233,27 @@ type undoEntry struct {
 	had    bool
 }
 
-func (k *pendingKV) bucket(name []byte) (*bolt.Bucket, error) { return bucketIn(k.rtx, name) }
+// bucket is the read transaction's bucket name, opened once per function: a read-only
+// bbolt transaction keeps no open buckets, so each lookup would search the root and
+// build the bucket again (a reply reads its five buckets a dozen times, under the run
+// lock).
+func (k *pendingKV) bucket(name []byte) (*bolt.Bucket, error) {
+	for _, o := range k.opened {
+		if bytes.Equal(o.name, name) {
+			return o.bk, nil
+		}
+	}
+	bk, err := bucketIn(k.rtx, name)
+	if err == nil {
+		k.opened = append(k.opened, openBucket{name, bk})
+	}
+	return bk, err
+}
+
+type openBucket struct {
+	name []byte
+	bk   *bolt.Bucket
+}
 
 func (k *pendingKV) get(bucket, key []byte) ([]byte, error) {
 	if e, ok := k.p.lookup(bucket, key); ok {
