@@ -35,7 +35,8 @@ import (
 // commit. Only a holder of the run lock touches the pending writes: before its function
 // runs it catches up with what the committer published — it drops the writes bbolt now
 // holds (settle), or all of them after a failure (reset) — and it then runs its function
-// over the result.
+// over the result. (bbolt itself still makes a commit that grows its memory map wait for
+// the read transaction of the function running: it remaps under its mmap lock.)
 //
 // The open batch goes to the committer as soon as both are ready: a function joining
 // an empty batch while the committer is free hands it over at once, and the committer,
