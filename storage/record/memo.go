@@ -40,7 +40,8 @@ type memoEntry[T any] struct {
 	spare *T
 }
 
-// maxMemo bounds a memo (a 2 KB card takes about 8 KB with its decoded form).
+// maxMemo bounds a memo (a 2 KB card takes about 8 KB with its decoded form, and its
+// decoded form again while a spare waits for the next reader).
 const maxMemo = 4096
 
 // Lookup returns a copy of the record decoded from raw (the entry's spare, or clone of
