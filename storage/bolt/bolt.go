@@ -93,7 +93,7 @@ func open(path string, opts Options) (*store, error) {
 		db.Close()
 		return nil, err
 	}
-	s := &store{db: db, batches: make(chan *batch, 1), stopped: make(chan struct{}), open: &batch{id: 1}, hold: -1, onUpdate: opts.OnUpdate}
+	s := &store{db: db, batches: make(chan *batch, 1), stopped: make(chan struct{}), open: &batch{id: 1}, onUpdate: opts.OnUpdate}
 	go s.commitLoop()
 	return s, nil
 }
@@ -292,14 +292,22 @@ type store struct {
 	closed  atomic.Bool
 	updates sync.WaitGroup // Updates under way: Close waits for them
 
-	// run is the run lock (see commit.go); it guards the fields after it. waiting
+	// run is the run lock (see commit.go); it guards the fields up to hand. waiting
 	// counts the callers waiting for it.
-	run        sync.Mutex
-	waiting    atomic.Int32
-	pending    pending
-	open       *batch // the functions run since the last hand-over
+	run     sync.Mutex
+	waiting atomic.Int32
+	pending pending
+	runs    uint64 // the functions run so far: the last one's number
+	settled uint64 // pending holds no write of a function up to this number
+	resets  uint64 // the failures counted when pending was last reset
+
+	// hand is the hand-over lock (see commit.go); it guards the fields after it.
+	hand       sync.Mutex
+	open       *batch // the functions joined since the last hand-over
 	committing bool   // the committer has a batch
-	hold       int    // lets go of the lock the ready open batch waits for; -1: none
+	committed  uint64 // the number of the last function whose batch is committed
+	failures   uint64 // the commits failed so far
+	failErr    error  // the last failed commit's error
 
 	batches chan *batch   // to the committer; holds one
 	stopped chan struct{} // closed when the committer has finished

@@ -17,38 +17,53 @@ import (
 // commands a second. Updates are therefore committed in batches:
 //
 //   - Each caller runs its own function, on its own goroutine, holding the run lock, so
-//     functions run one at a time. A function reads through a read transaction of what
-//     is committed with the writes of the batches not yet committed laid over it
-//     (pendingKV), so it sees what every function before it wrote, exactly as if each
-//     had its own transaction in the order they took the lock. What it writes joins the
-//     open batch, and its caller waits for that batch's commit.
+//     functions run one at a time, numbered in the order they take it. A function reads
+//     through a read transaction of what is committed with the writes of the batches
+//     not yet committed laid over it (pendingKV), so it sees what every function before
+//     it wrote, exactly as if each had its own transaction in that order. What it writes
+//     joins the open batch, and its caller waits for that batch's commit.
 //   - One committer goroutine writes a closed batch into one bbolt transaction and
 //     commits it with its fsyncs, then answers the batch's callers. A lone writer — its
 //     function the whole batch, the committer free, no one waiting — commits its batch
 //     on its own goroutine instead (alone), sparing the hand-over both ways.
 //
-// The open batch goes to the committer as soon as the committer is free and the callers
-// already waiting for the run lock then have run: handed over by the last of them, or by
-// the committer itself when it finishes a commit and no one is waiting. So
-// while one batch is written and synced, the next is being run: the disk and the CPU
-// work at once, a lone caller waits for no one (no timer, unlike bbolt's DB.Batch, and
-// no other goroutine to run its function), and under load a batch grows by itself to
-// whatever ran during the last commit, so busy channels share one fsync.
+// Two locks, so the committer never waits behind the callers. The run lock is held for
+// a whole function, and up to every channel's caller queues for it; the committer never
+// takes it. The hand-over lock guards only the open batch, whether the committer has
+// one, and what the commits so far published (the last committed function's number, the
+// failures counted); it is held for a few field changes, never for a function or a
+// commit. Only a holder of the run lock touches the pending writes: before its function
+// runs it catches up with what the committer published — it drops the writes bbolt now
+// holds (settle), or all of them after a failure (reset) — and it then runs its function
+// over the result. (bbolt itself still makes a commit that grows its memory map wait for
+// the read transaction of the function running: it remaps under its mmap lock.)
+//
+// The open batch goes to the committer as soon as both are ready: a function joining
+// an empty batch while the committer is free hands it over at once, and the committer,
+// when it finishes a commit, takes the open batch on the spot if anything joined it
+// meanwhile, else is free. So while one batch is written and synced, the next is being
+// run: the disk and the CPU work at once, the disk is never idle while a batch waits, a
+// lone caller waits for no one (no timer, unlike bbolt's DB.Batch, and no other
+// goroutine to run its function), and under load a batch grows by itself to whatever
+// ran during the last commit, so busy channels share one fsync.
 //
 // A panic in a function (or t.FailNow) happens on its caller's goroutine, as it would
 // without group commit. A function that fails, panics or exits leaves no trace: its
 // writes are taken back out of the pending writes (pendingKV.takeBack) before the lock
 // is let go, and never reach a batch. When a commit fails, its callers get the error,
-// and so do the callers of the batch run after it (they may have read what failed to
-// commit); the pending writes are dropped and bbolt is read afresh.
+// and so do the callers of the batch run after it and the function running as it fails
+// (they may have read what failed to commit): a function joining a batch checks that no
+// commit failed since it caught up. The next function to run drops the pending writes,
+// and bbolt is read afresh.
 //
 // Every caller returns after its writes (and everything it read) are durable, or with
 // the commit's error. A function that wrote nothing while nothing was pending returns
 // at once.
 
-// batch is the functions run since the last hand-over, and what they wrote.
+// batch is the functions that joined since the last hand-over, and what they wrote.
 type batch struct {
 	id     uint64
+	last   uint64       // the number of the last function to join (see store.runs)
 	done   []chan error // one per function that wrote or read pending writes
 	writes []write
 }
@@ -87,17 +102,19 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 	locked := true
 	defer func() {
 		if locked {
-			s.release()
+			s.run.Unlock()
 		}
 	}()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	failures := s.catchUp()
 	rtx, err := s.db.Begin(false)
 	if err != nil {
 		return fmt.Errorf("storage: begin transaction: %w", err)
 	}
-	view := &pendingKV{rtx: rtx, p: &s.pending, batch: s.open.id, writes: make([]write, 0, 8), undo: make([]undoEntry, 0, 8)}
+	s.runs++
+	view := &pendingKV{rtx: rtx, p: &s.pending, run: s.runs, writes: make([]write, 0, 8), undo: make([]undoEntry, 0, 8), opened: make([]openBucket, 0, 8)}
 	t := &tx{kv: view, cards: &s.cards, camps: &s.camps}
 	returned := false
 	defer func() {
@@ -119,10 +136,12 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 		return nil // read only what is durable, wrote nothing
 	}
 	done := make(chan error, 1)
-	s.open.done = append(s.open.done, done)
-	s.open.writes = append(s.open.writes, view.writes...)
-	alone := s.alone()
-	s.release()
+	alone, err := s.join(view, failures, done)
+	if err != nil {
+		view.takeBack()
+		return err
+	}
+	s.run.Unlock()
 	locked = false
 
 	// While the batch commits, keep what fn wrote in the memo.
@@ -134,90 +153,92 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 	if len(t.written) > 0 {
 		wg.Go(func() { s.remember(t.written) }) // on the other core, while this one commits
 	}
-	s.commit(alone)
+	if next := s.commit(alone); next != nil {
+		s.batches <- next // never waits: the committer is free, the buffer empty
+	}
 	wg.Wait()
 	return <-done
 }
 
+// catchUp brings the pending writes up to what the commits have published, for the
+// function about to run (under the run lock): after a failed commit it drops them all
+// (what ran after the failed batch failed with it), else it drops those of the functions
+// whose batches bbolt now holds. It returns the failures counted, for join.
+func (s *store) catchUp() (failures uint64) {
+	s.hand.Lock()
+	committed, failures := s.committed, s.failures
+	s.hand.Unlock()
+	switch {
+	case failures != s.resets:
+		s.pending.reset()
+		s.resets = failures
+	case committed != s.settled:
+		s.pending.settle(committed)
+	}
+	s.settled = committed
+	return failures
+}
+
+// join adds a function that ran (view, its caller answered on done) to the open batch,
+// unless a commit failed since it caught up (failures then): it may have read what
+// failed, so it fails with that commit's error. A function joining while the committer
+// is free has the batch to itself (the committer takes every batch that is not empty
+// as it finishes): join hands it over at once — to the committer, or, when no one waits
+// for the run lock, to its caller to commit alone. A lone writer so starts its commit at
+// once: handed to the committer, the batch waited for the caller to remember its cards
+// (the committer, woken on the caller's core, did not start before it was free: ~50 µs)
+// and the caller for its wake-up after the commit (~25 µs), a third of a reply's time
+// above the commit. Callers that come while it commits make the next batch, which goes
+// to the committer.
+func (s *store) join(view *pendingKV, failures uint64, done chan error) (alone *batch, err error) {
+	s.hand.Lock()
+	defer s.hand.Unlock()
+	if s.failures != failures {
+		return nil, s.failErr
+	}
+	b := s.open
+	b.done = append(b.done, done)
+	b.writes = append(b.writes, view.writes...)
+	b.last = view.run
+	if s.committing {
+		return nil, nil
+	}
+	s.open = &batch{id: b.id + 1}
+	s.committing = true
+	if s.waiting.Load() == 0 {
+		return b, nil
+	}
+	s.batches <- b // never waits: the committer is free only once it has taken the last
+	return nil, nil
+}
+
 // remember keeps the cards a function wrote in the memo, so the next command to read
-// them finds them decoded (see record.CardMemo): the last bytes of each.
+// them finds them decoded (see record.CardMemo): the last bytes of each, and the copy
+// taken as they were written.
 func (s *store) remember(written []writtenCard) {
 	for i, w := range slices.Backward(written) {
 		if !slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }) {
-			s.cards.Remember(w.key, w.raw, w.rec)
+			s.cards.Keep(w.key, w.raw, w.rec)
 		}
 	}
 }
 
-// alone takes the open batch for its caller to commit on its own goroutine, when the
-// batch is that caller's function alone, the committer is free and no one waits for the
-// run lock. A lone writer then starts its commit at once: handed to the committer, the
-// batch waited for the caller to remember its cards (the committer, woken on the
-// caller's core, did not start before it was free: ~50 µs) and the caller for its wake-up
-// after the commit (~25 µs), a third of a reply's time above the commit. Callers that
-// come while it commits make the next batch, which goes to the committer as usual.
-func (s *store) alone() *batch {
-	if s.committing || len(s.open.done) != 1 || s.waiting.Load() > 0 {
-		return nil
-	}
-	b := s.open
-	s.open = &batch{id: b.id + 1}
-	s.committing = true
-	s.hold = -1
-	return b
-}
-
-// maxBatch is the most functions a batch waits to take in while callers keep arriving.
-const maxBatch = 128
-
-// release lets go of the run lock, handing the open batch over first if it is time.
-func (s *store) release() {
-	s.handOver()
-	s.run.Unlock()
-}
-
-// handOver sends the open batch to the committer once it is ready — the committer free,
-// the batch not empty — and the callers already waiting for the run lock when it became
-// ready have run: they join it, so what was queued goes in one commit. Callers that
-// come after them do not hold it back, so a stream of them (failing ones never join)
-// cannot keep a free committer idle. It runs under the run lock each time the lock is
-// let go and when the committer finishes, so a ready batch waits for no one else. The
-// send never waits: the committer is free only once it has taken the last batch from
-// the buffer.
-func (s *store) handOver() {
-	if s.committing || len(s.open.done) == 0 {
-		s.hold = -1
-		return
-	}
-	switch {
-	case s.hold < 0: // ready from now
-		s.hold = int(s.waiting.Load())
-	case s.hold > 0: // one of those callers has run
-		s.hold--
-	}
-	if s.hold > 0 && s.waiting.Load() > 0 && len(s.open.done) < maxBatch {
-		return
-	}
-	s.hold = -1
-	b := s.open
-	s.open = &batch{id: b.id + 1}
-	s.committing = true
-	s.batches <- b
-}
-
-// commitLoop is the committer: it writes each batch, answers its callers, and takes the
-// next open batch, if anything ran meanwhile.
+// commitLoop is the committer: it commits each batch handed to it, and the open batch
+// after it for as long as one is ready when it finishes.
 func (s *store) commitLoop() {
 	defer close(s.stopped)
 	for b := range s.batches {
-		s.commit(b)
+		for b != nil {
+			b = s.commit(b)
+		}
 	}
 }
 
 // commit is the committer's work on batch b, on the committer's goroutine or on a lone
-// caller's (alone): write it, answer its callers, then free the committer and hand the
-// next batch over if it is ready.
-func (s *store) commit(b *batch) {
+// caller's (alone): write it, publish the outcome, answer its callers (and on a failure
+// those of the open batch), and return the open batch when something joined it during
+// the commit — the committer's next — or nil, the committer then free.
+func (s *store) commit(b *batch) (next *batch) {
 	var err error
 	if s.beforeCommit != nil {
 		err = s.beforeCommit(b.id)
@@ -225,22 +246,30 @@ func (s *store) commit(b *batch) {
 	if err == nil {
 		err = s.write(b.writes)
 	}
+	s.hand.Lock()
+	var failed *batch
+	if err != nil {
+		s.failures++
+		s.failErr = err
+		failed, s.open = s.open, &batch{id: s.open.id + 1}
+	} else {
+		s.committed = b.last
+	}
+	if len(s.open.done) > 0 {
+		next, s.open = s.open, &batch{id: s.open.id + 1}
+	} else {
+		s.committing = false
+	}
+	s.hand.Unlock()
 	for _, d := range b.done {
 		d <- err
 	}
-	s.run.Lock()
-	s.committing = false
-	if err != nil {
-		for _, d := range s.open.done {
+	if failed != nil {
+		for _, d := range failed.done {
 			d <- err
 		}
-		s.open = &batch{id: s.open.id + 1}
-		s.pending.reset()
-	} else {
-		s.pending.settle(b.id)
 	}
-	s.handOver()
-	s.run.Unlock()
+	return next
 }
 
 // write applies writes, in order, in one transaction and commits it.

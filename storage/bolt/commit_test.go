@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/storagetest"
 )
@@ -65,6 +67,170 @@ func TestFailedCommitFailsWhatReadIt(t *testing.T) {
 	}
 	s.beforeCommit = nil
 	if err := s.Update(ctx, spend(10)); err != nil {
+		t.Fatalf("after the failure the store reads what is durable: %v", err)
+	}
+}
+
+// TestCommitterDoesNotWaitForRunningFunction: a batch that joined while another
+// commits is committed next while a function holds the run lock — the committer never
+// takes it — and its caller returns before that function ends.
+func TestCommitterDoesNotWaitForRunningFunction(t *testing.T) {
+	s, err := open(filepath.Join(t.TempDir(), "r.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	roomToGrow(t, s)
+	ctx := context.Background()
+	committing, release := make(chan uint64), make(chan error)
+	s.beforeCommit = func(id uint64) error {
+		committing <- id
+		return <-release
+	}
+	put := func(ch string) func(storage.Tx) error {
+		return func(tx storage.Tx) error { return tx.PutGameCard(ch, storagetest.Card("u", "Mira", 10)) }
+	}
+	first, second, third := make(chan error), make(chan error), make(chan error)
+	go func() { first <- s.Update(ctx, put("a")) }()
+	firstID := <-committing // alone: committed on its caller's goroutine
+	ran := make(chan struct{})
+	go func() {
+		second <- s.Update(ctx, func(tx storage.Tx) error {
+			defer close(ran)
+			return put("b")(tx)
+		})
+	}()
+	<-ran // the second joins the open batch before it lets go of the run lock
+	running, gate := make(chan struct{}), make(chan struct{})
+	gated := true
+	defer func() { // let the third go, so Close has nothing to wait for
+		if gated {
+			close(gate)
+		}
+		s.beforeCommit = nil
+	}()
+	go func() {
+		third <- s.Update(ctx, func(tx storage.Tx) error {
+			close(running)
+			<-gate
+			return put("c")(tx)
+		})
+	}()
+	<-running // the third function holds the run lock; the second has joined the open batch
+	release <- nil
+	// All while the third function runs: the first batch answered, the second committed
+	// and answered.
+	timeout := time.After(20 * time.Second)
+	for heard := 0; heard < 3; heard++ {
+		select {
+		case id := <-committing:
+			if id != firstID+1 {
+				t.Fatalf("committing batch %d after %d", id, firstID)
+			}
+			release <- nil
+		case err := <-first:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case err := <-second:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-timeout:
+			t.Fatal("the committer waited for the running function")
+		}
+	}
+	close(gate)
+	gated = false
+	<-committing
+	release <- nil
+	if err := <-third; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// roomToGrow gives s's file free pages, so the commits of a test that holds a function
+// running (its read transaction open) need not grow bbolt's map, which waits for every
+// read transaction to end.
+func roomToGrow(t *testing.T, s *store) {
+	t.Helper()
+	pad := func(del bool) error {
+		return s.db.Update(func(btx *bolt.Tx) error {
+			bk := btx.Bucket(bucketMeta)
+			for i := range 64 {
+				k := fmt.Appendf(nil, "pad-%d", i)
+				if del {
+					if err := bk.Delete(k); err != nil {
+						return err
+					}
+				} else if err := bk.Put(k, make([]byte, 8<<10)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err := pad(false); err != nil {
+		t.Fatal(err)
+	}
+	if err := pad(true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFailedCommitFailsRunningFunction: a function running over a batch's writes when
+// that batch's commit fails gets the commit's error when it returns, though the
+// committer published the failure while it ran; the next function reads what is
+// durable.
+func TestFailedCommitFailsRunningFunction(t *testing.T) {
+	s, err := open(filepath.Join(t.TempDir(), "f.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	roomToGrow(t, s)
+	ctx := context.Background()
+	errDisk := errors.New("disk on fire")
+	committing, release := make(chan uint64), make(chan error)
+	s.beforeCommit = func(id uint64) error {
+		committing <- id
+		return <-release
+	}
+	first, second := make(chan error), make(chan error)
+	go func() {
+		first <- s.Update(ctx, func(tx storage.Tx) error { return tx.PutGameCard("ch", storagetest.Card("u", "Mira", 10)) })
+	}()
+	<-committing
+	read, gate := make(chan struct{}), make(chan struct{})
+	go func() {
+		second <- s.Update(ctx, func(tx storage.Tx) error {
+			if _, err := tx.GameCard("ch", "Mira"); err != nil { // the failing batch's write
+				return err
+			}
+			close(read)
+			<-gate
+			return tx.PutGameCard("ch2", storagetest.Card("u", "Bo", 1))
+		})
+	}()
+	<-read
+	release <- errDisk
+	if err := <-first; !errors.Is(err, errDisk) {
+		t.Fatalf("first: %v", err)
+	}
+	close(gate)
+	if err := <-second; !errors.Is(err, errDisk) {
+		t.Fatalf("second, running over the failed writes as they failed: %v", err)
+	}
+	s.beforeCommit = nil
+	err = s.Update(ctx, func(tx storage.Tx) error {
+		for _, ch := range []string{"ch", "ch2"} {
+			if cards, err := tx.GameCards(ch); err != nil || len(cards) != 0 {
+				return fmt.Errorf("channel %s: %d cards, %v", ch, len(cards), err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatalf("after the failure the store reads what is durable: %v", err)
 	}
 }

@@ -119,8 +119,9 @@ func start(from, pfx []byte) []byte {
 
 // pending is the writes of the batches run but not yet committed, newest per key, kept
 // under the run lock (see commit.go) and read by the functions run under it before
-// what bbolt holds. An entry stays until its batch is committed; a function that starts
-// after that reads it from bbolt.
+// what bbolt holds. Each entry carries the number of the function that wrote it; it
+// stays until the function that runs after its batch committed settles it, and is read
+// from bbolt from then on.
 type pending struct {
 	buckets map[string][]entry    // bucket name → entries sorted by key
 	seqs    map[string]pendingSeq // bucket name → the sequence handed out last
@@ -129,10 +130,10 @@ type pending struct {
 type entry struct {
 	key, value []byte
 	deleted    bool
-	batch      uint64 // the batch that wrote it last
+	run        uint64 // the function that wrote it last (see store.runs)
 }
 
-type pendingSeq struct{ seq, batch uint64 }
+type pendingSeq struct{ seq, run uint64 }
 
 func (p *pending) empty() bool { return len(p.buckets) == 0 && len(p.seqs) == 0 }
 
@@ -175,10 +176,12 @@ func (p *pending) unset(bucket, key []byte) {
 	}
 }
 
-// settle drops the entries of batches up to and including committed: bbolt holds them.
+// settle drops the entries of the functions numbered up to and including committed:
+// their batches are committed (batches take the functions in the order they ran), so
+// bbolt holds them.
 func (p *pending) settle(committed uint64) {
 	for name, es := range p.buckets {
-		es = slices.DeleteFunc(es, func(e entry) bool { return e.batch <= committed })
+		es = slices.DeleteFunc(es, func(e entry) bool { return e.run <= committed })
 		if len(es) == 0 {
 			delete(p.buckets, name)
 		} else {
@@ -186,7 +189,7 @@ func (p *pending) settle(committed uint64) {
 		}
 	}
 	for name, s := range p.seqs {
-		if s.batch <= committed {
+		if s.run <= committed {
 			delete(p.seqs, name)
 		}
 	}
@@ -209,10 +212,11 @@ type write struct {
 type pendingKV struct {
 	rtx    *bolt.Tx
 	p      *pending
-	batch  uint64
+	run    uint64 // the function's number, its entries' tag
 	writes []write
 	undo   []undoEntry
 	seqs   []seqUndo
+	opened []openBucket // see bucket
 }
 
 // seqUndo is a bucket's pending sequence before the function took a number.
@@ -229,7 +233,27 @@ type undoEntry struct {
 	had    bool
 }
 
-func (k *pendingKV) bucket(name []byte) (*bolt.Bucket, error) { return bucketIn(k.rtx, name) }
+// bucket is the read transaction's bucket name, opened once per function: a read-only
+// bbolt transaction keeps no open buckets, so each lookup would search the root and
+// build the bucket again (a reply reads its five buckets a dozen times, under the run
+// lock).
+func (k *pendingKV) bucket(name []byte) (*bolt.Bucket, error) {
+	for _, o := range k.opened {
+		if bytes.Equal(o.name, name) {
+			return o.bk, nil
+		}
+	}
+	bk, err := bucketIn(k.rtx, name)
+	if err == nil {
+		k.opened = append(k.opened, openBucket{name, bk})
+	}
+	return bk, err
+}
+
+type openBucket struct {
+	name []byte
+	bk   *bolt.Bucket
+}
 
 func (k *pendingKV) get(bucket, key []byte) ([]byte, error) {
 	if e, ok := k.p.lookup(bucket, key); ok {
@@ -271,7 +295,7 @@ func (k *pendingKV) set(w write) {
 	if !had {
 		k.undo[len(k.undo)-1].was.key = w.key
 	}
-	k.p.set(w.bucket, entry{key: w.key, value: w.value, deleted: w.deleted, batch: k.batch})
+	k.p.set(w.bucket, entry{key: w.key, value: w.value, deleted: w.deleted, run: k.run})
 	k.writes = append(k.writes, w)
 }
 
@@ -349,7 +373,7 @@ func (k *pendingKV) nextSequence(bucket []byte) (uint64, error) {
 	if k.p.seqs == nil {
 		k.p.seqs = map[string]pendingSeq{}
 	}
-	k.p.seqs[string(bucket)] = pendingSeq{n, k.batch}
+	k.p.seqs[string(bucket)] = pendingSeq{n, k.run}
 	k.writes = append(k.writes, write{bucket: bucket, seq: n})
 	return n, nil
 }

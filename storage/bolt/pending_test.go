@@ -50,8 +50,8 @@ func TestPendingReadsAsModel(t *testing.T) {
 		}
 		defer rtx.Rollback()
 		var p pending
-		apply := func(batch uint64, label string) *pendingKV {
-			view := &pendingKV{rtx: rtx, p: &p, batch: batch}
+		apply := func(run uint64, label string) *pendingKV {
+			view := &pendingKV{rtx: rtx, p: &p, run: run}
 			for i := range rapid.IntRange(0, 15).Draw(rt, label+" writes") {
 				k := key.Draw(rt, label+" key")
 				if rapid.Bool().Draw(rt, label+" delete") {
@@ -84,7 +84,7 @@ func TestPendingReadsAsModel(t *testing.T) {
 			failed.takeBack()
 			model = before
 		}
-		view := &pendingKV{rtx: rtx, p: &p, batch: 3}
+		view := &pendingKV{rtx: rtx, p: &p, run: 3}
 		keys := make([]string, 0, len(model))
 		for k := range model {
 			keys = append(keys, k)

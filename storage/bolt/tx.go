@@ -37,8 +37,10 @@ type chainMark struct {
 type writtenCard struct {
 	key string
 	raw []byte
-	// rec is the record written, the caller's: it may have changed since (see
-	// record.CardMemo.Remember).
+	// rec is a copy of the record as it was written, for the memo (record.CardMemo.Keep):
+	// the caller's may change after the Put. Copying it there (~8 µs, under the run lock)
+	// costs less than encoding the caller's again once the function has returned, to
+	// know it still is what was written (the key sorting twice).
 	rec *storage.CardRecord
 }
 
@@ -191,7 +193,7 @@ func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
 		return err
 	}
 	if t.cards != nil {
-		t.written = append(t.written, writtenCard{cacheKey(bucket, key), data, c})
+		t.written = append(t.written, writtenCard{cacheKey(bucket, key), data, record.CloneCard(c)})
 	}
 	return nil
 }

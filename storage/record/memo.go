@@ -13,13 +13,15 @@ import (
 // (its zero value is ready). sheet's tolerant card decoding is the costliest step of a
 // command: in the bolt backend it runs under the run lock, where commands run one at a
 // time (storage/bolt/commit.go), and in etcd's it is a fifth of a reply's CPU; with the
-// memo, a card read back after a command wrote it
-// costs a byte comparison and a deep copy. An entry is used only when the stored bytes
-// are exactly the bytes it was decoded from, so it can never be stale: it is a pure
-// function's memo, true whatever was committed or rolled back since. A command's freshly
-// written cards go into it from their caller's goroutine after it has let go of the run
-// lock (or, in etcd, after the commit), in parallel with the next commands (see
-// Remember). Keys are the backend's own: one string per stored record.
+// memo, a card read back costs a byte comparison and a deep copy — and none under the
+// run lock when a command wrote it last: the copy the next reader gets (a spare) was
+// made when the card was remembered, off the lock. An entry is used only when the
+// stored bytes are exactly the bytes it was decoded from, so it can never be stale: it
+// is a pure function's memo, true whatever was committed or rolled back since. A
+// command's freshly written cards go into it from their caller's goroutine after it has
+// let go of the run lock (or, in etcd, after the commit), in parallel with the next
+// commands (see Keep and Remember). Keys are the backend's own: one string per stored
+// record.
 type CardMemo struct{ memo Memo[storage.CardRecord] }
 
 // Memo memoises decoding one kind of record: raw JSON → decoded record, used only when
@@ -33,24 +35,38 @@ type Memo[T any] struct {
 type memoEntry[T any] struct {
 	raw []byte
 	rec *T
+	// spare, when not nil, is a copy of rec made off the run lock, handed to the next
+	// reader (once) instead of a copy made then.
+	spare *T
 }
 
-// maxMemo bounds a memo (a 2 KB card takes about 8 KB with its decoded form).
+// maxMemo bounds a memo (a 2 KB card takes about 8 KB with its decoded form, and its
+// decoded form again while a spare waits for the next reader).
 const maxMemo = 4096
 
-// Lookup returns clone of the record decoded from raw, if the memo has it.
+// Lookup returns a copy of the record decoded from raw (the entry's spare, or clone of
+// it), if the memo has it.
 func (c *Memo[T]) Lookup(k string, raw []byte, clone func(*T) *T) *T {
 	c.mu.Lock()
 	e, ok := c.m[k]
-	c.mu.Unlock()
 	if !ok || !bytes.Equal(e.raw, raw) {
+		c.mu.Unlock()
 		return nil
 	}
+	if e.spare != nil {
+		c.m[k] = memoEntry[T]{raw: e.raw, rec: e.rec}
+		c.mu.Unlock()
+		return e.spare
+	}
+	c.mu.Unlock()
 	return clone(e.rec)
 }
 
 // Add keeps rec as the decoding of raw; both must be the memo's own.
-func (c *Memo[T]) Add(k string, raw []byte, rec *T) {
+func (c *Memo[T]) Add(k string, raw []byte, rec *T) { c.add(k, memoEntry[T]{raw: raw, rec: rec}) }
+
+// add keeps e at k, making room first when the memo is full.
+func (c *Memo[T]) add(k string, e memoEntry[T]) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -65,7 +81,7 @@ func (c *Memo[T]) Add(k string, raw []byte, rec *T) {
 			}
 		}
 	}
-	c.m[k] = memoEntry[T]{raw: raw, rec: rec}
+	c.m[k] = e
 }
 
 // Lookup returns a copy of the card record decoded from raw, if the memo has it.
@@ -76,38 +92,52 @@ func (c *CardMemo) Lookup(k string, raw []byte) *storage.CardRecord {
 // Add keeps rec as the decoding of raw; both must be the cache's own.
 func (c *CardMemo) Add(k string, raw []byte, rec *storage.CardRecord) { c.memo.Add(k, raw, rec) }
 
-// Remember keeps what a command wrote at key, raw (the bytes stored, the memo's own
-// from now on) encoding rec (the caller's record, which may have changed since), once
-// its function has returned: a copy of the record it wrote when that record still encodes to exactly the bytes written and reads
-// back from them as itself (roundTrip), else the decoding of the bytes. Checking here,
-// on the caller's goroutine once it has let go of the run lock, rather than copying the
-// record in the Put, keeps the copy out of the run lock, where commands wait for each
-// other.
-func (c *CardMemo) Remember(key string, raw []byte, rec *storage.CardRecord) {
-	if CardEncodesTo(rec, raw) {
-		if d := RoundTrip(rec); d != nil {
-			c.Add(key, raw, d)
-			return
-		}
+// Keep keeps rec as the decoding of raw, for a store that encoded raw from rec
+// (AppendCard) and copied rec as it did (the memo's own from now on), so it need not be
+// encoded again to know it is what was stored: when it reads back as itself (see
+// RoundTrip), with a spare copy for the next reader, else the decoding of raw. A store
+// calls it once the command's function has returned, off its run lock.
+func (c *CardMemo) Keep(key string, raw []byte, rec *storage.CardRecord) {
+	if !roundTrips(rec) {
+		c.decode(key, raw)
+		return
 	}
-	c.decode(key, raw)
+	rec.UpdatedAt = rec.UpdatedAt.UTC()
+	c.memo.add(key, memoEntry[storage.CardRecord]{raw: raw, rec: rec, spare: CloneCard(rec)})
+}
+
+// Remember is Keep for a store that holds only the caller's record (rec, which may have
+// changed since it was encoded to raw, the bytes stored): it keeps a copy of rec when
+// rec still encodes to exactly raw, else the decoding of raw.
+func (c *CardMemo) Remember(key string, raw []byte, rec *storage.CardRecord) {
+	if !CardEncodesTo(rec, raw) {
+		c.decode(key, raw)
+		return
+	}
+	c.Keep(key, raw, CloneCard(rec))
 }
 
 // RoundTrip returns a copy of r equal in every value, type and nil to what decoding
 // r's JSON gives, or nil when that cannot be known without decoding. Decoding a ~1 KB
 // card costs ~100 µs; this check and copy a few µs.
 func RoundTrip(r *storage.CardRecord) *storage.CardRecord {
-	if r.Card == nil || !r.Card.RoundTrips() || !utf8.ValidString(r.OwnerID) || !utf8.ValidString(r.From) {
-		return nil
-	}
-	// A time is written in RFC 3339 and read back in UTC (as a zone-less time) only when
-	// its offset is zero; the monotonic reading is not written.
-	if _, offset := r.UpdatedAt.Zone(); offset != 0 || r.UpdatedAt.Year() < 0 || r.UpdatedAt.Year() > 9999 {
+	if !roundTrips(r) {
 		return nil
 	}
 	d := CloneCard(r)
 	d.UpdatedAt = r.UpdatedAt.UTC()
 	return d
+}
+
+// roundTrips reports whether decoding r's JSON gives back r, its time in UTC.
+func roundTrips(r *storage.CardRecord) bool {
+	if r.Card == nil || !r.Card.RoundTrips() || !utf8.ValidString(r.OwnerID) || !utf8.ValidString(r.From) {
+		return false
+	}
+	// A time is written in RFC 3339 and read back in UTC (as a zone-less time) only when
+	// its offset is zero; the monotonic reading is not written.
+	_, offset := r.UpdatedAt.Zone()
+	return offset == 0 && r.UpdatedAt.Year() >= 0 && r.UpdatedAt.Year() <= 9999
 }
 
 // decode decodes raw (the cache's own copy) and remembers it.

@@ -50,3 +50,36 @@ func TestRoundTripIsDecoding(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepHandsOutCopies: a kept card reads back as the decoding of its bytes, each
+// reader with a copy of its own — the spare made as it was kept, then fresh ones — and
+// a reader's changes reach neither the memo nor the next reader.
+func TestKeepHandsOutCopies(t *testing.T) {
+	var m CardMemo
+	r := benchCard("Mira")
+	raw, err := Encode(r, AppendCard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want storage.CardRecord
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	m.Keep("k", raw, CloneCard(r))
+	if m.memo.m["k"].spare == nil {
+		t.Fatal("kept without a spare: the card does not round-trip")
+	}
+	seen := map[*storage.CardRecord]bool{}
+	for i := range 3 {
+		got := m.Lookup("k", raw)
+		if got == nil || seen[got] || !reflect.DeepEqual(got, &want) {
+			t.Fatalf("read %d: %p (seen %v)\n%#v\nwant\n%#v", i, got, seen[got], got, &want)
+		}
+		seen[got] = true
+		got.Card.Build.Fields["gold"] = -1.0
+		got.Card.Live.Pools["hp"] = sheet.PoolValue{Value: -1}
+	}
+	if m.Lookup("k", append(raw[:len(raw):len(raw)], ' ')) != nil {
+		t.Fatal("a hit for other bytes")
+	}
+}
