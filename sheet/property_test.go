@@ -2,7 +2,9 @@ package sheet
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -136,7 +138,11 @@ func TestPropertySpendRestore(t *testing.T) {
 func TestPropertyApplier(t *testing.T) {
 	// Every set may advance: the reference ones are given an advancement block (each
 	// load is the test's own), so a build change moves pool maximums.
-	sets := []*ruleset.Ruleset{fixture(t, "trials.json"), useRuleset(t, arcanaPath)}
+	arcana := useRuleset(t, arcanaPath)
+	sets := []*ruleset.Ruleset{fixture(t, "trials.json"), arcana}
+	// The arcana card has every spell picked, so uses and casts (which read the whole
+	// sheet but share the build) run beside the live-only ops and advances.
+	spellCaster := caster(t, arcana)
 	for _, f := range referenceFiles {
 		sets = append(sets, reference(t, f))
 	}
@@ -174,15 +180,23 @@ func TestPropertyApplier(t *testing.T) {
 		if rs.Sheet.Live.Pools[0].ID == "hp" {
 			fresh.Build.Fields = casterFields()
 		}
+		if rs == arcana {
+			fresh = spellCaster.Clone()
+		}
 		reused := fresh.Clone()
 		ap := NewApplier(rs)
+		opts := Options{Default: "Mira", Catalogs: inline(rs)}
 		for range rapid.IntRange(1, 25).Draw(t, "steps") {
 			text := randomTag(t, rs)
-			if len(advances) > 0 && rapid.IntRange(0, 3).Draw(t, "advance?") == 0 {
+			switch {
+			case len(advances) > 0 && rapid.IntRange(0, 3).Draw(t, "advance?") == 0:
 				text = fmt.Sprintf(`[sheet: op="advance" %s by="%d"]`, rapid.SampledFrom(advances).Draw(t, "target"), rapid.IntRange(-3, 12).Draw(t, "by"))
+			case rs == arcana && rapid.IntRange(0, 2).Draw(t, "use?") == 0:
+				text = randomUse(t, rs, fresh)
 			}
-			want := Apply(rs, []*Card{fresh}, tag(t, text), Options{Default: "Mira"})
-			got := ap.Apply([]*Card{reused}, tag(t, text), Options{Default: "Mira"})
+			want := Apply(rs, []*Card{fresh}, tag(t, text), opts)
+			got := ap.Apply([]*Card{reused}, tag(t, text), opts)
+
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s:\n got %+v\nwant %+v", text, got, want)
 			}
@@ -191,6 +205,79 @@ func TestPropertyApplier(t *testing.T) {
 			}
 			if got, want := ap.LiveOf(reused), LiveOf(rs, fresh); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: live state\n got %+v\nwant %+v", text, got, want)
+			}
+		}
+	})
+}
+
+// randomUse draws a use or a cast of an entry on card (or of a name it does not have),
+// upcast from one of rs's pools now and then.
+func randomUse(t *rapid.T, rs *ruleset.Ruleset, card *Card) string {
+	names := []string{"nothing"}
+	for _, list := range slices.Sorted(maps.Keys(card.Build.Lists)) {
+		for _, r := range card.Build.Lists[list] {
+			if n, ok := r.Text("name"); ok && r.Marker() != "" {
+				names = append(names, n)
+			}
+		}
+	}
+	op := rapid.SampledFrom([]string{"use", "cast"}).Draw(t, "use op")
+	name := rapid.SampledFrom(names).Draw(t, "entry")
+	if rapid.Bool().Draw(t, "upcast?") {
+		p := rapid.SampledFrom(rs.Sheet.Live.Pools).Draw(t, "upcast pool")
+		return fmt.Sprintf(`[sheet: op=%q name=%q pool=%q]`, op, name, p.ID)
+	}
+	return fmt.Sprintf(`[sheet: op=%q name=%q]`, op, name)
+}
+
+// TestPropertyValuesKinds: the Values an op runs on read as Evaluate's, on every ruleset
+// and over random live states — the live state for every kind of op, and for one that
+// reads the whole sheet (use, advance) every skill, save and derived value too, whether
+// its skills are worked out at once (changesBuild) or when first asked for (readsSheet).
+func TestPropertyValuesKinds(t *testing.T) {
+	arcana := useRuleset(t, arcanaPath)
+	sets := []*ruleset.Ruleset{fixture(t, "trials.json"), arcana}
+	for _, f := range referenceFiles {
+		sets = append(sets, reference(t, f))
+	}
+	spellCaster := caster(t, arcana)
+	rapid.Check(t, func(t *rapid.T) {
+		rs := rapid.SampledFrom(sets).Draw(t, "ruleset")
+		c := newCard(rs, "Mira")
+		c.Build.Fields = map[string]any{"toughness": float64(rapid.IntRange(-3, 3).Draw(t, "toughness"))}
+		switch {
+		case rs == arcana:
+			c = spellCaster.Clone()
+		case rs.Sheet.Live.Pools[0].ID == "hp":
+			c.Build.Fields = casterFields()
+		}
+		for range rapid.IntRange(0, 10).Draw(t, "steps") {
+			Apply(rs, []*Card{c}, tag(t, randomTag(t, rs)), Options{Default: "Mira"})
+		}
+		want := Evaluate(rs, c, nil)
+		for _, kind := range []opKind{liveOnly, readsSheet, changesBuild} {
+			ap := NewApplier(rs)
+			got := ap.evalOf(c).values(ap.ix, c, kind)
+			if !reflect.DeepEqual(got.Live, want.Live) {
+				t.Fatalf("kind %d: live state\n got %+v\nwant %+v", kind, got.Live, want.Live)
+			}
+			if kind == liveOnly {
+				continue
+			}
+			// ProficiencyBonus is read through proficiency(), which works it out when
+			// first asked for.
+			if p := got.proficiency(); p != want.ProficiencyBonus || !reflect.DeepEqual(got.Derived, want.Derived) {
+				t.Fatalf("kind %d: proficiency %v derived %v, want %v %v", kind, p, got.Derived, want.ProficiencyBonus, want.Derived)
+			}
+			for _, k := range rs.Sheet.Skills {
+				if g := got.Ref(&ruleset.ValueRef{SkillMod: k.ID}); g != want.SkillMods[k.ID] {
+					t.Fatalf("kind %d: skill %s %v, want %v", kind, k.ID, g, want.SkillMods[k.ID])
+				}
+			}
+			for _, k := range rs.Sheet.Saves {
+				if g := got.Ref(&ruleset.ValueRef{SaveMod: k.ID}); g != want.SaveMods[k.ID] {
+					t.Fatalf("kind %d: save %s %v, want %v", kind, k.ID, g, want.SaveMods[k.ID])
+				}
 			}
 		}
 	})
