@@ -73,6 +73,9 @@ type Core struct {
 	// pickers caches each loaded ruleset's catalog index (package catalog), built once
 	// per loaded ruleset: *ruleset.Loaded → *catalog.Index (cmd_pick.go, catalogs).
 	pickers sync.Map
+	// builds keeps, per loaded ruleset, what its cards' builds yield from one message to
+	// the next: *ruleset.Loaded → *sheet.Builds (messages.go, sheetBuilds).
+	builds sync.Map
 
 	// post and sched are the scheduled rests' (schedule.go): where the bot's own posts
 	// go, and the scheduler, created by New, run by Start, stopped by Close.

@@ -210,8 +210,11 @@ type table struct {
 	held   map[*storage.CardRecord]heldAs // inventory_tags.go
 	actor  actor                          // who inventory tags act as (cmd_inventory_item.go)
 	// sheets is the Applier the last apply ran its sheet tags through; what it worked
-	// out for the cards holds until they change by other means (sheet.Applier).
+	// out for the cards holds until they change by other means (sheet.Applier). builds
+	// is where apply's Appliers keep what they work out for the next message (nil: they
+	// keep nothing beyond one).
 	sheets *sheet.Applier
+	builds *sheet.Builds
 	// tx is the transaction the table was opened in, for what tags reach beyond the
 	// cards: the channel's shop a buy tag buys from (market, loaded once; nil until a
 	// tag needs it or after a refused buy). A scratch table (dry) reads through it and
@@ -251,7 +254,8 @@ func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) 
 		return nil, err
 	}
 	records = cardRecords(records)
-	t := &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}, dice: c.dice, tx: tx}
+	t := &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}, dice: c.dice, tx: tx,
+		builds: c.sheetBuilds(l)}
 	if t.inv, err = c.playedSystem(tx, camp, l); err != nil {
 		if refusal.Of(err) == "" {
 			return nil, err
@@ -259,6 +263,16 @@ func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) 
 		t.invWhy = plain(err)
 	}
 	return t, nil
+}
+
+// sheetBuilds is where the cards on l keep what their builds yield between messages,
+// made once per loaded ruleset.
+func (c *Core) sheetBuilds(l *ruleset.Loaded) *sheet.Builds {
+	if b, ok := c.builds.Load(l); ok {
+		return b.(*sheet.Builds)
+	}
+	b, _ := c.builds.LoadOrStore(l, sheet.NewBuilds(l.Ruleset))
+	return b.(*sheet.Builds)
 }
 
 // cardRecords drops records without a card, so records and cards stay index for index.
@@ -278,8 +292,14 @@ func cardRecords(records []*storage.CardRecord) []*storage.CardRecord {
 func (t *table) apply(tags []parser.Tag, def string) []applied {
 	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: t.catalogs}
 	// One Applier for the message's sheet tags, so what a card's build yields is worked
-	// out once, not per tag (sheet.Applier).
-	ap := sheet.NewApplier(t.rules.Ruleset)
+	// out once, not per tag (sheet.Applier) — nor, when the build is as it was, per
+	// message (sheet.Builds).
+	var ap *sheet.Applier
+	if t.builds != nil {
+		ap = t.builds.Applier()
+	} else {
+		ap = sheet.NewApplier(t.rules.Ruleset)
+	}
 	t.sheets = ap
 	out := make([]applied, 0, len(tags))
 	for _, tag := range tags {
@@ -361,7 +381,7 @@ func (t *table) save(tx storage.Tx, now time.Time) error {
 // ones: to work out again what earlier tags said.
 func (t *table) scratch() *table {
 	s := &table{camp: t.camp, rules: t.rules, catalogs: t.catalogs, dirty: map[*storage.CardRecord]bool{},
-		dice: t.dice, replay: t.replay, inv: t.inv, invWhy: t.invWhy, tx: t.tx, dry: true}
+		dice: t.dice, replay: t.replay, inv: t.inv, invWhy: t.invWhy, tx: t.tx, dry: true, builds: t.builds}
 	for _, r := range t.records {
 		cp := *r
 		cp.Card = r.Card.Clone()

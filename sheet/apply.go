@@ -137,6 +137,8 @@ func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 type Applier struct {
 	ix    *index
 	known map[*Card]*cardEval
+	// builds, when set, keeps what was worked out beyond this Applier (Builds.Applier).
+	builds *Builds
 }
 
 // NewApplier returns an Applier for cards on rs.
@@ -270,10 +272,19 @@ func (a *Applier) evalOf(card *Card) *cardEval {
 	if e, ok := a.known[card]; ok {
 		return e
 	}
+	if a.builds != nil {
+		if e := a.builds.lookup(card); e != nil {
+			a.known[card] = e
+			return e
+		}
+	}
 	base := evaluateNumbers(a.ix, &card.Build, nil, nil, nil)
 	e := &cardEval{frame: frameOf(a.ix, &card.Build, base)}
 	e.base = *base
 	a.known[card] = e
+	if a.builds != nil {
+		a.builds.keep(card, e)
+	}
 	return e
 }
 

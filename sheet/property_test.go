@@ -183,8 +183,17 @@ func TestPropertyApplier(t *testing.T) {
 		if rs == arcana {
 			fresh = spellCaster.Clone()
 		}
-		reused := fresh.Clone()
-		ap := NewApplier(rs)
+		// reused runs through one Applier, as a message's tags; kept through Appliers of
+		// one Builds, a new one (and a new copy of the card, as read afresh from the
+		// store) at each new message, beside a namesake with another build that takes
+		// turns with it in the Builds.
+		reused, kept := fresh.Clone(), fresh.Clone()
+		namesake, namesakeWant := fresh.Clone(), fresh.Clone()
+		namesake.Build.Fields = maps.Clone(namesake.Build.Fields)
+		namesake.Build.Fields["toughness"] = 9.0
+		namesakeWant.Build = namesake.Build.clone()
+		ap, builds := NewApplier(rs), NewBuilds(rs)
+		message := builds.Applier()
 		opts := Options{Default: "Mira", Catalogs: inline(rs)}
 		for range rapid.IntRange(1, 25).Draw(t, "steps") {
 			text := randomTag(t, rs)
@@ -195,19 +204,32 @@ func TestPropertyApplier(t *testing.T) {
 				text = randomUse(t, rs, fresh)
 			}
 			want := Apply(rs, []*Card{fresh}, tag(t, text), opts)
-			got := ap.Apply([]*Card{reused}, tag(t, text), opts)
-
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s:\n got %+v\nwant %+v", text, got, want)
+			sameAsApply(t, text, ap, reused, fresh, want)
+			if rapid.IntRange(0, 2).Draw(t, "next message?") == 0 {
+				message, kept = builds.Applier(), kept.Clone()
+				if rapid.Bool().Draw(t, "namesake?") {
+					ns := builds.Applier()
+					sameAsApply(t, text, ns, namesake, namesakeWant, Apply(rs, []*Card{namesakeWant}, tag(t, text), opts))
+				}
 			}
-			if !reused.Equal(fresh) {
-				t.Fatalf("%s: the cards differ", text)
-			}
-			if got, want := ap.LiveOf(reused), LiveOf(rs, fresh); !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s: live state\n got %+v\nwant %+v", text, got, want)
-			}
+			sameAsApply(t, text, message, kept, fresh, want)
 		}
 	})
+}
+
+// sameAsApply applies text to card through ap and fails unless it did what Apply did to
+// its twin (want, the card as Apply left it): the same result, card and live state.
+func sameAsApply(t *rapid.T, text string, ap *Applier, card, twin *Card, want Result) {
+	opts := Options{Default: "Mira", Catalogs: inline(ap.ix.rs)}
+	if got := ap.Apply([]*Card{card}, tag(t, text), opts); !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s:\n got %+v\nwant %+v", text, got, want)
+	}
+	if !card.Equal(twin) {
+		t.Fatalf("%s: the cards differ", text)
+	}
+	if got, want := ap.LiveOf(card), LiveOf(ap.ix.rs, twin); !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: live state\n got %+v\nwant %+v", text, got, want)
+	}
 }
 
 // randomUse draws a use or a cast of an entry on card (or of a name it does not have),
