@@ -354,7 +354,7 @@ func (t *table) revert(changes []sheet.Change) []sheet.Change {
 
 func (t *table) touched(name string) {
 	for _, r := range t.records {
-		if ruleset.FoldName(r.Card.Name) == ruleset.FoldName(name) {
+		if ruleset.SameName(r.Card.Name, name) {
 			t.dirty[r] = true
 		}
 	}
