@@ -258,15 +258,13 @@ func (b *embedSet) poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, name stri
 	if err != nil {
 		return ""
 	}
-	var live *sheet.Resolved
-	if b.sheets != nil {
-		live = b.sheets.LiveOf(card)
-	} else {
-		live = sheet.LiveOf(rs, card)
+	pool := func(key string) *sheet.Pool { return b.sheets.Pool(card, key) }
+	if b.sheets == nil {
+		pool = sheet.LiveOf(rs, card).Pool
 	}
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
-		if p := live.Pool(k); p != nil {
+		if p := pool(k); p != nil {
 			parts = append(parts, p.Label+" "+sheet.PoolNow(p, p.Value, p.Temp))
 		}
 	}

@@ -156,6 +156,12 @@ func (a *Applier) LiveOf(card *Card) *Resolved {
 	return a.evalOf(card).frame.resolve(a.ix, &card.Live)
 }
 
+// Pool is card's pool keyed key as it stands, LiveOf(card).Pool(key), without reading
+// the rest of the live state: a reply's summary reads only the pools its tags moved.
+func (a *Applier) Pool(card *Card, key string) *Pool {
+	return a.evalOf(card).frame.pool(key, &card.Live)
+}
+
 // Apply is the package's Apply on the Applier's ruleset.
 func (a *Applier) Apply(cards []*Card, req parser.Tag, opts Options) Result {
 	res := a.apply(cards, req, opts)

@@ -227,8 +227,17 @@ func sameAsApply(t *rapid.T, text string, ap *Applier, card, twin *Card, want Re
 	if !card.Equal(twin) {
 		t.Fatalf("%s: the cards differ", text)
 	}
-	if got, want := ap.LiveOf(card), LiveOf(ap.ix.rs, twin); !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s: live state\n got %+v\nwant %+v", text, got, want)
+	live := LiveOf(ap.ix.rs, twin)
+	if got := ap.LiveOf(card); !reflect.DeepEqual(got, live) {
+		t.Fatalf("%s: live state\n got %+v\nwant %+v", text, got, live)
+	}
+	for _, p := range live.Pools {
+		if got := ap.Pool(card, p.Key); got == nil || *got != p {
+			t.Fatalf("%s: pool %s %+v, want %+v", text, p.Key, got, p)
+		}
+	}
+	if got := ap.Pool(card, "nothing"); got != nil {
+		t.Fatalf("%s: a pool the card does not have reads %+v", text, got)
 	}
 }
 
