@@ -241,15 +241,28 @@ func (a *Applier) apply(cards []*Card, req parser.Tag, opts Options) Result {
 	return Result{Outcome: cr.Outcome, Cards: []CardResult{cr}}
 }
 
+// opRun is what one op runs on, made at once: the op, its working copy of the card,
+// the values it reads and their live state, and its options — one allocation a tag
+// rather than five.
+type opRun struct {
+	op     Op
+	work   Card
+	values Values
+	live   Resolved
+	opts   Options
+}
+
 // applyOne runs one handler on a working copy of card and keeps the copy only when it
 // succeeds.
 func (a *Applier) applyOne(card *Card, req parser.Tag, h opSpec, opts *Options) CardResult {
-	work := &Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
+	run := &opRun{opts: *opts}
+	run.work = Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
 	if h.kind == changesBuild {
-		work = card.Clone()
+		run.work.Build = card.Build.clone()
 	}
-	op := &Op{Rules: a.ix.rs, Card: work, Req: req, Opts: opts, ix: a.ix}
-	op.Values = a.evalOf(card).values(a.ix, op.Card, h.kind)
+	op := &run.op
+	*op = Op{Rules: a.ix.rs, Card: &run.work, Req: req, Opts: &run.opts, ix: a.ix}
+	op.Values = a.evalOf(card).values(a.ix, op.Card, h.kind, run)
 	now, err := h.handler(op)
 	if err != nil {
 		return CardResult{Card: card.Name, Outcome: Refused(err)}
@@ -295,26 +308,24 @@ func (a *Applier) evalOf(card *Card) *cardEval {
 }
 
 // values is the evaluation an op of kind runs on, for work (a working copy of the card e
-// was worked out for, its build the same): evaluateLive's for a live-only op, else
-// evaluateCard's with no items — its skill and save maps filled at once only for an op
-// that changes the build, which must read them as they were. Each op gets its own copy:
-// what Values works out lazily (skills, saves, caps) reads the op's live state.
-func (e *cardEval) values(ix *index, work *Card, kind opKind) *Values {
-	v := e.base
+// was worked out for, its build the same), made in run: evaluateLive's for a live-only
+// op, else evaluateCard's with no items — its skill and save maps filled at once only
+// for an op that changes the build, which must read them as they were. Each op gets its
+// own copy: what Values works out lazily (skills, saves, caps) reads the op's live state.
+func (e *cardEval) values(ix *index, work *Card, kind opKind, run *opRun) *Values {
+	v := &run.values
+	*v = e.base
 	v.build, v.Caps = &work.Build, maps.Clone(e.base.Caps)
-	if kind == liveOnly {
-		v.Live = e.frame.resolve(ix, &work.Live)
-		return &v
-	}
 	if kind == changesBuild {
 		v.evaluateTrained() // before Live is set, as evaluateCard's first pass
 	}
-	if ix.readsLive {
+	live := e.frame.resolveInto(ix, &work.Live, &run.live)
+	if kind != liveOnly && ix.readsLive {
 		// The second, live pass keeps the build's proficiency bonus, read before Live is
 		// set as evaluateCard's first pass reads it.
 		v.proficiency()
-		return evaluate(ix, &work.Build, e.frame.resolve(ix, &work.Live), nil, &v.ProficiencyBonus)
+		return evaluate(ix, &work.Build, live, nil, &v.ProficiencyBonus)
 	}
-	v.Live = e.frame.resolve(ix, &work.Live)
-	return &v
+	v.Live = live
+	return v
 }

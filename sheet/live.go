@@ -320,8 +320,13 @@ func frameOf(ix *index, build *Build, base *Values) liveFrame {
 // resolve reads the stored live state st into the frame: every value where it is
 // stored, else its default. Junk reads as defaults.
 func (f *liveFrame) resolve(ix *index, st *Live) *Resolved {
+	return f.resolveInto(ix, st, &Resolved{})
+}
+
+// resolveInto is resolve filling in r, which it returns.
+func (f *liveFrame) resolveInto(ix *index, st *Live, r *Resolved) *Resolved {
 	s := &ix.rs.Sheet
-	r := &Resolved{Pools: slices.Clone(f.pools)}
+	r.Pools = slices.Clone(f.pools)
 	for i := range r.Pools {
 		r.Pools[i].read(st)
 	}

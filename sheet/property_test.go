@@ -288,7 +288,7 @@ func TestPropertyValuesKinds(t *testing.T) {
 		want := Evaluate(rs, c, nil)
 		for _, kind := range []opKind{liveOnly, readsSheet, changesBuild} {
 			ap := NewApplier(rs)
-			got := ap.evalOf(c).values(ap.ix, c, kind)
+			got := ap.evalOf(c).values(ap.ix, c, kind, &opRun{})
 			if !reflect.DeepEqual(got.Live, want.Live) {
 				t.Fatalf("kind %d: live state\n got %+v\nwant %+v", kind, got.Live, want.Live)
 			}
