@@ -38,21 +38,36 @@ func skip(format string, args ...any) error { return &skipped{why: fmt.Sprintf(f
 // already applied — also as an edit that came first — or deleted before it arrived)
 // does nothing.
 func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
-	// Most messages in a game channel are the players': a read turns them away without
-	// taking a turn at the write lock.
-	camp, gm, err := c.fromGM(ctx, m)
-	if err != nil {
-		return nil
-	}
-	if !gm {
-		return c.tell(ctx, m, camp)
+	return c.onMessage(ctx, m, true)
+}
+
+// onMessage is OnMessage. Most messages in a game channel are the players': a read
+// turns them away without taking a turn at the write lock. An author last found a GM
+// of the channel (gmSeen, when seen allows it) skips that read, which a GM's every
+// reply paid before its write checked the same again: should the write find them no
+// GM any more, they are forgotten and the message goes the usual way.
+func (c *Core) onMessage(ctx context.Context, m Message, seen bool) []Action {
+	key := gmKey{channelID: m.ChannelID, userID: m.Author.ID, webhookID: m.Author.WebhookID}
+	if _, ok := c.gmSeen.Load(key); !ok || !seen {
+		seen = false
+		camp, gm, err := c.fromGM(ctx, m)
+		if err != nil {
+			return nil
+		}
+		if !gm {
+			return c.tell(ctx, m, camp)
+		}
+		c.rememberGM(key)
 	}
 	msg := parser.Read(m.Content)
 	var post []Action
-	err = c.store.Update(ctx, func(tx storage.Tx) error {
+	turnedAway := false
+	err := c.store.Update(ctx, func(tx storage.Tx) error {
 		post = nil
 		camp, err := gmCampaign(tx, m.ChannelID, m.Author)
 		if err != nil {
+			var s *skipped
+			turnedAway = errors.As(err, &s)
 			return err
 		}
 		if _, err := tx.ReplyByMessage(m.ChannelID, m.ID); err == nil {
@@ -67,11 +82,30 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		post, err = c.applyNew(tx, camp, m, msg, now)
 		return err
 	})
+	if seen && turnedAway {
+		c.gmSeen.Delete(key)
+		return c.onMessage(ctx, m, false)
+	}
 	if err != nil {
 		return c.eventFailed("message", m.ChannelID, m.ID, err)
 	}
 	c.observeTags(post)
 	return append(post, c.rulesAfterTags(ctx, m)...)
+}
+
+// gmKey is an author in a channel, as gmSeen remembers them: a user, or a webhook.
+type gmKey struct{ channelID, userID, webhookID string }
+
+// maxSeenGMs bounds gmSeen; past it, it starts afresh (each GM's next message reads
+// once more).
+const maxSeenGMs = 4096
+
+// rememberGM notes that key's author was found a GM of its channel.
+func (c *Core) rememberGM(key gmKey) {
+	if _, had := c.gmSeen.LoadOrStore(key, struct{}{}); !had && c.gmSeenCount.Add(1) > maxSeenGMs {
+		c.gmSeen.Clear()
+		c.gmSeenCount.Store(0)
+	}
 }
 
 // notDeleted skips a message whose delete came first and left a tombstone that has not
