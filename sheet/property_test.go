@@ -159,21 +159,7 @@ func TestPropertyApplier(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		rs := rapid.SampledFrom(sets).Draw(t, "ruleset")
-		// What an advance may change: the advancement block's number fields and, when it
-		// allows them, abilities (a pool's maximum often reads one).
-		var advances []string
-		if adv := rs.Sheet.Advancement; adv != nil {
-			for _, id := range adv.Fields {
-				if f := rs.Sheet.Field(id); f != nil && f.Type == "number" {
-					advances = append(advances, fmt.Sprintf(`field=%q`, id))
-				}
-			}
-			for _, a := range rs.Sheet.Abilities {
-				if adv.Abilities {
-					advances = append(advances, fmt.Sprintf(`ability=%q`, a.ID))
-				}
-			}
-		}
+		advances := advanceTargets(rs)
 		fresh := newCard(rs, "Mira")
 		fresh.Build.Lists = map[string][]Row{"tricks": {{"name": "Spark", "uses": float64(rapid.IntRange(0, 3).Draw(t, "uses"))}}}
 		fresh.Build.Fields = map[string]any{"toughness": float64(rapid.IntRange(-3, 3).Draw(t, "toughness"))}
@@ -215,6 +201,25 @@ func TestPropertyApplier(t *testing.T) {
 			sameAsApply(t, text, message, kept, fresh, want)
 		}
 	})
+}
+
+// advanceTargets is what an advance on rs may change: the advancement block's number
+// fields and, when it allows them, abilities (a pool's maximum often reads one).
+func advanceTargets(rs *ruleset.Ruleset) []string {
+	var advances []string
+	if adv := rs.Sheet.Advancement; adv != nil {
+		for _, id := range adv.Fields {
+			if f := rs.Sheet.Field(id); f != nil && f.Type == "number" {
+				advances = append(advances, fmt.Sprintf(`field=%q`, id))
+			}
+		}
+		for _, a := range rs.Sheet.Abilities {
+			if adv.Abilities {
+				advances = append(advances, fmt.Sprintf(`ability=%q`, a.ID))
+			}
+		}
+	}
+	return advances
 }
 
 // sameAsApply applies text to card through ap and fails unless it did what Apply did to
