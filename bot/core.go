@@ -11,6 +11,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sheetkeeper/check"
@@ -73,6 +74,14 @@ type Core struct {
 	// pickers caches each loaded ruleset's catalog index (package catalog), built once
 	// per loaded ruleset: *ruleset.Loaded → *catalog.Index (cmd_pick.go, catalogs).
 	pickers sync.Map
+	// builds keeps, per loaded ruleset, what its cards' builds yield from one message to
+	// the next: *ruleset.Loaded → *sheet.Builds (messages.go, sheetBuilds).
+	builds sync.Map
+	// gmSeen remembers the authors last found GMs of a channel (gmKey → struct{}), at
+	// most maxSeenGMs, so their messages skip the read that turns players away; the
+	// write checks again (messages.go, onMessage).
+	gmSeen      sync.Map
+	gmSeenCount atomic.Int64
 
 	// post and sched are the scheduled rests' (schedule.go): where the bot's own posts
 	// go, and the scheduler, created by New, run by Start, stopped by Close.

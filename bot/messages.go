@@ -38,21 +38,36 @@ func skip(format string, args ...any) error { return &skipped{why: fmt.Sprintf(f
 // already applied — also as an edit that came first — or deleted before it arrived)
 // does nothing.
 func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
-	// Most messages in a game channel are the players': a read turns them away without
-	// taking a turn at the write lock.
-	camp, gm, err := c.fromGM(ctx, m)
-	if err != nil {
-		return nil
-	}
-	if !gm {
-		return c.tell(ctx, m, camp)
+	return c.onMessage(ctx, m, true)
+}
+
+// onMessage is OnMessage. Most messages in a game channel are the players': a read
+// turns them away without taking a turn at the write lock. An author last found a GM
+// of the channel (gmSeen, when seen allows it) skips that read, which a GM's every
+// reply paid before its write checked the same again: should the write find them no
+// GM any more, they are forgotten and the message goes the usual way.
+func (c *Core) onMessage(ctx context.Context, m Message, seen bool) []Action {
+	key := gmKey{channelID: m.ChannelID, userID: m.Author.ID, webhookID: m.Author.WebhookID}
+	if _, ok := c.gmSeen.Load(key); !ok || !seen {
+		seen = false
+		camp, gm, err := c.fromGM(ctx, m)
+		if err != nil {
+			return nil
+		}
+		if !gm {
+			return c.tell(ctx, m, camp)
+		}
+		c.rememberGM(key)
 	}
 	msg := parser.Read(m.Content)
 	var post []Action
-	err = c.store.Update(ctx, func(tx storage.Tx) error {
+	turnedAway := false
+	err := c.store.Update(ctx, func(tx storage.Tx) error {
 		post = nil
 		camp, err := gmCampaign(tx, m.ChannelID, m.Author)
 		if err != nil {
+			var s *skipped
+			turnedAway = errors.As(err, &s)
 			return err
 		}
 		if _, err := tx.ReplyByMessage(m.ChannelID, m.ID); err == nil {
@@ -67,11 +82,30 @@ func (c *Core) OnMessage(ctx context.Context, m Message) []Action {
 		post, err = c.applyNew(tx, camp, m, msg, now)
 		return err
 	})
+	if seen && turnedAway {
+		c.gmSeen.Delete(key)
+		return c.onMessage(ctx, m, false)
+	}
 	if err != nil {
 		return c.eventFailed("message", m.ChannelID, m.ID, err)
 	}
 	c.observeTags(post)
 	return append(post, c.rulesAfterTags(ctx, m)...)
+}
+
+// gmKey is an author in a channel, as gmSeen remembers them: a user, or a webhook.
+type gmKey struct{ channelID, userID, webhookID string }
+
+// maxSeenGMs bounds gmSeen; past it, it starts afresh (each GM's next message reads
+// once more).
+const maxSeenGMs = 4096
+
+// rememberGM notes that key's author was found a GM of its channel.
+func (c *Core) rememberGM(key gmKey) {
+	if _, had := c.gmSeen.LoadOrStore(key, struct{}{}); !had && c.gmSeenCount.Add(1) > maxSeenGMs {
+		c.gmSeen.Clear()
+		c.gmSeenCount.Store(0)
+	}
 }
 
 // notDeleted skips a message whose delete came first and left a tombstone that has not
@@ -210,8 +244,11 @@ type table struct {
 	held   map[*storage.CardRecord]heldAs // inventory_tags.go
 	actor  actor                          // who inventory tags act as (cmd_inventory_item.go)
 	// sheets is the Applier the last apply ran its sheet tags through; what it worked
-	// out for the cards holds until they change by other means (sheet.Applier).
+	// out for the cards holds until they change by other means (sheet.Applier). builds
+	// is where apply's Appliers keep what they work out for the next message (nil: they
+	// keep nothing beyond one).
 	sheets *sheet.Applier
+	builds *sheet.Builds
 	// tx is the transaction the table was opened in, for what tags reach beyond the
 	// cards: the channel's shop a buy tag buys from (market, loaded once; nil until a
 	// tag needs it or after a refused buy). A scratch table (dry) reads through it and
@@ -251,7 +288,8 @@ func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) 
 		return nil, err
 	}
 	records = cardRecords(records)
-	t := &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}, dice: c.dice, tx: tx}
+	t := &table{camp: camp, rules: l, catalogs: c.catalogs(l), records: records, cards: cardsOf(records), dirty: map[*storage.CardRecord]bool{}, dice: c.dice, tx: tx,
+		builds: c.sheetBuilds(l)}
 	if t.inv, err = c.playedSystem(tx, camp, l); err != nil {
 		if refusal.Of(err) == "" {
 			return nil, err
@@ -259,6 +297,16 @@ func (c *Core) openTable(tx storage.Tx, camp *storage.Campaign) (*table, error) 
 		t.invWhy = plain(err)
 	}
 	return t, nil
+}
+
+// sheetBuilds is where the cards on l keep what their builds yield between messages,
+// made once per loaded ruleset.
+func (c *Core) sheetBuilds(l *ruleset.Loaded) *sheet.Builds {
+	if b, ok := c.builds.Load(l); ok {
+		return b.(*sheet.Builds)
+	}
+	b, _ := c.builds.LoadOrStore(l, sheet.NewBuilds(l.Ruleset))
+	return b.(*sheet.Builds)
 }
 
 // cardRecords drops records without a card, so records and cards stay index for index.
@@ -278,8 +326,14 @@ func cardRecords(records []*storage.CardRecord) []*storage.CardRecord {
 func (t *table) apply(tags []parser.Tag, def string) []applied {
 	opts := sheet.Options{Default: def, Party: t.cards, Catalogs: t.catalogs}
 	// One Applier for the message's sheet tags, so what a card's build yields is worked
-	// out once, not per tag (sheet.Applier).
-	ap := sheet.NewApplier(t.rules.Ruleset)
+	// out once, not per tag (sheet.Applier) — nor, when the build is as it was, per
+	// message (sheet.Builds).
+	var ap *sheet.Applier
+	if t.builds != nil {
+		ap = t.builds.Applier()
+	} else {
+		ap = sheet.NewApplier(t.rules.Ruleset)
+	}
 	t.sheets = ap
 	out := make([]applied, 0, len(tags))
 	for _, tag := range tags {
@@ -334,7 +388,7 @@ func (t *table) revert(changes []sheet.Change) []sheet.Change {
 
 func (t *table) touched(name string) {
 	for _, r := range t.records {
-		if ruleset.FoldName(r.Card.Name) == ruleset.FoldName(name) {
+		if ruleset.SameName(r.Card.Name, name) {
 			t.dirty[r] = true
 		}
 	}
@@ -361,7 +415,7 @@ func (t *table) save(tx storage.Tx, now time.Time) error {
 // ones: to work out again what earlier tags said.
 func (t *table) scratch() *table {
 	s := &table{camp: t.camp, rules: t.rules, catalogs: t.catalogs, dirty: map[*storage.CardRecord]bool{},
-		dice: t.dice, replay: t.replay, inv: t.inv, invWhy: t.invWhy, tx: t.tx, dry: true}
+		dice: t.dice, replay: t.replay, inv: t.inv, invWhy: t.invWhy, tx: t.tx, dry: true, builds: t.builds}
 	for _, r := range t.records {
 		cp := *r
 		cp.Card = r.Card.Clone()

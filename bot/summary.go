@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"sheetkeeper/parser"
 	"sheetkeeper/ruleset"
@@ -111,6 +112,9 @@ func renderReply(rs *ruleset.Ruleset, sheets *sheet.Applier, cards []*sheet.Card
 // nowWords is an applied outcome's now, with a use's raised level and targets.
 func nowWords(o sheet.Outcome) string {
 	s := o.Now
+	if o.Level <= 0 && o.Targets <= 0 {
+		return s
+	}
 	targets := strconv.Itoa(o.Targets) + " target"
 	if o.Targets != 1 {
 		targets += "s"
@@ -184,7 +188,19 @@ func phrase(t parser.Tag) string {
 		}
 		s = strings.Join(parts, " ")
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return oneSpaced(s)
+}
+
+// oneSpaced is s with its words one space apart and no space at either end:
+// strings.Fields joined, which s already is when the GM wrote single spaces.
+func oneSpaced(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || '\t' <= c && c <= '\r' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }
 
 // embedSet gathers lines per character, in the order characters first appear.
@@ -258,15 +274,13 @@ func (b *embedSet) poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, name stri
 	if err != nil {
 		return ""
 	}
-	var live *sheet.Resolved
-	if b.sheets != nil {
-		live = b.sheets.LiveOf(card)
-	} else {
-		live = sheet.LiveOf(rs, card)
+	pool := func(key string) *sheet.Pool { return b.sheets.Pool(card, key) }
+	if b.sheets == nil {
+		pool = sheet.LiveOf(rs, card).Pool
 	}
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
-		if p := live.Pool(k); p != nil {
+		if p := pool(k); p != nil {
 			parts = append(parts, p.Label+" "+sheet.PoolNow(p, p.Value, p.Temp))
 		}
 	}

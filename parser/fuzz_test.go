@@ -86,6 +86,24 @@ func FuzzWriteBack(f *testing.F) {
 	})
 }
 
+// FuzzSanitize: the shortcut for a value already clean leaves exactly what sanitizing it
+// character by character leaves, in sheet and inventory tags and at both caps.
+func FuzzSanitize(f *testing.F) {
+	for _, v := range []string{"", "7", "Magic Missile", "1st-level slots 3/4", " x", "x ", "a  b", "a\tb", `a"b`,
+		"[x]", "\u00a0x", "é", strings.Repeat("x", MaxValue+1), strings.Repeat("ab; ", 70)} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		for _, limit := range []int{MaxValue, MaxNow} {
+			for _, inventory := range []bool{false, true} {
+				if got, want := sanitize(v, limit, inventory), resanitize(v, limit, inventory); got != want {
+					t.Fatalf("sanitize(%q, %d, %v) = %q, want %q", v, limit, inventory, got, want)
+				}
+			}
+		}
+	})
+}
+
 // FuzzReplace: text with its tags written back holds exactly the tags the engine wrote —
 // the same requests, in the same order — and nothing else changes: a write-back never
 // creates, hides or alters a request, so reading it again asks for no more than the GM did.

@@ -106,23 +106,25 @@ func readSheet(body string, attrs []rawAttr) Tag {
 		return bad("op " + strconv.Quote(CapRunes(name, 40)) + " is not a sheet op")
 	}
 	t.Op = op
-	r := opReader{lookup: l, attrs: make([]Attr, 0, 4)} // no op writes more than four (damage on a track)
+	t.Attrs = make([]Attr, 0, 4) // no op writes more than four (damage on a track)
+	r := opReader{lookup: l, attrs: &t.Attrs}
 	if e := r.readOp(op); e != "" {
 		return bad(e)
 	}
-	t.Attrs = r.attrs
 	return t
 }
 
 // opReader reads the attributes of a sheet tag's op: the ones the GM wrote, and the ones
-// the request keeps, in the order they are written back.
+// the request keeps, in the order they are written back. The kept ones are appended
+// through a pointer, not to a field: what is stored through the reader would otherwise
+// make the compiler move the attributes it reads (Read's buffer) to the heap.
 type opReader struct {
 	lookup
-	attrs []Attr
+	attrs *[]Attr
 }
 
 // add keeps an attribute.
-func (r *opReader) add(k, v string) { r.attrs = append(r.attrs, Attr{k, v}) }
+func (r *opReader) add(k, v string) { *r.attrs = append(*r.attrs, Attr{k, v}) }
 
 // need keeps each of keys, and reports false at the first one that says nothing.
 func (r *opReader) need(keys ...string) bool {

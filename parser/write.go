@@ -174,6 +174,38 @@ func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 // last "; " inside the cap, so a party summary never ends half an entry. Sanitising a
 // sanitised value changes nothing, which is what makes a write-back read back the same.
 func sanitize(v string, limit int, inventory bool) string {
+	if sanitized(v, limit) {
+		return v
+	}
+	return resanitize(v, limit, inventory)
+}
+
+// sanitized reports whether v is already as sanitize leaves it, for the usual value —
+// printable ASCII, no quote or bracket, single inner spaces, no space at either end,
+// within limit — so a write-back copies it as it is instead of building it again.
+func sanitized(v string, limit int) bool {
+	if len(v) > limit {
+		return false
+	}
+	if v == "" {
+		return true
+	}
+	if v[0] == ' ' || v[len(v)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c < 0x20 || c >= 0x7f || c == '"' || c == '[' || c == ']':
+			return false
+		case c == ' ' && v[i-1] == ' ': // i > 0: v does not start with a space
+			return false
+		}
+	}
+	return true
+}
+
+// resanitize is sanitize for any value, character by character.
+func resanitize(v string, limit int, inventory bool) string {
 	var b strings.Builder
 	b.Grow(len(v))
 	var run []rune // the whitespace run not yet written: one rune stays, more become " "

@@ -55,7 +55,7 @@ type Op struct {
 	// Card is the working copy. Name is the real card's.
 	Card *Card
 	// Values is Card evaluated before the operation; Live is its live state. A live-only
-	// op (opSpec.liveOnly) reads only Live, so its Values are the build's numbers without the
+	// op (opKind liveOnly) reads only Live, so its Values are the build's numbers without the
 	// skill and save maps (see evaluateLive).
 	Values *Values
 	Req    parser.Tag
@@ -73,30 +73,48 @@ type Op struct {
 // *refusal.Error). A refused handler may leave op.Card in any state: it is discarded.
 type Handler func(op *Op) (now string, err error)
 
-// opSpec is one sheet op in the dispatch table: its handler, and whether it changes only
-// the live state (its working copy then shares the build with the card, read-only, which
-// saves copying it). A handler that is not live-only gets a full copy of the card and may
-// change its build (setting Op.BuildChanged).
+// opSpec is one sheet op in the dispatch table: its handler, and what it reads and
+// changes (opKind).
 type opSpec struct {
-	handler  Handler
-	liveOnly bool
+	handler Handler
+	kind    opKind
 }
+
+// opKind is what an op reads and changes, which decides what its working copy and its
+// Values cost: a reply's tags are mostly live-only, and copying a build or working out
+// its skills for an op that reads neither was most of such a tag's cost.
+type opKind int
+
+const (
+	// liveOnly: the op reads and changes only the live state. Its working copy shares
+	// the build with the card, read-only, and its Values are evaluateLive's.
+	liveOnly opKind = iota
+	// readsSheet: the op may read any number of the sheet but changes only the live
+	// state (use and cast, whose level may read a skill). Its working copy shares the
+	// build, and its Values are Evaluate's with the skill and save maps left to be worked
+	// out when first asked for (Ref, Modifier): the build they read cannot change under
+	// them.
+	readsSheet
+	// changesBuild: the op may change the build (setting Op.BuildChanged). It gets a full
+	// copy of the card, and Values worked out whole before it changes anything.
+	changesBuild
+)
 
 // ops is every sheet op by name, one static table.
 var ops = map[string]opSpec{
-	"spend":     {opSpend, true},
-	"restore":   {opRestore, true},
-	"heal":      {opRestore, true},
-	"damage":    {opDamage, true},
-	"temp":      {opTemp, true},
-	"track":     {opTrack, true},
-	"condition": {opCondition, true},
-	"note":      {opNote, true},
-	"state":     {opState, true},
-	"rest":      {opRest, true},
-	"use":       {opUse, false},
-	"cast":      {opUse, false},
-	"advance":   {opAdvance, false},
+	"spend":     {opSpend, liveOnly},
+	"restore":   {opRestore, liveOnly},
+	"heal":      {opRestore, liveOnly},
+	"damage":    {opDamage, liveOnly},
+	"temp":      {opTemp, liveOnly},
+	"track":     {opTrack, liveOnly},
+	"condition": {opCondition, liveOnly},
+	"note":      {opNote, liveOnly},
+	"state":     {opState, liveOnly},
+	"rest":      {opRest, liveOnly},
+	"use":       {opUse, readsSheet},
+	"cast":      {opUse, readsSheet},
+	"advance":   {opAdvance, changesBuild},
 }
 
 // Apply applies one sheet request to the card(s) it names among cards, each all or
@@ -119,6 +137,8 @@ func Apply(rs *ruleset.Ruleset, cards []*Card, req parser.Tag, opts Options) Res
 type Applier struct {
 	ix    *index
 	known map[*Card]*cardEval
+	// builds, when set, keeps what was worked out beyond this Applier (Builds.Applier).
+	builds *Builds
 }
 
 // NewApplier returns an Applier for cards on rs.
@@ -134,6 +154,12 @@ func (a *Applier) Forget() { clear(a.known) }
 // worked out for card.
 func (a *Applier) LiveOf(card *Card) *Resolved {
 	return a.evalOf(card).frame.resolve(a.ix, &card.Live)
+}
+
+// Pool is card's pool keyed key as it stands, LiveOf(card).Pool(key), without reading
+// the rest of the live state: a reply's summary reads only the pools its tags moved.
+func (a *Applier) Pool(card *Card, key string) *Pool {
+	return a.evalOf(card).frame.pool(key, &card.Live)
 }
 
 // Apply is the package's Apply on the Applier's ruleset.
@@ -215,16 +241,28 @@ func (a *Applier) apply(cards []*Card, req parser.Tag, opts Options) Result {
 	return Result{Outcome: cr.Outcome, Cards: []CardResult{cr}}
 }
 
+// opRun is what one op runs on, made at once: the op, its working copy of the card,
+// the values it reads and their live state, and its options — one allocation a tag
+// rather than five.
+type opRun struct {
+	op     Op
+	work   Card
+	values Values
+	live   Resolved
+	opts   Options
+}
+
 // applyOne runs one handler on a working copy of card and keeps the copy only when it
 // succeeds.
 func (a *Applier) applyOne(card *Card, req parser.Tag, h opSpec, opts *Options) CardResult {
-	live := h.liveOnly
-	work := &Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
-	if !live {
-		work = card.Clone()
+	run := &opRun{opts: *opts}
+	run.work = Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
+	if h.kind == changesBuild {
+		run.work.Build = card.Build.clone()
 	}
-	op := &Op{Rules: a.ix.rs, Card: work, Req: req, Opts: opts, ix: a.ix}
-	op.Values = a.evalOf(card).values(a.ix, op.Card, live)
+	op := &run.op
+	*op = Op{Rules: a.ix.rs, Card: &run.work, Req: req, Opts: &run.opts, ix: a.ix}
+	op.Values = a.evalOf(card).values(a.ix, op.Card, h.kind, run)
 	now, err := h.handler(op)
 	if err != nil {
 		return CardResult{Card: card.Name, Outcome: Refused(err)}
@@ -253,26 +291,41 @@ func (a *Applier) evalOf(card *Card) *cardEval {
 	if e, ok := a.known[card]; ok {
 		return e
 	}
+	if a.builds != nil {
+		if e := a.builds.lookup(card); e != nil {
+			a.known[card] = e
+			return e
+		}
+	}
 	base := evaluateNumbers(a.ix, &card.Build, nil, nil, nil)
 	e := &cardEval{frame: frameOf(a.ix, &card.Build, base)}
 	e.base = *base
 	a.known[card] = e
+	if a.builds != nil {
+		a.builds.keep(card, e)
+	}
 	return e
 }
 
-// values is the evaluation an op runs on, for work (a working copy of the card e was
-// worked out for, its build the same): evaluateLive's for a live-only op, else
-// evaluateCard's with no items. Each op gets its own copy: what Values works out
-// lazily (skills, saves, caps) reads the op's live state.
-func (e *cardEval) values(ix *index, work *Card, liveOnly bool) *Values {
-	v := e.base
+// values is the evaluation an op of kind runs on, for work (a working copy of the card e
+// was worked out for, its build the same), made in run: evaluateLive's for a live-only
+// op, else evaluateCard's with no items — its skill and save maps filled at once only
+// for an op that changes the build, which must read them as they were. Each op gets its
+// own copy: what Values works out lazily (skills, saves, caps) reads the op's live state.
+func (e *cardEval) values(ix *index, work *Card, kind opKind, run *opRun) *Values {
+	v := &run.values
+	*v = e.base
 	v.build, v.Caps = &work.Build, maps.Clone(e.base.Caps)
-	if !liveOnly {
+	if kind == changesBuild {
 		v.evaluateTrained() // before Live is set, as evaluateCard's first pass
 	}
-	v.Live = e.frame.resolve(ix, &work.Live)
-	if !liveOnly && ix.readsLive {
-		return evaluate(ix, &work.Build, v.Live, nil, &v.ProficiencyBonus)
+	live := e.frame.resolveInto(ix, &work.Live, &run.live)
+	if kind != liveOnly && ix.readsLive {
+		// The second, live pass keeps the build's proficiency bonus, read before Live is
+		// set as evaluateCard's first pass reads it.
+		v.proficiency()
+		return evaluate(ix, &work.Build, live, nil, &v.ProficiencyBonus)
 	}
-	return &v
+	v.Live = live
+	return v
 }

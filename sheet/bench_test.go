@@ -16,8 +16,10 @@ She answers with fire. [sheet: who="Mira" op="spend" pool="3rd-level slots" amou
 
 // BenchmarkReply5e applies a 10-tag reply to a 5e card: the whole per-reply engine cost
 // (the tags are read once, outside the loop; the card starts fresh each time), through
-// one Applier as the bot applies a message ("applier"), and through Apply tag by tag,
-// which works each card's build out again for every tag ("apply").
+// one Applier per message ("applier"), through one Applier per message of a Builds kept
+// from message to message as the bot applies them ("builds": the build is worked out
+// once, not once a message), and through Apply tag by tag, which works each card's build
+// out again for every tag ("apply").
 func BenchmarkReply5e(b *testing.B) {
 	rs := reference(b, "ruleset-5e-2014.example.json")
 	tags := parser.Read(reply5e).Tags
@@ -41,6 +43,17 @@ func BenchmarkReply5e(b *testing.B) {
 		for b.Loop() {
 			cards := []*Card{base.Clone()}
 			ap := NewApplier(rs)
+			for _, tg := range tags {
+				ap.Apply(cards, tg, Options{})
+			}
+		}
+	})
+	b.Run("builds", func(b *testing.B) {
+		builds := NewBuilds(rs)
+		b.ReportAllocs()
+		for b.Loop() {
+			cards := []*Card{base.Clone()}
+			ap := builds.Applier()
 			for _, tg := range tags {
 				ap.Apply(cards, tg, Options{})
 			}

@@ -85,7 +85,7 @@ func (r Row) Named(col, name string) bool {
 		return false
 	}
 	s, _ := r.Text(col)
-	return ruleset.FoldName(s) == ruleset.FoldName(name)
+	return ruleset.SameName(s, name)
 }
 
 // Number returns the row's value in column id when it is a finite number.

@@ -320,18 +320,15 @@ func frameOf(ix *index, build *Build, base *Values) liveFrame {
 // resolve reads the stored live state st into the frame: every value where it is
 // stored, else its default. Junk reads as defaults.
 func (f *liveFrame) resolve(ix *index, st *Live) *Resolved {
+	return f.resolveInto(ix, st, &Resolved{})
+}
+
+// resolveInto is resolve filling in r, which it returns.
+func (f *liveFrame) resolveInto(ix *index, st *Live, r *Resolved) *Resolved {
 	s := &ix.rs.Sheet
-	r := &Resolved{Pools: slices.Clone(f.pools)}
+	r.Pools = slices.Clone(f.pools)
 	for i := range r.Pools {
-		p := &r.Pools[i]
-		p.Value = p.Default()
-		if v, ok := st.Pools[p.Key]; ok {
-			p.Value = v.Value
-			if p.AllowTemp {
-				p.Temp = max(0, v.Temp)
-			}
-		}
-		p.Value = clamp(p.Value, 0, p.Max)
+		r.Pools[i].read(st)
 	}
 	r.Tracks = make([]TrackValue, len(f.tracks))
 	for i := range f.tracks {
@@ -367,6 +364,31 @@ func (f *liveFrame) resolve(ix *index, st *Live) *Resolved {
 		r.States[i] = StateValue{ID: d.ID, Label: d.Label, Decl: d, Value: v, ValueLabel: d.ValueLabel(v)}
 	}
 	return r
+}
+
+// pool is the pool keyed key read from st as resolve reads it, or nil.
+func (f *liveFrame) pool(key string, st *Live) *Pool {
+	for i := range f.pools {
+		if f.pools[i].Key == key {
+			p := f.pools[i]
+			p.read(st)
+			return &p
+		}
+	}
+	return nil
+}
+
+// read fills in a frame's pool from the stored live state: its value where it is
+// stored (and its temporary points where it takes them), else its default.
+func (p *Pool) read(st *Live) {
+	p.Value = p.Default()
+	if v, ok := st.Pools[p.Key]; ok {
+		p.Value = v.Value
+		if p.AllowTemp {
+			p.Temp = max(0, v.Temp)
+		}
+	}
+	p.Value = clamp(p.Value, 0, p.Max)
 }
 
 func storedWounds(st *Live, id string) *Wounds {

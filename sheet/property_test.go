@@ -2,7 +2,9 @@ package sheet
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -136,7 +138,11 @@ func TestPropertySpendRestore(t *testing.T) {
 func TestPropertyApplier(t *testing.T) {
 	// Every set may advance: the reference ones are given an advancement block (each
 	// load is the test's own), so a build change moves pool maximums.
-	sets := []*ruleset.Ruleset{fixture(t, "trials.json"), useRuleset(t, arcanaPath)}
+	arcana := useRuleset(t, arcanaPath)
+	sets := []*ruleset.Ruleset{fixture(t, "trials.json"), arcana}
+	// The arcana card has every spell picked, so uses and casts (which read the whole
+	// sheet but share the build) run beside the live-only ops and advances.
+	spellCaster := caster(t, arcana)
 	for _, f := range referenceFiles {
 		sets = append(sets, reference(t, f))
 	}
@@ -153,44 +159,161 @@ func TestPropertyApplier(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		rs := rapid.SampledFrom(sets).Draw(t, "ruleset")
-		// What an advance may change: the advancement block's number fields and, when it
-		// allows them, abilities (a pool's maximum often reads one).
-		var advances []string
-		if adv := rs.Sheet.Advancement; adv != nil {
-			for _, id := range adv.Fields {
-				if f := rs.Sheet.Field(id); f != nil && f.Type == "number" {
-					advances = append(advances, fmt.Sprintf(`field=%q`, id))
-				}
-			}
-			for _, a := range rs.Sheet.Abilities {
-				if adv.Abilities {
-					advances = append(advances, fmt.Sprintf(`ability=%q`, a.ID))
-				}
-			}
-		}
+		advances := advanceTargets(rs)
 		fresh := newCard(rs, "Mira")
 		fresh.Build.Lists = map[string][]Row{"tricks": {{"name": "Spark", "uses": float64(rapid.IntRange(0, 3).Draw(t, "uses"))}}}
 		fresh.Build.Fields = map[string]any{"toughness": float64(rapid.IntRange(-3, 3).Draw(t, "toughness"))}
 		if rs.Sheet.Live.Pools[0].ID == "hp" {
 			fresh.Build.Fields = casterFields()
 		}
-		reused := fresh.Clone()
-		ap := NewApplier(rs)
+		if rs == arcana {
+			fresh = spellCaster.Clone()
+		}
+		// reused runs through one Applier, as a message's tags; kept through Appliers of
+		// one Builds, a new one (and a new copy of the card, as read afresh from the
+		// store) at each new message, beside a namesake with another build that takes
+		// turns with it in the Builds.
+		reused, kept := fresh.Clone(), fresh.Clone()
+		namesake, namesakeWant := fresh.Clone(), fresh.Clone()
+		namesake.Build.Fields = maps.Clone(namesake.Build.Fields)
+		namesake.Build.Fields["toughness"] = 9.0
+		namesakeWant.Build = namesake.Build.clone()
+		ap, builds := NewApplier(rs), NewBuilds(rs)
+		message := builds.Applier()
+		opts := Options{Default: "Mira", Catalogs: inline(rs)}
 		for range rapid.IntRange(1, 25).Draw(t, "steps") {
 			text := randomTag(t, rs)
-			if len(advances) > 0 && rapid.IntRange(0, 3).Draw(t, "advance?") == 0 {
+			switch {
+			case len(advances) > 0 && rapid.IntRange(0, 3).Draw(t, "advance?") == 0:
 				text = fmt.Sprintf(`[sheet: op="advance" %s by="%d"]`, rapid.SampledFrom(advances).Draw(t, "target"), rapid.IntRange(-3, 12).Draw(t, "by"))
+			case rs == arcana && rapid.IntRange(0, 2).Draw(t, "use?") == 0:
+				text = randomUse(t, rs, fresh)
 			}
-			want := Apply(rs, []*Card{fresh}, tag(t, text), Options{Default: "Mira"})
-			got := ap.Apply([]*Card{reused}, tag(t, text), Options{Default: "Mira"})
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s:\n got %+v\nwant %+v", text, got, want)
+			want := Apply(rs, []*Card{fresh}, tag(t, text), opts)
+			sameAsApply(t, text, ap, reused, fresh, want)
+			if rapid.IntRange(0, 2).Draw(t, "next message?") == 0 {
+				message, kept = builds.Applier(), kept.Clone()
+				if rapid.Bool().Draw(t, "namesake?") {
+					ns := builds.Applier()
+					sameAsApply(t, text, ns, namesake, namesakeWant, Apply(rs, []*Card{namesakeWant}, tag(t, text), opts))
+				}
 			}
-			if !reused.Equal(fresh) {
-				t.Fatalf("%s: the cards differ", text)
+			sameAsApply(t, text, message, kept, fresh, want)
+		}
+	})
+}
+
+// advanceTargets is what an advance on rs may change: the advancement block's number
+// fields and, when it allows them, abilities (a pool's maximum often reads one).
+func advanceTargets(rs *ruleset.Ruleset) []string {
+	var advances []string
+	if adv := rs.Sheet.Advancement; adv != nil {
+		for _, id := range adv.Fields {
+			if f := rs.Sheet.Field(id); f != nil && f.Type == "number" {
+				advances = append(advances, fmt.Sprintf(`field=%q`, id))
 			}
-			if got, want := ap.LiveOf(reused), LiveOf(rs, fresh); !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s: live state\n got %+v\nwant %+v", text, got, want)
+		}
+		for _, a := range rs.Sheet.Abilities {
+			if adv.Abilities {
+				advances = append(advances, fmt.Sprintf(`ability=%q`, a.ID))
+			}
+		}
+	}
+	return advances
+}
+
+// sameAsApply applies text to card through ap and fails unless it did what Apply did to
+// its twin (want, the card as Apply left it): the same result, card and live state.
+func sameAsApply(t *rapid.T, text string, ap *Applier, card, twin *Card, want Result) {
+	opts := Options{Default: "Mira", Catalogs: inline(ap.ix.rs)}
+	if got := ap.Apply([]*Card{card}, tag(t, text), opts); !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s:\n got %+v\nwant %+v", text, got, want)
+	}
+	if !card.Equal(twin) {
+		t.Fatalf("%s: the cards differ", text)
+	}
+	live := LiveOf(ap.ix.rs, twin)
+	if got := ap.LiveOf(card); !reflect.DeepEqual(got, live) {
+		t.Fatalf("%s: live state\n got %+v\nwant %+v", text, got, live)
+	}
+	for _, p := range live.Pools {
+		if got := ap.Pool(card, p.Key); got == nil || *got != p {
+			t.Fatalf("%s: pool %s %+v, want %+v", text, p.Key, got, p)
+		}
+	}
+	if got := ap.Pool(card, "nothing"); got != nil {
+		t.Fatalf("%s: a pool the card does not have reads %+v", text, got)
+	}
+}
+
+// randomUse draws a use or a cast of an entry on card (or of a name it does not have),
+// upcast from one of rs's pools now and then.
+func randomUse(t *rapid.T, rs *ruleset.Ruleset, card *Card) string {
+	names := []string{"nothing"}
+	for _, list := range slices.Sorted(maps.Keys(card.Build.Lists)) {
+		for _, r := range card.Build.Lists[list] {
+			if n, ok := r.Text("name"); ok && r.Marker() != "" {
+				names = append(names, n)
+			}
+		}
+	}
+	op := rapid.SampledFrom([]string{"use", "cast"}).Draw(t, "use op")
+	name := rapid.SampledFrom(names).Draw(t, "entry")
+	if rapid.Bool().Draw(t, "upcast?") {
+		p := rapid.SampledFrom(rs.Sheet.Live.Pools).Draw(t, "upcast pool")
+		return fmt.Sprintf(`[sheet: op=%q name=%q pool=%q]`, op, name, p.ID)
+	}
+	return fmt.Sprintf(`[sheet: op=%q name=%q]`, op, name)
+}
+
+// TestPropertyValuesKinds: the Values an op runs on read as Evaluate's, on every ruleset
+// and over random live states — the live state for every kind of op, and for one that
+// reads the whole sheet (use, advance) every skill, save and derived value too, whether
+// its skills are worked out at once (changesBuild) or when first asked for (readsSheet).
+func TestPropertyValuesKinds(t *testing.T) {
+	arcana := useRuleset(t, arcanaPath)
+	sets := []*ruleset.Ruleset{fixture(t, "trials.json"), arcana}
+	for _, f := range referenceFiles {
+		sets = append(sets, reference(t, f))
+	}
+	spellCaster := caster(t, arcana)
+	rapid.Check(t, func(t *rapid.T) {
+		rs := rapid.SampledFrom(sets).Draw(t, "ruleset")
+		c := newCard(rs, "Mira")
+		c.Build.Fields = map[string]any{"toughness": float64(rapid.IntRange(-3, 3).Draw(t, "toughness"))}
+		switch {
+		case rs == arcana:
+			c = spellCaster.Clone()
+		case rs.Sheet.Live.Pools[0].ID == "hp":
+			c.Build.Fields = casterFields()
+		}
+		for range rapid.IntRange(0, 10).Draw(t, "steps") {
+			Apply(rs, []*Card{c}, tag(t, randomTag(t, rs)), Options{Default: "Mira"})
+		}
+		want := Evaluate(rs, c, nil)
+		for _, kind := range []opKind{liveOnly, readsSheet, changesBuild} {
+			ap := NewApplier(rs)
+			got := ap.evalOf(c).values(ap.ix, c, kind, &opRun{})
+			if !reflect.DeepEqual(got.Live, want.Live) {
+				t.Fatalf("kind %d: live state\n got %+v\nwant %+v", kind, got.Live, want.Live)
+			}
+			if kind == liveOnly {
+				continue
+			}
+			// ProficiencyBonus is read through proficiency(), which works it out when
+			// first asked for.
+			if p := got.proficiency(); p != want.ProficiencyBonus || !reflect.DeepEqual(got.Derived, want.Derived) {
+				t.Fatalf("kind %d: proficiency %v derived %v, want %v %v", kind, p, got.Derived, want.ProficiencyBonus, want.Derived)
+			}
+			for _, k := range rs.Sheet.Skills {
+				if g := got.Ref(&ruleset.ValueRef{SkillMod: k.ID}); g != want.SkillMods[k.ID] {
+					t.Fatalf("kind %d: skill %s %v, want %v", kind, k.ID, g, want.SkillMods[k.ID])
+				}
+			}
+			for _, k := range rs.Sheet.Saves {
+				if g := got.Ref(&ruleset.ValueRef{SaveMod: k.ID}); g != want.SaveMods[k.ID] {
+					t.Fatalf("kind %d: save %s %v, want %v", kind, k.ID, g, want.SaveMods[k.ID])
+				}
 			}
 		}
 	})

@@ -28,8 +28,7 @@ type Found struct {
 // lookup cannot find (a catalog that would not load) is unknown-entry: what it costs is
 // unknown, and guessing would hand out a free use.
 func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (Found, error) {
-	want := ruleset.FoldName(name)
-	if want == "" {
+	if ruleset.SameName(name, "") {
 		return Found{}, refuse(refusal.UnknownEntry, "no name given")
 	}
 	var matched []string
@@ -41,9 +40,9 @@ func FindEntry(rs *ruleset.Ruleset, card *Card, entries Entries, name string) (F
 			if m == "" || slices.Contains(matched, m) {
 				continue
 			}
-			hit := row.Named(nameCol, want)
+			hit := row.Named(nameCol, name)
 			if !hit {
-				if e, ok := entryOf(entries, m); ok && ruleset.FoldName(e.Label) == want {
+				if e, ok := entryOf(entries, m); ok && ruleset.SameName(e.Label, name) {
 					hit = true
 				}
 			}

@@ -17,7 +17,7 @@ func sameTagName(a, b string) bool {
 }
 
 // IsParty reports whether who= names the whole party.
-func IsParty(who string) bool { return ruleset.FoldName(who) == "party" }
+func IsParty(who string) bool { return ruleset.SameName(who, "party") }
 
 // FindCard finds the card who= names among cards (see FindNamed).
 func FindCard(cards []*Card, who string) (*Card, error) {
@@ -30,13 +30,12 @@ func FindCard(cards []*Card, who string) (*Card, error) {
 // ambiguous-character. Generic so the bot finds a stored card record by the same rule.
 func FindNamed[T any](items []T, who string, name func(T) string) (T, error) {
 	var found, zero T
-	want := ruleset.FoldName(who)
-	if want == "" {
+	if ruleset.SameName(who, "") {
 		return zero, refuse(refusal.UnknownCharacter, "no character is called %q", who)
 	}
 	n := 0
 	for _, it := range items {
-		if ruleset.FoldName(name(it)) != want {
+		if !ruleset.SameName(name(it), who) {
 			continue
 		}
 		if n++; n > 1 {

@@ -29,7 +29,8 @@ func Value(dst []byte, v any) ([]byte, error) {
 }
 
 // Scalar appends a value decoded from JSON or set by the engine: nil, float64, string
-// and bool directly, anything else through Value.
+// and bool directly, and an object of them (map[string]any, what a pool's recorded
+// change holds) member by member; anything else through Value.
 func Scalar(dst []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
@@ -40,6 +41,8 @@ func Scalar(dst []byte, v any) ([]byte, error) {
 		return String(dst, x), nil
 	case bool:
 		return strconv.AppendBool(dst, x), nil
+	case map[string]any:
+		return Map(dst, x, false, Scalar)
 	}
 	return Value(dst, v)
 }

@@ -42,7 +42,7 @@ func drawFloat(t *rapid.T, label string) float64 {
 }
 
 func drawScalar(t *rapid.T, label string) any {
-	switch rapid.IntRange(0, 6).Draw(t, label+"-kind") {
+	switch rapid.IntRange(0, 7).Draw(t, label+"-kind") {
 	case 0:
 		return nil
 	case 1:
@@ -54,7 +54,13 @@ func drawScalar(t *rapid.T, label string) any {
 	case 4:
 		return rapid.IntRange(-5, 5).Draw(t, label)
 	case 5:
-		return map[string]any{"a<": 1.5, "b": []any{nil, "x"}}
+		return map[string]any{"a<": 1.5, "b": []any{nil, "x"}, "c": map[string]any{"d": nil}}
+	case 6:
+		if rapid.IntRange(0, 9).Draw(t, label+"-nil") == 0 {
+			return map[string]any(nil)
+		}
+		return rapid.MapOfN(rapid.Custom(func(t *rapid.T) string { return drawText(t, "key") }),
+			rapid.Custom(func(t *rapid.T) any { return drawFloat(t, "number") }), 0, 4).Draw(t, label)
 	}
 	return json.RawMessage(`{ "raw" : [1, 2] }`)
 }
