@@ -15,6 +15,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -91,27 +92,36 @@ func Map[V any](dst []byte, m map[string]V, nilAsEmpty bool, value func([]byte, 
 		return append(dst, "null"...), nil
 	}
 	out := append(dst, '{')
-	var small [64]string
-	keys := small[:0]
-	if len(m) > len(small) {
-		keys = make([]string, 0, len(m))
-	}
+	buf := sortedKeys.Get().(*[]string)
+	keys := (*buf)[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	var err error
 	for i, k := range keys {
 		if i > 0 {
 			out = append(out, ',')
 		}
 		out = append(String(out, k), ':')
-		var err error
 		if out, err = value(out, m[k]); err != nil {
-			return dst, err
+			break
 		}
+	}
+	clear(keys) // the pool keeps no one's strings alive
+	*buf = keys[:0]
+	sortedKeys.Put(buf)
+	if err != nil {
+		return dst, err
 	}
 	return append(out, '}'), nil
 }
+
+// sortedKeys holds the slices Map sorts keys in. Not an array on Map's stack: a card's
+// maps nest (lists of rows of cells), and a kilobyte a level made every goroutine that
+// encodes a card grow its stack again after each collection shrank it (runtime.copystack
+// was a quarter of encoding a card under load).
+var sortedKeys = sync.Pool{New: func() any { s := make([]string, 0, 64); return &s }}
 
 // Strings appends ss as an array of strings; nil is null.
 func Strings(dst []byte, ss []string) []byte {
