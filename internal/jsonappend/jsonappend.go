@@ -44,8 +44,28 @@ func Scalar(dst []byte, v any) ([]byte, error) {
 		return strconv.AppendBool(dst, x), nil
 	case map[string]any:
 		return Map(dst, x, false, Scalar)
+	case []any:
+		return array(dst, x)
 	}
 	return Value(dst, v)
+}
+
+// array appends xs as Scalar writes a []any: null for nil, each element by Scalar.
+func array(dst []byte, xs []any) ([]byte, error) {
+	if xs == nil {
+		return append(dst, "null"...), nil
+	}
+	out := append(dst, '[')
+	for i, x := range xs {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		var err error
+		if out, err = Scalar(out, x); err != nil {
+			return dst, err
+		}
+	}
+	return append(out, ']'), nil
 }
 
 // Int appends n.

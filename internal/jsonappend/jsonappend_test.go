@@ -42,7 +42,7 @@ func drawFloat(t *rapid.T, label string) float64 {
 }
 
 func drawScalar(t *rapid.T, label string) any {
-	switch rapid.IntRange(0, 7).Draw(t, label+"-kind") {
+	switch rapid.IntRange(0, 8).Draw(t, label+"-kind") {
 	case 0:
 		return nil
 	case 1:
@@ -61,6 +61,11 @@ func drawScalar(t *rapid.T, label string) any {
 		}
 		return rapid.MapOfN(rapid.Custom(func(t *rapid.T) string { return drawText(t, "key") }),
 			rapid.Custom(func(t *rapid.T) any { return drawFloat(t, "number") }), 0, 4).Draw(t, label)
+	case 7:
+		if rapid.IntRange(0, 9).Draw(t, label+"-nil") == 0 {
+			return []any(nil)
+		}
+		return rapid.SliceOfN(rapid.Custom(func(t *rapid.T) any { return drawFloat(t, "element") }), 0, 4).Draw(t, label)
 	}
 	return json.RawMessage(`{ "raw" : [1, 2] }`)
 }
