@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"sheetkeeper/catalog"
@@ -61,9 +62,9 @@ func (c *Core) onMessage(ctx context.Context, m Message, seen bool) []Action {
 	}
 	msg := parser.Read(m.Content)
 	var post []Action
-	turnedAway := false
+	turnedAway, rules := false, false
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		post = nil
+		post, rules = nil, false
 		camp, err := gmCampaign(tx, m.ChannelID, m.Author)
 		if err != nil {
 			var s *skipped
@@ -79,7 +80,7 @@ func (c *Core) onMessage(ctx context.Context, m Message, seen bool) []Action {
 		if err := notDeleted(tx, m.ChannelID, m.ID, now); err != nil {
 			return err
 		}
-		post, err = c.applyNew(tx, camp, m, msg, now)
+		post, rules, err = c.applyNew(tx, camp, m, msg, now)
 		return err
 	})
 	if seen && turnedAway {
@@ -90,7 +91,10 @@ func (c *Core) onMessage(ctx context.Context, m Message, seen bool) []Action {
 		return c.eventFailed("message", m.ChannelID, m.ID, err)
 	}
 	c.observeTags(post)
-	return append(post, c.rulesAfterTags(ctx, m)...)
+	if rules {
+		post = append(post, c.rulesAfter(ctx, m.ChannelID)...)
+	}
+	return post
 }
 
 // gmKey is an author in a channel, as gmSeen remembers them: a user, or a webhook.
@@ -125,28 +129,28 @@ func notDeleted(tx storage.Tx, channelID, messageID string, now time.Time) error
 
 // applyNew applies message m, read as msg, as the channel's next reply: its tags to the
 // game cards, and the reply recorded with what they changed — also when nothing. It
-// returns the post answering it, when it has tags to apply.
-func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg parser.Message, now time.Time) ([]Action, error) {
+// returns the post answering it, when it has tags to apply, and whether the campaign's
+// inventory rules must run once it is committed (table.needsRules).
+func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg parser.Message, now time.Time) (post []Action, rules bool, err error) {
 	applies := appliesTags(msg)
 	var done []applied
 	var t *table
 	def := ""
 	if applies {
-		var err error
 		if t, err = c.openTable(tx, camp); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if def, err = defaultWho(tx, m, t.records); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		done = t.apply(msg.Tags, def)
 		if err := t.save(tx, now); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	seq, err := tx.NextReplySeq(m.ChannelID)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	r := &storage.Reply{
 		ChannelID: m.ChannelID, Seq: seq, MessageID: m.ID, AuthorID: m.Author.ID,
@@ -155,13 +159,26 @@ func (c *Core) applyNew(tx storage.Tx, camp *storage.Campaign, m Message, msg pa
 		CreatedAt: now, UpdatedAt: now,
 	}
 	if err := tx.PutReply(r); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !applies {
-		return nil, nil
+		return nil, false, nil
 	}
 	content, embeds, outs := renderReply(t.rules.Ruleset, t.sheets, t.cards, done)
-	return []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Components: undoRow(seq), Outcomes: outs, ReplySeq: seq}}, nil
+	return []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: content, Embeds: embeds, Components: undoRow(seq), Outcomes: outs, ReplySeq: seq}}, t.needsRules(msg), nil
+}
+
+// needsRules reports whether the inventory rules must run after msg's tags were applied
+// on t: msg had inventory tags and one of the channel's cards now holds what rules act
+// on (inventory.Campaign.StoredNeedsRules). Worked out here, from the cards the message
+// already read, it spares every other message the rules' own read of all of them. A
+// campaign it leaves on the rules clock with nothing timed any more leaves the clock at
+// its next tick.
+func (t *table) needsRules(msg parser.Message) bool {
+	if t.inv == nil || !slices.ContainsFunc(msg.Tags, func(tg parser.Tag) bool { return tg.Kind == parser.Inventory }) {
+		return false
+	}
+	return slices.ContainsFunc(t.records, func(r *storage.CardRecord) bool { return t.inv.camp.StoredNeedsRules(r.Inventory) })
 }
 
 // appliesTags reports whether msg has tags a GM's message would apply (quoted ones are

@@ -122,7 +122,8 @@ func (c *Core) lateCreate(tx storage.Tx, camp *storage.Campaign, m Message) ([]A
 	if !isGM(camp, m.Author) {
 		return nil, skip("edit of a message never applied: author %s is not a GM", m.Author.ID)
 	}
-	return c.applyNew(tx, camp, m, parser.Read(m.Content), now)
+	post, _, err := c.applyNew(tx, camp, m, parser.Read(m.Content), now) // the edit's caller runs the rules
+	return post, err
 }
 
 // regenerate reverts what reply r did and applies text's tags in its place. It returns
