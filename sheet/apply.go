@@ -139,6 +139,10 @@ type Applier struct {
 	known map[*Card]*cardEval
 	// builds, when set, keeps what was worked out beyond this Applier (Builds.Applier).
 	builds *Builds
+	// run is the last op's run, made again in place for the next: nothing an op
+	// returns points into it, and its live state's slices keep their room, so a
+	// message's later tags resolve the live state without allocating it again.
+	run *opRun
 }
 
 // NewApplier returns an Applier for cards on rs.
@@ -255,7 +259,7 @@ type opRun struct {
 // applyOne runs one handler on a working copy of card and keeps the copy only when it
 // succeeds.
 func (a *Applier) applyOne(card *Card, req parser.Tag, h opSpec, opts *Options) CardResult {
-	run := &opRun{opts: *opts}
+	run := a.nextRun(opts)
 	run.work = Card{Name: card.Name, Ruleset: card.Ruleset, SheetVersion: card.SheetVersion, Build: card.Build, Live: card.Live.clone()}
 	if h.kind == changesBuild {
 		run.work.Build = card.Build.clone()
@@ -276,6 +280,16 @@ func (a *Applier) applyOne(card *Card, req parser.Tag, h opSpec, opts *Options) 
 	}
 	*card = *op.Card
 	return CardResult{Card: card.Name, Outcome: out, Changes: changes}
+}
+
+// nextRun is the run for the Applier's next op, with opts: the last op's made afresh
+// but for its live state's room.
+func (a *Applier) nextRun(opts *Options) *opRun {
+	if a.run == nil {
+		a.run = &opRun{}
+	}
+	*a.run = opRun{opts: *opts, live: a.run.live}
+	return a.run
 }
 
 // cardEval is what a card's build yields, worked out once by an Applier: the build's

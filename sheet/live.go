@@ -323,14 +323,15 @@ func (f *liveFrame) resolve(ix *index, st *Live) *Resolved {
 	return f.resolveInto(ix, st, &Resolved{})
 }
 
-// resolveInto is resolve filling in r, which it returns.
+// resolveInto is resolve filling in r, which it returns. It fills r's slices in place
+// where they have the room (an Applier's run, resolved again for every tag).
 func (f *liveFrame) resolveInto(ix *index, st *Live, r *Resolved) *Resolved {
 	s := &ix.rs.Sheet
-	r.Pools = slices.Clone(f.pools)
+	r.Pools = append(room(r.Pools, 0), f.pools...)
 	for i := range r.Pools {
 		r.Pools[i].read(st)
 	}
-	r.Tracks = make([]TrackValue, len(f.tracks))
+	r.Tracks = room(r.Tracks, len(f.tracks))
 	for i := range f.tracks {
 		tf := &f.tracks[i]
 		tv := tf.tv
@@ -345,16 +346,18 @@ func (f *liveFrame) resolveInto(ix *index, st *Live, r *Resolved) *Resolved {
 		}
 		r.Tracks[i] = tv
 	}
-	r.Text = make([]TextValue, len(s.Live.Text))
+	r.Text = room(r.Text, len(s.Live.Text))
 	for i, t := range s.Live.Text {
 		r.Text[i] = TextValue{ID: t.ID, Label: t.Label, MaxLength: t.MaxLength, Value: parser.CapRunes(st.Text[t.ID], t.MaxLength)}
 	}
-	r.Conditions = make([]ConditionValue, len(s.Live.Conditions))
+	r.Conditions = room(r.Conditions, len(s.Live.Conditions))
 	for i, c := range s.Live.Conditions {
 		r.Conditions[i] = ConditionValue{ID: c.ID, Label: c.Label, Active: slices.Contains(st.Conditions, c.ID)}
 	}
+	states := r.States
+	r.States = nil
 	if len(f.states) > 0 {
-		r.States = make([]StateValue, len(f.states))
+		r.States = room(states, len(f.states))
 	}
 	for i, d := range f.states {
 		v, ok := st.States[d.ID]
@@ -364,6 +367,17 @@ func (f *liveFrame) resolveInto(ix *index, st *Live, r *Resolved) *Resolved {
 		r.States[i] = StateValue{ID: d.ID, Label: d.Label, Decl: d, Value: v, ValueLabel: d.ValueLabel(v)}
 	}
 	return r
+}
+
+// room is buf with length n, every element zero, in buf's own array when it has the
+// room, else in a new one.
+func room[T any](buf []T, n int) []T {
+	if buf == nil || cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 // pool is the pool keyed key read from st as resolve reads it, or nil.

@@ -181,6 +181,7 @@ func TestPropertyApplier(t *testing.T) {
 		ap, builds := NewApplier(rs), NewBuilds(rs)
 		message := builds.Applier()
 		opts := Options{Default: "Mira", Catalogs: inline(rs)}
+		var last, lastWant Result
 		for range rapid.IntRange(1, 25).Draw(t, "steps") {
 			text := randomTag(t, rs)
 			switch {
@@ -190,7 +191,13 @@ func TestPropertyApplier(t *testing.T) {
 				text = randomUse(t, rs, fresh)
 			}
 			want := Apply(rs, []*Card{fresh}, tag(t, text), opts)
-			sameAsApply(t, text, ap, reused, fresh, want)
+			got := sameAsApply(t, text, ap, reused, fresh, want)
+			// An Applier makes each op's run again in place (Applier.run): what an
+			// earlier tag returned must not change under the next.
+			if !reflect.DeepEqual(last, lastWant) {
+				t.Fatalf("an earlier result changed:\n got %+v\nwant %+v", last, lastWant)
+			}
+			last, lastWant = got, want
 			if rapid.IntRange(0, 2).Draw(t, "next message?") == 0 {
 				message, kept = builds.Applier(), kept.Clone()
 				if rapid.Bool().Draw(t, "namesake?") {
@@ -224,9 +231,10 @@ func advanceTargets(rs *ruleset.Ruleset) []string {
 
 // sameAsApply applies text to card through ap and fails unless it did what Apply did to
 // its twin (want, the card as Apply left it): the same result, card and live state.
-func sameAsApply(t *rapid.T, text string, ap *Applier, card, twin *Card, want Result) {
+func sameAsApply(t *rapid.T, text string, ap *Applier, card, twin *Card, want Result) Result {
 	opts := Options{Default: "Mira", Catalogs: inline(ap.ix.rs)}
-	if got := ap.Apply([]*Card{card}, tag(t, text), opts); !reflect.DeepEqual(got, want) {
+	got := ap.Apply([]*Card{card}, tag(t, text), opts)
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s:\n got %+v\nwant %+v", text, got, want)
 	}
 	if !card.Equal(twin) {
@@ -244,6 +252,7 @@ func sameAsApply(t *rapid.T, text string, ap *Applier, card, twin *Card, want Re
 	if got := ap.Pool(card, "nothing"); got != nil {
 		t.Fatalf("%s: a pool the card does not have reads %+v", text, got)
 	}
+	return got
 }
 
 // randomUse draws a use or a cast of an entry on card (or of a name it does not have),
