@@ -442,11 +442,22 @@ func (t *table) scratch() *table {
 	return s
 }
 
-// changesOf is every change the applied tags made, in order.
+// changesOf is every change the applied tags made, in order, in one slice made to size.
 func changesOf(done []applied) []sheet.Change {
-	var out []sheet.Change
+	n := 0
 	for _, a := range done {
-		out = append(out, a.res.Changes()...)
+		for _, cr := range a.res.Cards {
+			n += len(cr.Changes)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]sheet.Change, 0, n)
+	for _, a := range done {
+		for _, cr := range a.res.Cards {
+			out = append(out, cr.Changes...)
+		}
 	}
 	return out
 }

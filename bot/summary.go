@@ -84,7 +84,7 @@ func renderReply(rs *ruleset.Ruleset, sheets *sheet.Applier, cards []*sheet.Card
 		outs[i] = a.outcome()
 		lines[i] = outs[i].Tag
 	}
-	b := newEmbeds()
+	b := &embedSet{}
 	b.sheets = sheets
 	for _, a := range tags {
 		if a.roll != nil {
@@ -203,38 +203,51 @@ func oneSpaced(s string) string {
 	return s
 }
 
-// embedSet gathers lines per character, in the order characters first appear.
+// embedSet gathers lines per character, in the order characters first appear: a reply
+// names a character or a few, so they are looked for in a slice, not kept in maps.
 type embedSet struct {
-	order   []string
-	lines   map[string][]string
-	ok, bad map[string]int
-	pools   map[string][]string // pool keys touched, per character, in order
+	chars []charLines
 	// sheets reads the cards' live states when set (renderReply); nil reads them afresh.
 	sheets *sheet.Applier
 }
 
-func newEmbeds() *embedSet {
-	return &embedSet{lines: map[string][]string{}, ok: map[string]int{}, bad: map[string]int{}, pools: map[string][]string{}}
+// charLines is one character's lines, how many of them applied (ok) and were refused
+// (bad), and the pool keys its changes touched, in order.
+type charLines struct {
+	name    string
+	lines   []string
+	ok, bad int
+	pools   []string
+}
+
+// of is name's entry, added at the end when it has none yet.
+func (b *embedSet) of(name string) *charLines {
+	for i := range b.chars {
+		if b.chars[i].name == name {
+			return &b.chars[i]
+		}
+	}
+	b.chars = append(b.chars, charLines{name: name})
+	return &b.chars[len(b.chars)-1]
 }
 
 func (b *embedSet) add(name, line string, ok bool) {
-	if _, seen := b.lines[name]; !seen {
-		b.order = append(b.order, name)
-	}
-	b.lines[name] = append(b.lines[name], line)
+	c := b.of(name)
+	c.lines = append(c.lines, line)
 	if ok {
-		b.ok[name]++
+		c.ok++
 	} else {
-		b.bad[name]++
+		c.bad++
 	}
 }
 
 // touch notes the pools changes moved, to say what they have left.
 func (b *embedSet) touch(name string, changes []sheet.Change) {
 	for _, ch := range changes {
-		key, ok := strings.CutPrefix(ch.Path, sheet.PathPools)
-		if ok && !slices.Contains(b.pools[name], key) {
-			b.pools[name] = append(b.pools[name], key)
+		if key, ok := strings.CutPrefix(ch.Path, sheet.PathPools); ok {
+			if c := b.of(name); !slices.Contains(c.pools, key) {
+				c.pools = append(c.pools, key)
+			}
 		}
 	}
 }
@@ -242,20 +255,21 @@ func (b *embedSet) touch(name string, changes []sheet.Change) {
 // embeds builds one embed per character (at most maxEmbeds; the last says how many more
 // there were), with a "Left" field listing each touched pool as value/max.
 func (b *embedSet) embeds(rs *ruleset.Ruleset, cards []*sheet.Card) []Embed {
-	out := make([]Embed, 0, len(b.order))
-	for i, name := range b.order {
-		if i == maxEmbeds-1 && len(b.order) > maxEmbeds {
-			out = append(out, Embed{Title: "…", Description: strconv.Itoa(len(b.order)-i) + " more characters: see the tags above", Color: colorPartial})
+	out := make([]Embed, 0, len(b.chars))
+	for i := range b.chars {
+		c := &b.chars[i]
+		if i == maxEmbeds-1 && len(b.chars) > maxEmbeds {
+			out = append(out, Embed{Title: "…", Description: strconv.Itoa(len(b.chars)-i) + " more characters: see the tags above", Color: colorPartial})
 			break
 		}
-		e := Embed{Title: name, Description: strings.Join(b.lines[name], "\n"), Color: colorOK}
+		e := Embed{Title: c.name, Description: strings.Join(c.lines, "\n"), Color: colorOK}
 		switch {
-		case b.ok[name] == 0:
+		case c.ok == 0:
 			e.Color = colorRefused
-		case b.bad[name] > 0:
+		case c.bad > 0:
 			e.Color = colorPartial
 		}
-		if left := b.poolsLeft(rs, cards, name); left != "" {
+		if left := b.poolsLeft(rs, cards, c); left != "" {
 			e.Fields = []EmbedField{{Name: "Left", Value: left}}
 		}
 		out = append(out, e)
@@ -263,14 +277,14 @@ func (b *embedSet) embeds(rs *ruleset.Ruleset, cards []*sheet.Card) []Embed {
 	return out
 }
 
-// poolsLeft lists the pools touched on the card named name as they stand: "Hit Points
+// poolsLeft lists the pools touched on c's card as they stand: "Hit Points
 // 5/12 +3 temp · Spell Slots 1st 2/4".
-func (b *embedSet) poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, name string) string {
-	keys := b.pools[name]
+func (b *embedSet) poolsLeft(rs *ruleset.Ruleset, cards []*sheet.Card, c *charLines) string {
+	keys := c.pools
 	if len(keys) == 0 || rs == nil {
 		return ""
 	}
-	card, err := sheet.FindCard(cards, name)
+	card, err := sheet.FindCard(cards, c.name)
 	if err != nil {
 		return ""
 	}
@@ -295,14 +309,10 @@ func renderUndone(rs *ruleset.Ruleset, cards []*sheet.Card, reverted []sheet.Cha
 	if len(reverted) == 0 {
 		return content, nil
 	}
-	b := newEmbeds()
+	b := &embedSet{}
 	for _, ch := range reverted {
 		if _, ok := strings.CutPrefix(ch.Path, sheet.PathPools); ok {
 			b.touch(ch.Card, []sheet.Change{ch})
-			if _, seen := b.lines[ch.Card]; !seen {
-				b.order = append(b.order, ch.Card)
-				b.lines[ch.Card] = nil
-			}
 			continue
 		}
 		b.add(ch.Card, "↩ "+changeWords(rs, ch), true)
