@@ -282,13 +282,14 @@ func (a *Applier) applyOne(card *Card, req parser.Tag, h opSpec, opts *Options) 
 	return CardResult{Card: card.Name, Outcome: out, Changes: changes}
 }
 
-// nextRun is the run for the Applier's next op, with opts: the last op's made afresh
-// but for its live state's room.
+// nextRun is the run for the Applier's next op, with opts. It is not cleared: applyOne
+// sets the op and the working copy whole, values the values and (resolveInto) every
+// slice of the live state, before anything reads them.
 func (a *Applier) nextRun(opts *Options) *opRun {
 	if a.run == nil {
 		a.run = &opRun{}
 	}
-	*a.run = opRun{opts: *opts, live: a.run.live}
+	a.run.opts = *opts
 	return a.run
 }
 
