@@ -2,6 +2,8 @@ package jsonappend
 
 import (
 	"encoding/json"
+	"fmt"
+	"hash/maphash"
 	"math"
 	"strings"
 	"testing"
@@ -116,4 +118,42 @@ func TestMatchesEncodingJSON(t *testing.T) {
 		}
 		same(t, "strings", Strings(p(), ss), nil, ss)
 	})
+}
+
+// TestMapRemembersOrder: maps of many keys, drawn from a few dozen so their key sets
+// repeat and differ (a remembered order used, missing, or not the map's), are written
+// as json.Marshal writes them.
+func TestMapRemembersOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		for i := range rapid.IntRange(1, 6).Draw(t, "maps") {
+			m := map[string]any{}
+			for _, k := range rapid.SliceOfN(rapid.IntRange(0, 40), orderedMin-2, 40).Draw(t, "keys") {
+				m[fmt.Sprintf("field-%02d", k)] = float64(k + i)
+			}
+			got, err := Map([]byte("prefix"), m, false, Scalar)
+			same(t, "map", got, err, m)
+		}
+	})
+}
+
+// TestMapOrderNotItsKeys: a remembered order found for a map (the same sum of hashes,
+// as many keys) whose keys are not all the map's is not used.
+func TestMapOrderNotItsKeys(t *testing.T) {
+	m := map[string]any{}
+	var sum uint64
+	for i := range orderedMin {
+		k := fmt.Sprint("k", i)
+		m[k] = float64(i)
+		sum += maphash.String(orderSeed, k)
+	}
+	other := make([]string, orderedMin)
+	for i := range other {
+		other[i] = fmt.Sprint("j", i)
+	}
+	orders[sum%uint64(len(orders))].Store(&order{sum, other})
+	got, err := Map(nil, m, false, Scalar)
+	want, _ := json.Marshal(m)
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("got %s (%v), want %s", got, err, want)
+	}
 }

@@ -300,14 +300,16 @@ type store struct {
 	runs    uint64 // the functions run so far: the last one's number
 	settled uint64 // pending holds no write of a function up to this number
 	resets  uint64 // the failures counted when pending was last reset
+	spare   views  // the lists of the last function's view, for the next (see newView)
 
 	// hand is the hand-over lock (see commit.go); it guards the fields after it.
-	hand       sync.Mutex
-	open       *batch // the functions joined since the last hand-over
-	committing bool   // the committer has a batch
-	committed  uint64 // the number of the last function whose batch is committed
-	failures   uint64 // the commits failed so far
-	failErr    error  // the last failed commit's error
+	hand        sync.Mutex
+	open        *batch  // the functions joined since the last hand-over
+	committing  bool    // the committer has a batch
+	committed   uint64  // the number of the last function whose batch is committed
+	failures    uint64  // the commits failed so far
+	failErr     error   // the last failed commit's error
+	spareWrites []write // a committed batch's list, emptied, for the next (see newBatch)
 
 	batches chan *batch   // to the committer; holds one
 	stopped chan struct{} // closed when the committer has finished

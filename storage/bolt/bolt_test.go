@@ -528,3 +528,30 @@ func TestPostedWrittenAsOneString(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNotFoundWords: the reply lookups' misses, worded without fmt, read as
+// storage.NotFoundf's would and have its kind.
+func TestNotFoundWords(t *testing.T) {
+	s := openTemp(t)
+	err := s.View(context.Background(), func(tx storage.Tx) error {
+		for _, c := range []struct {
+			err  error
+			want error
+		}{
+			{second(tx.Reply("ch1", 7)), storage.NotFoundf("reply %d in channel %s", 7, "ch1")},
+			{second(tx.ReplyByMessage("ch1", "")), storage.NotFoundf("reply to no message in channel %s", "ch1")},
+			{second(tx.ReplyByMessage("ch1", "123")), storage.NotFoundf("reply to message %s in channel %s", "123", "ch1")},
+			{second(tx.LastReply("ch1")), storage.NotFoundf("last reply in channel %s", "ch1")},
+		} {
+			if storage.KindOf(c.err) != storage.NotFound || c.err.Error() != c.want.Error() {
+				t.Errorf("got %v (%v), want %v (NotFound)", c.err, storage.KindOf(c.err), c.want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
