@@ -460,8 +460,19 @@ func (it *invTag) amountText() string {
 	return strings.TrimSpace(it.attr("count") + " " + it.attr("item"))
 }
 
+// coinsOnly reports whether the tag's action changes nothing but purses: pay, receive
+// and earn (money) never touch an entry, so the holdings they leave are kept without
+// comparing every entry with the record's (inventory.Campaign.KeepPurse).
+func (it *invTag) coinsOnly() bool {
+	switch it.tag.Op {
+	case "pay", "receive", "earn":
+		return true
+	}
+	return false
+}
+
 // money pays (to= another character, else out of the game) or receives (receive, earn)
-// an amount.
+// an amount. It changes purses alone (coinsOnly).
 func (it *invTag) money(rec *storage.CardRecord, h *inventory.Held) error {
 	m := it.c.System.Money()
 	text := it.amountText()

@@ -139,10 +139,14 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 	// refuses on its second card, or fails saving the shop, must leave the first as it
 	// was.
 	alone := len(it.opened) == 1 && it.bought == nil
+	keep := it.c.KeepChange
+	if it.coinsOnly() {
+		keep = it.c.KeepPurse // open gave holdings as the record holds them; only purses changed
+	}
 	for i, r := range it.opened {
 		ha, ok := it.t.held[r]
 		reuse := alone && ok && ha.owned && ha.st == r.Inventory && ha.sheets == it.t.sheets && ha.sheets != nil
-		st, b, a, err := it.c.KeepChange(r.Inventory, it.held[r], reuse)
+		st, b, a, err := keep(r.Inventory, it.held[r], reuse)
 		if err != nil {
 			for _, r := range it.opened {
 				delete(it.t.held, r)

@@ -1,5 +1,10 @@
 package inventory
 
+import (
+	"math"
+	"slices"
+)
+
 // A message's tags change a card's holdings one after another, and each tag's change is
 // recorded (DiffStored of the holdings before and after it). Keeping the holdings anew
 // for every tag copied all their entries every time (a 200-row inventory is some 25 KB)
@@ -99,3 +104,25 @@ func spliced(have []StoredEntry, same, tail int, mid []StoredEntry, reuse bool) 
 	clear(out[n:]) // what is left past the end holds nothing
 	return out[:n]
 }
+
+// KeepPurse is KeepChange(prev, h, reuse) of holdings whose entries are as prev holds
+// them — h restored from prev or kept into it, and since then only its purse changed (a
+// tag that pays or receives coins) — without comparing the entries: they are prev's,
+// shared. Two of a market's five tags touch only coins, and comparing a 200-entry
+// inventory to find nothing was a fifth of what keeping a tag cost. An entry JSON
+// cannot hold (a NaN fill) is never alike even to itself, so holdings with one go the
+// long way.
+func (c *Campaign) KeepPurse(prev *Stored, h *Held, reuse bool) (st *Stored, before, after map[string]any, err error) {
+	if prev == nil || len(prev.Items) == 0 || len(prev.Items) != len(h.Inv) || slices.ContainsFunc(h.Inv, nanFill) {
+		return c.KeepChange(prev, h, reuse)
+	}
+	if err := RowsFit(int64(len(h.Inv))); err != nil {
+		return nil, nil, nil, err
+	}
+	st = c.keptBare(h)
+	st.Items = prev.Items
+	before, after = diffWithin(prev, st, nil, nil, len(prev.Items))
+	return st, before, after, nil
+}
+
+func nanFill(e *Entry) bool { return math.IsNaN(e.Fill) }

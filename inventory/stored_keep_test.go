@@ -89,6 +89,59 @@ func TestPropertyKeepChange(t *testing.T) {
 	})
 }
 
+// TestPropertyKeepPurse: where only the purse changed since the holdings in play were
+// restored from or kept into prev (a tag paying or receiving coins), KeepPurse gives
+// exactly what KeepOver and DiffStored give, as KeepChange does — over random sequences
+// mixing such steps with every change changeHeld makes (kept with KeepChange), a NaN
+// fill among them.
+func TestPropertyKeepPurse(t *testing.T) {
+	c := campaign(t)
+	first, err := c.Keep(heldOf(t, c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		h, ps := restored(c, first)
+		if len(ps) > 0 {
+			t.Fatal(ps)
+		}
+		prev, oldPrev, owned := first, first, false
+		asKept := true // h is as prev holds it, but for its purse
+		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
+			coins := asKept && rapid.Bool().Draw(t, "coins only")
+			keep := c.KeepChange
+			if coins {
+				h.Purse[0] += rapid.Int64Range(-1, 3).Draw(t, "coins")
+				keep = c.KeepPurse
+			} else {
+				changeHeld(t, c, h)
+			}
+			reuse := owned && rapid.Bool().Draw(t, "reuse")
+			want, werr := c.KeepOver(oldPrev, h)
+			got, b, a, gerr := keep(prev, h, reuse)
+			if (werr != nil) != (gerr != nil) || refusal.Of(werr) != refusal.Of(gerr) {
+				t.Fatalf("step %d (coins only %v): KeepOver %v, kept %v", step, coins, werr, gerr)
+			}
+			if werr != nil {
+				if h, ps = restored(c, oldPrev); len(ps) > 0 {
+					return
+				}
+				asKept = prev == oldPrev
+				continue
+			}
+			wb, wa := DiffStored(oldPrev, want)
+			if g, w := storedText(got), storedText(want); g != w {
+				t.Fatalf("step %d (coins only %v): kept\n%s\nwant\n%s", step, coins, g, w)
+			}
+			if g, w := fmt.Sprint(b, a), fmt.Sprint(wb, wa); g != w {
+				t.Fatalf("step %d (coins only %v): change\n%s\nwant\n%s", step, coins, g, w)
+			}
+			owned = reuse || !(len(got.Items) > 0 && len(prev.Items) > 0 && &got.Items[0] == &prev.Items[0])
+			prev, oldPrev, asKept = got, want, true
+		}
+	})
+}
+
 // restored is st restored.
 func restored(c *Campaign, st *Stored) (*Held, strictjson.Problems) { return c.Restore(st) }
 
