@@ -396,6 +396,7 @@ func (it *invTag) switchState(rec *storage.CardRecord, h *inventory.Held, key st
 	if err != nil {
 		return err
 	}
+	it.switched = e // SetState changes e's states alone
 	now := it.c.Now(e).Name + ": " + st.Label + " " + onOff(e.On(key))
 	// Only the switched state's count is said, so only its limit is read: reading every
 	// limited state's (Limits) worked the whole sheet out for a state without one.

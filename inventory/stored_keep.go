@@ -34,6 +34,13 @@ func (c *Campaign) KeepChange(prev *Stored, h *Held, reuse bool) (st *Stored, be
 	for tail < len(inv)-same && tail < len(have)-same && c.keptAs(h, inv[len(inv)-1-tail], &have[len(have)-1-tail]) {
 		tail++
 	}
+	return c.keepSpan(prev, h, reuse, same, tail)
+}
+
+// keepSpan is KeepChange once it knows how many entries are kept alike from the start
+// (same) and from the end (tail) of prev's and h's.
+func (c *Campaign) keepSpan(prev *Stored, h *Held, reuse bool, same, tail int) (st *Stored, before, after map[string]any, err error) {
+	have, inv := prev.Items, h.Inv
 	mid := make([]StoredEntry, 0, len(inv)-same-tail)
 	for _, e := range inv[same : len(inv)-tail] {
 		se, err := c.storedEntry(h, e)
@@ -113,16 +120,27 @@ func spliced(have []StoredEntry, same, tail int, mid []StoredEntry, reuse bool) 
 // cannot hold (a NaN fill) is never alike even to itself, so holdings with one go the
 // long way.
 func (c *Campaign) KeepPurse(prev *Stored, h *Held, reuse bool) (st *Stored, before, after map[string]any, err error) {
-	if prev == nil || len(prev.Items) == 0 || len(prev.Items) != len(h.Inv) || slices.ContainsFunc(h.Inv, nanFill) {
+	return c.KeepEntry(prev, h, reuse, nil)
+}
+
+// KeepEntry is KeepChange(prev, h, reuse) of holdings that are as prev holds them but
+// for entry e (nil: none) and the purse — a tag that switched one entry's state, e
+// sharing no map with another entry, as Restore and every action make them — found
+// without comparing the other entries: KeepChange's scans from both ends would stop at
+// e, or find all alike, and that is where these start.
+func (c *Campaign) KeepEntry(prev *Stored, h *Held, reuse bool, e *Entry) (st *Stored, before, after map[string]any, err error) {
+	n := len(h.Inv)
+	i := slices.Index(h.Inv, e)
+	if prev == nil || n == 0 || len(prev.Items) != n || (e != nil && i < 0) || slices.ContainsFunc(h.Inv, nanFill) {
 		return c.KeepChange(prev, h, reuse)
 	}
-	if err := RowsFit(int64(len(h.Inv))); err != nil {
+	if err := RowsFit(int64(n)); err != nil {
 		return nil, nil, nil, err
 	}
-	st = c.keptBare(h)
-	st.Items = prev.Items
-	before, after = diffWithin(prev, st, nil, nil, len(prev.Items))
-	return st, before, after, nil
+	if e == nil || c.keptAs(h, e, &prev.Items[i]) {
+		return c.keepSpan(prev, h, reuse, n, 0)
+	}
+	return c.keepSpan(prev, h, reuse, i, n-1-i)
 }
 
 func nanFill(e *Entry) bool { return math.IsNaN(e.Fill) }

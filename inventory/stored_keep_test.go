@@ -89,11 +89,11 @@ func TestPropertyKeepChange(t *testing.T) {
 	})
 }
 
-// TestPropertyKeepPurse: where only the purse changed since the holdings in play were
-// restored from or kept into prev (a tag paying or receiving coins), KeepPurse gives
-// exactly what KeepOver and DiffStored give, as KeepChange does — over random sequences
-// mixing such steps with every change changeHeld makes (kept with KeepChange), a NaN
-// fill among them.
+// TestPropertyKeepPurse: where only the purse (KeepPurse) or one entry and the purse
+// (KeepEntry) changed since the holdings in play were restored from or kept into prev
+// (a tag paying coins, switching a state), they give exactly what KeepOver and
+// DiffStored give, as KeepChange does — over random sequences mixing such steps with
+// every change changeHeld makes (kept with KeepChange), a NaN fill among them.
 func TestPropertyKeepPurse(t *testing.T) {
 	c := campaign(t)
 	first, err := c.Keep(heldOf(t, c))
@@ -108,12 +108,22 @@ func TestPropertyKeepPurse(t *testing.T) {
 		prev, oldPrev, owned := first, first, false
 		asKept := true // h is as prev holds it, but for its purse
 		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
-			coins := asKept && rapid.Bool().Draw(t, "coins only")
+			kind := 0
+			if asKept {
+				kind = rapid.IntRange(0, 2).Draw(t, "kind")
+			}
+			coins := kind > 0
 			keep := c.KeepChange
-			if coins {
+			switch kind {
+			case 1:
 				h.Purse[0] += rapid.Int64Range(-1, 3).Draw(t, "coins")
 				keep = c.KeepPurse
-			} else {
+			case 2:
+				e := changeEntry(t, h)
+				keep = func(prev *Stored, h *Held, reuse bool) (*Stored, map[string]any, map[string]any, error) {
+					return c.KeepEntry(prev, h, reuse, e)
+				}
+			default:
 				changeHeld(t, c, h)
 			}
 			reuse := owned && rapid.Bool().Draw(t, "reuse")
@@ -140,6 +150,31 @@ func TestPropertyKeepPurse(t *testing.T) {
 			prev, oldPrev, asKept = got, want, true
 		}
 	})
+}
+
+// changeEntry changes one entry of h (nil: none, or it is left alike) as a tag
+// switching a state might, or gives it a fill that is not a number, and the purse.
+func changeEntry(t *rapid.T, h *Held) *Entry {
+	h.Purse[0] += rapid.Int64Range(0, 1).Draw(t, "coins too")
+	if len(h.Inv) == 0 || rapid.IntRange(0, 5).Draw(t, "none") == 0 {
+		return nil
+	}
+	e := h.Inv[rapid.IntRange(0, len(h.Inv)-1).Draw(t, "entry")]
+	key := rapid.SampledFrom([]string{"attuned", "cursed", "wet"}).Draw(t, "key")
+	// Entries share no map (Restore and every action copy them), but changeHeld's twin
+	// rows do: the entry's own copies are changed, as SetState changes its maps.
+	e.Own, e.GM = switchesCopy(e.Own), switchesCopy(e.GM)
+	switch rapid.IntRange(0, 4).Draw(t, "how") {
+	case 0:
+		e.Own[key] = !e.Own[key]
+	case 1:
+		e.GM[key] = rapid.Bool().Draw(t, "on")
+	case 2:
+		delete(e.Own, key)
+	case 3:
+		e.Fill = math.NaN()
+	}
+	return e
 }
 
 // restored is st restored.
