@@ -396,6 +396,7 @@ func (it *invTag) switchState(rec *storage.CardRecord, h *inventory.Held, key st
 	if err != nil {
 		return err
 	}
+	it.switched = e // SetState changes e's states alone
 	now := it.c.Now(e).Name + ": " + st.Label + " " + onOff(e.On(key))
 	// Only the switched state's count is said, so only its limit is read: reading every
 	// limited state's (Limits) worked the whole sheet out for a state without one.
@@ -460,8 +461,19 @@ func (it *invTag) amountText() string {
 	return strings.TrimSpace(it.attr("count") + " " + it.attr("item"))
 }
 
+// coinsOnly reports whether the tag's action changes nothing but purses: pay, receive
+// and earn (money) never touch an entry, so the holdings they leave are kept without
+// comparing every entry with the record's (inventory.Campaign.KeepPurse).
+func (it *invTag) coinsOnly() bool {
+	switch it.tag.Op {
+	case "pay", "receive", "earn":
+		return true
+	}
+	return false
+}
+
 // money pays (to= another character, else out of the game) or receives (receive, earn)
-// an amount.
+// an amount. It changes purses alone (coinsOnly).
 func (it *invTag) money(rec *storage.CardRecord, h *inventory.Held) error {
 	m := it.c.System.Money()
 	text := it.amountText()

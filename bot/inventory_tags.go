@@ -42,6 +42,9 @@ type invTag struct {
 	// bought is the change a buy made to the channel's shop (buyFromShop), written
 	// with the tag.
 	bought *sheet.Change
+	// switched is the one entry a state's switch changed (switchState), so its holdings
+	// are kept comparing that entry alone (inventory.Campaign.KeepEntry).
+	switched *inventory.Entry
 }
 
 // inventoryTag applies one inventory tag, def being the card a tag without who= is for,
@@ -139,10 +142,21 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 	// refuses on its second card, or fails saving the shop, must leave the first as it
 	// was.
 	alone := len(it.opened) == 1 && it.bought == nil
+	// open gave holdings as the record holds them: a tag that changed only purses, or
+	// one entry, says so and spares comparing every other entry.
+	keep := it.c.KeepChange
+	switch {
+	case it.coinsOnly():
+		keep = it.c.KeepPurse
+	case it.switched != nil && len(it.opened) == 1:
+		keep = func(prev *inventory.Stored, h *inventory.Held, reuse bool) (*inventory.Stored, map[string]any, map[string]any, error) {
+			return it.c.KeepEntry(prev, h, reuse, it.switched)
+		}
+	}
 	for i, r := range it.opened {
 		ha, ok := it.t.held[r]
 		reuse := alone && ok && ha.owned && ha.st == r.Inventory && ha.sheets == it.t.sheets && ha.sheets != nil
-		st, b, a, err := it.c.KeepChange(r.Inventory, it.held[r], reuse)
+		st, b, a, err := keep(r.Inventory, it.held[r], reuse)
 		if err != nil {
 			for _, r := range it.opened {
 				delete(it.t.held, r)

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"iter"
+	"sync/atomic"
 
 	"sheetkeeper/ruleset"
 )
@@ -16,6 +17,23 @@ type index struct {
 	money     *Money
 	// ruled: some template or catalog item has rules (most systems' none do).
 	ruled bool
+	// restored is the catalog item of each entry of the holdings Restore read last
+	// (nil where an entry embeds its own): see catalogHint.
+	restored atomic.Pointer[[]*Item]
+}
+
+// catalogHint is the catalog item entry i of the holdings Restore read last had, when
+// that item's id is id; else nil. A card's holdings are restored on every message, and
+// finding each of its hundreds of ids in the catalog's map again was most of what
+// restoring them cost; comparing an id with the one the entry had last time is a
+// fraction of that. Catalog ids are unique, so an item whose id is id is the one
+// CatalogItem(id) finds: a hint from another card's holdings is never wrong, only no
+// help (and then the map answers).
+func catalogHint(hint []*Item, i int, id string) *Item {
+	if i < len(hint) && hint[i] != nil && hint[i].ID == id {
+		return hint[i]
+	}
+	return nil
 }
 
 func buildIndex(s *System) *index {
@@ -136,4 +154,30 @@ func (s *System) RenameCategory(templateID, c string) string {
 		}
 	}
 	return c
+}
+
+// hints is what the last Restore kept for the next (catalogHint); none without an index.
+func (ix *index) hints() []*Item {
+	if ix == nil {
+		return nil
+	}
+	if p := ix.restored.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// keepRestored makes the catalog items of restored entries the hints the next Restore
+// reads (catalogHint).
+func (ix *index) keepRestored(slab []Entry) {
+	if ix == nil {
+		return
+	}
+	items := make([]*Item, len(slab))
+	for i := range slab {
+		if it := slab[i].Item; it != nil && it.self == it {
+			items[i] = it
+		}
+	}
+	ix.restored.Store(&items)
 }

@@ -179,8 +179,17 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 	if len(st.Items) > 0 {
 		h.Inv = make([]*Entry, 0, len(st.Items))
 	}
+	ix := c.System.index
+	hint, missed := ix.hints(), false
 	for i := range st.Items {
-		e, eps := c.restoreEntry(h, i, &st.Items[i], &slab[i])
+		se := &st.Items[i]
+		var it *Item
+		if se.ID != "" {
+			if it = catalogHint(hint, i, se.ID); it == nil {
+				it, missed = c.System.CatalogItem(se.ID), true
+			}
+		}
+		e, eps := c.restoreEntry(h, i, se, &slab[i], it)
 		ps = append(ps, eps...)
 		if e == nil {
 			continue
@@ -203,14 +212,18 @@ func (c *Campaign) Restore(st *Stored) (*Held, strictjson.Problems) {
 		ps.Sort()
 		return nil, ps
 	}
+	if missed {
+		ix.keepRestored(slab)
+	}
 	h.Purse = p
 	return h, nil
 }
 
-// restoreEntry reads stored entry i into e; nil with the problems when it cannot be read.
+// restoreEntry reads stored entry i into e, it being the catalog's item of its id (nil:
+// none); nil with the problems when it cannot be read.
 // Its path is made only for a problem: restoring is once a message on a card of
 // hundreds of entries, nearly always with none.
-func (c *Campaign) restoreEntry(h *Held, i int, se *StoredEntry, e *Entry) (*Entry, strictjson.Problems) {
+func (c *Campaign) restoreEntry(h *Held, i int, se *StoredEntry, e *Entry, it *Item) (*Entry, strictjson.Problems) {
 	var ps strictjson.Problems
 	path := func(key string) string {
 		if key == "" {
@@ -224,12 +237,11 @@ func (c *Campaign) restoreEntry(h *Held, i int, se *StoredEntry, e *Entry) (*Ent
 	if se.Qty < 1 {
 		ps.Add(path("qty"), "qty %d: an entry holds at least 1", se.Qty)
 	}
-	var it *Item
 	switch {
 	case se.ID != "" && se.Item != nil:
 		ps.Add(path(""), "an entry names a catalog item (id) or embeds its own (item), not both")
 	case se.ID != "":
-		if it = c.System.CatalogItem(se.ID); it == nil {
+		if it == nil {
 			ps.Add(path("id"), "the catalog has no item %q", se.ID)
 		}
 	case se.Item != nil:
@@ -409,8 +421,12 @@ func (c *Campaign) keptAs(h *Held, e *Entry, se *StoredEntry) bool {
 		!sameSwitches(e.Own, se.States) || !sameSwitches(e.GM, se.GM) || !slices.Equal(e.Out, se.Out) {
 		return false
 	}
-	if m, own := h.own[e.Item]; own {
-		return se.ID == "" && m != nil && se.Item != nil && reflect.ValueOf(m).Pointer() == reflect.ValueOf(se.Item).Pointer()
+	// Most holdings embed no item at all: then there is nothing to look up (KeepChange
+	// asks this of every entry on every tag).
+	if len(h.own) > 0 {
+		if m, own := h.own[e.Item]; own {
+			return se.ID == "" && m != nil && se.Item != nil && reflect.ValueOf(m).Pointer() == reflect.ValueOf(se.Item).Pointer()
+		}
 	}
 	return se.Item == nil && se.ID == e.Item.ID && c.System.inCatalog(e.Item)
 }

@@ -1,5 +1,10 @@
 package inventory
 
+import (
+	"math"
+	"slices"
+)
+
 // A message's tags change a card's holdings one after another, and each tag's change is
 // recorded (DiffStored of the holdings before and after it). Keeping the holdings anew
 // for every tag copied all their entries every time (a 200-row inventory is some 25 KB)
@@ -29,6 +34,13 @@ func (c *Campaign) KeepChange(prev *Stored, h *Held, reuse bool) (st *Stored, be
 	for tail < len(inv)-same && tail < len(have)-same && c.keptAs(h, inv[len(inv)-1-tail], &have[len(have)-1-tail]) {
 		tail++
 	}
+	return c.keepSpan(prev, h, reuse, same, tail)
+}
+
+// keepSpan is KeepChange once it knows how many entries are kept alike from the start
+// (same) and from the end (tail) of prev's and h's.
+func (c *Campaign) keepSpan(prev *Stored, h *Held, reuse bool, same, tail int) (st *Stored, before, after map[string]any, err error) {
+	have, inv := prev.Items, h.Inv
 	mid := make([]StoredEntry, 0, len(inv)-same-tail)
 	for _, e := range inv[same : len(inv)-tail] {
 		se, err := c.storedEntry(h, e)
@@ -99,3 +111,36 @@ func spliced(have []StoredEntry, same, tail int, mid []StoredEntry, reuse bool) 
 	clear(out[n:]) // what is left past the end holds nothing
 	return out[:n]
 }
+
+// KeepPurse is KeepChange(prev, h, reuse) of holdings whose entries are as prev holds
+// them — h restored from prev or kept into it, and since then only its purse changed (a
+// tag that pays or receives coins) — without comparing the entries: they are prev's,
+// shared. Two of a market's five tags touch only coins, and comparing a 200-entry
+// inventory to find nothing was a fifth of what keeping a tag cost. An entry JSON
+// cannot hold (a NaN fill) is never alike even to itself, so holdings with one go the
+// long way.
+func (c *Campaign) KeepPurse(prev *Stored, h *Held, reuse bool) (st *Stored, before, after map[string]any, err error) {
+	return c.KeepEntry(prev, h, reuse, nil)
+}
+
+// KeepEntry is KeepChange(prev, h, reuse) of holdings that are as prev holds them but
+// for entry e (nil: none) and the purse — a tag that switched one entry's state, e
+// sharing no map with another entry, as Restore and every action make them — found
+// without comparing the other entries: KeepChange's scans from both ends would stop at
+// e, or find all alike, and that is where these start.
+func (c *Campaign) KeepEntry(prev *Stored, h *Held, reuse bool, e *Entry) (st *Stored, before, after map[string]any, err error) {
+	n := len(h.Inv)
+	i := slices.Index(h.Inv, e)
+	if prev == nil || n == 0 || len(prev.Items) != n || (e != nil && i < 0) || slices.ContainsFunc(h.Inv, nanFill) {
+		return c.KeepChange(prev, h, reuse)
+	}
+	if err := RowsFit(int64(n)); err != nil {
+		return nil, nil, nil, err
+	}
+	if e == nil || c.keptAs(h, e, &prev.Items[i]) {
+		return c.keepSpan(prev, h, reuse, n, 0)
+	}
+	return c.keepSpan(prev, h, reuse, i, n-1-i)
+}
+
+func nanFill(e *Entry) bool { return math.IsNaN(e.Fill) }

@@ -89,6 +89,94 @@ func TestPropertyKeepChange(t *testing.T) {
 	})
 }
 
+// TestPropertyKeepPurse: where only the purse (KeepPurse) or one entry and the purse
+// (KeepEntry) changed since the holdings in play were restored from or kept into prev
+// (a tag paying coins, switching a state), they give exactly what KeepOver and
+// DiffStored give, as KeepChange does — over random sequences mixing such steps with
+// every change changeHeld makes (kept with KeepChange), a NaN fill among them.
+func TestPropertyKeepPurse(t *testing.T) {
+	c := campaign(t)
+	first, err := c.Keep(heldOf(t, c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		h, ps := restored(c, first)
+		if len(ps) > 0 {
+			t.Fatal(ps)
+		}
+		prev, oldPrev, owned := first, first, false
+		asKept := true // h is as prev holds it, but for its purse
+		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
+			kind := 0
+			if asKept {
+				kind = rapid.IntRange(0, 2).Draw(t, "kind")
+			}
+			coins := kind > 0
+			keep := c.KeepChange
+			switch kind {
+			case 1:
+				h.Purse[0] += rapid.Int64Range(-1, 3).Draw(t, "coins")
+				keep = c.KeepPurse
+			case 2:
+				e := changeEntry(t, h)
+				keep = func(prev *Stored, h *Held, reuse bool) (*Stored, map[string]any, map[string]any, error) {
+					return c.KeepEntry(prev, h, reuse, e)
+				}
+			default:
+				changeHeld(t, c, h)
+			}
+			reuse := owned && rapid.Bool().Draw(t, "reuse")
+			want, werr := c.KeepOver(oldPrev, h)
+			got, b, a, gerr := keep(prev, h, reuse)
+			if (werr != nil) != (gerr != nil) || refusal.Of(werr) != refusal.Of(gerr) {
+				t.Fatalf("step %d (coins only %v): KeepOver %v, kept %v", step, coins, werr, gerr)
+			}
+			if werr != nil {
+				if h, ps = restored(c, oldPrev); len(ps) > 0 {
+					return
+				}
+				asKept = prev == oldPrev
+				continue
+			}
+			wb, wa := DiffStored(oldPrev, want)
+			if g, w := storedText(got), storedText(want); g != w {
+				t.Fatalf("step %d (coins only %v): kept\n%s\nwant\n%s", step, coins, g, w)
+			}
+			if g, w := fmt.Sprint(b, a), fmt.Sprint(wb, wa); g != w {
+				t.Fatalf("step %d (coins only %v): change\n%s\nwant\n%s", step, coins, g, w)
+			}
+			owned = reuse || !(len(got.Items) > 0 && len(prev.Items) > 0 && &got.Items[0] == &prev.Items[0])
+			prev, oldPrev, asKept = got, want, true
+		}
+	})
+}
+
+// changeEntry changes one entry of h (nil: none, or it is left alike) as a tag
+// switching a state might, or gives it a fill that is not a number, and the purse.
+func changeEntry(t *rapid.T, h *Held) *Entry {
+	h.Purse[0] += rapid.Int64Range(0, 1).Draw(t, "coins too")
+	if len(h.Inv) == 0 || rapid.IntRange(0, 5).Draw(t, "none") == 0 {
+		return nil
+	}
+	e := h.Inv[rapid.IntRange(0, len(h.Inv)-1).Draw(t, "entry")]
+	key := rapid.SampledFrom([]string{"attuned", "cursed", "wet"}).Draw(t, "key")
+	// Entries share no map (Restore and every action copy them), but changeHeld's twin
+	// rows do: the entry's own copies are changed, as SetState changes its maps.
+	e.Own, e.GM = switchesCopy(e.Own), switchesCopy(e.GM)
+	switch rapid.IntRange(0, 4).Draw(t, "how") {
+	case 0:
+		e.Own[key] = !e.Own[key]
+	case 1:
+		e.GM[key] = rapid.Bool().Draw(t, "on")
+	case 2:
+		delete(e.Own, key)
+	case 3:
+		e.Fill = math.NaN()
+	}
+	return e
+}
+
 // restored is st restored.
 func restored(c *Campaign, st *Stored) (*Held, strictjson.Problems) { return c.Restore(st) }
 

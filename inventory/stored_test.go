@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -316,5 +317,36 @@ func TestKeepOver(t *testing.T) {
 	}
 	if now, _ := json.Marshal(prev); string(now) != string(was) {
 		t.Errorf("the earlier holdings changed:\n%s\nwas\n%s", now, was)
+	}
+}
+
+// TestRestoreHintsFromOtherHoldings: Restore's hints from the holdings it read last
+// (catalogHint) never give an entry another id's item, an id the catalog has not, or a
+// hint past the holdings' end: restoring holdings after others, in turn, reads each
+// entry's own catalog item.
+func TestRestoreHintsFromOtherHoldings(t *testing.T) {
+	c := campaign(t)
+	of := func(ids ...string) *Stored {
+		st := &Stored{Next: int64(len(ids))}
+		for i, id := range ids {
+			st.Items = append(st.Items, StoredEntry{UID: "i" + strconv.Itoa(i+1), ID: id, Qty: 1})
+		}
+		return st
+	}
+	a := of("lr-ring", "lr-sword", "lr-staff")
+	b := of("lr-sword", "lr-sword", "lr-ring", "lr-mail")
+	for _, st := range []*Stored{a, b, a, a, b, of("lr-sword"), b} {
+		h, ps := c.Restore(st)
+		if len(ps) > 0 {
+			t.Fatal(ps)
+		}
+		for i, e := range h.Inv {
+			if want := c.System.CatalogItem(st.Items[i].ID); e.Item != want {
+				t.Fatalf("entry %d of %v: item %v, want %v", i, st.Items, e.Item.ID, want.ID)
+			}
+		}
+	}
+	if _, ps := c.Restore(of("lr-ring", "lr-nothing")); len(ps) == 0 {
+		t.Fatal("an id the catalog has not was restored")
 	}
 }
