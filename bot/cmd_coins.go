@@ -44,14 +44,11 @@ func coinsHandler(op string) CommandFunc {
 	return func(c *Core, ctx context.Context, cmd Command) (Response, error) {
 		var resp Response
 		err := c.store.Update(ctx, func(tx storage.Tx) error {
-			t, err := c.channelTable(tx, cmd.ChannelID)
+			t, err := c.inventoryTable(tx, cmd.ChannelID, "no purses")
 			if err != nil {
 				return err
 			}
 			camp := t.camp
-			if t.inv == nil {
-				return t.noInventory("no purses")
-			}
 			rec, err := inventoryCard(t.records, camp, cmd, "changes")
 			if err != nil {
 				return err

@@ -52,14 +52,11 @@ func (c *Core) cmdInventory(ctx context.Context, cmd Command) (Response, error) 
 	var resp Response
 	var panels *inventoryPanelCall
 	err := c.store.View(ctx, func(tx storage.Tx) error {
-		t, err := c.channelTable(tx, cmd.ChannelID)
+		t, err := c.inventoryTable(tx, cmd.ChannelID, "nothing to show")
 		if err != nil {
 			return err
 		}
 		camp := t.camp
-		if t.inv == nil {
-			return notEnabledInventory(t.invWhy).Outcome.Err()
-		}
 		rec, err := inventoryCard(t.records, camp, cmd, "sees")
 		if err != nil {
 			return err

@@ -66,13 +66,6 @@ type market struct {
 	shop *inventory.Shop
 }
 
-// noInventory refuses a command that needs the campaign's inventories where it has
-// none, saying what is missing and why (t.invWhy), in the one wording every such
-// command uses.
-func (t *table) noInventory(missing string) error {
-	return refusal.New(refusal.NotEnabled, "this campaign has no inventories, so %s: %s", missing, orDefault(t.invWhy, "it names no game system and its ruleset has no items"))
-}
-
 // openMarket opens the channel's table and shop; a channel with no shop, or a campaign
 // with no inventory, is refused.
 func (c *Core) openMarket(tx storage.Tx, camp *storage.Campaign) (*market, error) {

@@ -54,14 +54,11 @@ func tradeCommands(r *router) {
 func (c *Core) cmdTradeOffer(ctx context.Context, cmd Command) (Response, error) {
 	var resp Response
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		t, err := c.channelTable(tx, cmd.ChannelID)
+		t, err := c.inventoryTable(tx, cmd.ChannelID, "nothing to trade")
 		if err != nil {
 			return err
 		}
 		camp := t.camp
-		if t.inv == nil {
-			return t.noInventory("nothing to trade")
-		}
 		from, err := inventoryCard(t.records, camp, cmd, "trades")
 		if err != nil {
 			return err
@@ -276,12 +273,9 @@ func (c *Core) tradeAccept(ctx context.Context, comp Component, args []string) (
 			expired = true
 			return tx.DeleteTrade(o.ChannelID)
 		}
-		t, err := c.channelTable(tx, comp.ChannelID)
+		t, err := c.inventoryTable(tx, comp.ChannelID, "nothing to trade")
 		if err != nil {
 			return err
-		}
-		if t.inv == nil {
-			return t.noInventory("nothing to trade")
 		}
 		said, changes, err := c.swap(t, o)
 		if err != nil {

@@ -225,6 +225,26 @@ func (c *Core) channelTable(tx storage.Tx, channelID string) (*table, error) {
 	return c.openTable(tx, camp)
 }
 
+// inventoryTable is channelTable for a command that needs the campaign's inventories:
+// one without them is refused (noInventory, saying what is missing).
+func (c *Core) inventoryTable(tx storage.Tx, channelID, missing string) (*table, error) {
+	t, err := c.channelTable(tx, channelID)
+	if err != nil {
+		return nil, err
+	}
+	if t.inv == nil {
+		return nil, t.noInventory(missing)
+	}
+	return t, nil
+}
+
+// noInventory refuses a command that needs the campaign's inventories where it has
+// none, saying what is missing and why (t.invWhy), in the one wording every such
+// command uses.
+func (t *table) noInventory(missing string) error {
+	return refusal.New(refusal.NotEnabled, "this campaign has no inventories, so %s: %s", missing, orDefault(t.invWhy, "it names no game system and its ruleset has no items"))
+}
+
 // gmTable opens the table of this channel's campaign for a command only its GMs may use.
 func (c *Core) gmTable(tx storage.Tx, cmd Command) (*table, error) {
 	camp, err := c.gmCampaign(tx, cmd)

@@ -149,7 +149,7 @@ func (c *Core) panelRequestClick(ctx context.Context, comp Component, args []str
 			return refusal.New(refusal.NotAllowed, "this button is %s's: only their player plays what their panels ask for", rec.Card.Name)
 		}
 		if t.inv == nil {
-			return notEnabledInventory(t.invWhy).Outcome.Err()
+			return t.noInventory("nothing for a panel to ask")
 		}
 		cmd, err := requestCommand(t.inv.camp, rec, comp, op, uid, arg)
 		if err != nil {
