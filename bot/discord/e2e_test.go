@@ -475,13 +475,23 @@ func TestSlowAnswersAreDeferred(t *testing.T) {
 		t.Errorf("the deferred message was not edited: %q", m.Content)
 	}
 
-	r, id := h.command(h.gm, "sheet", fakediscord.String("name", "Mira"))
-	rs = h.fake.InteractionResponses(id)
-	if len(rs) != 3 || rs[0].Type != 5 || rs[1].Kind != fakediscord.KindDelete || rs[2].Kind != fakediscord.KindFollowup {
-		t.Fatalf("private: %+v", rs)
-	}
-	if r.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
-		t.Error("the deferred /sheet is not ephemeral")
+	// A /sheet reads the store, but a read from the card memo can still beat a 1 ns timer
+	// (the two cases then ready together): answered at once (type 4) is right too, and
+	// the test asks again until one was deferred, as for the component below.
+	var r fakediscord.InteractionResponse
+	for try := 0; ; try++ {
+		r, id = h.command(h.gm, "sheet", fakediscord.String("name", "Mira"))
+		if r.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			t.Fatal("/sheet is not ephemeral")
+		}
+		rs = h.fake.InteractionResponses(id)
+		if len(rs) == 1 && rs[0].Type == 4 && try < 50 {
+			continue
+		}
+		if len(rs) != 3 || rs[0].Type != 5 || rs[1].Kind != fakediscord.KindDelete || rs[2].Kind != fakediscord.KindFollowup {
+			t.Fatalf("private: %+v", rs)
+		}
+		break
 	}
 
 	// A component is deferred silently (type 6); an answer that is not an update comes as
