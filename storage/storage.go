@@ -47,7 +47,7 @@ type Store interface {
 
 // Tx is one transaction's view of the records. Writes are visible to later reads in
 // the same transaction. Records returned are copies: changing one changes nothing
-// until it is Put.
+// until it is Put. A card record put is the store's (see Cards).
 type Tx interface {
 	// Rulesets installed, every version of each (SPEC 4.2), each in the namespace of
 	// one guild (RulesetRecord.Guild; RulesetHome says which): local/x installed in one
@@ -73,7 +73,10 @@ type Tx interface {
 	Campaigns() ([]*Campaign, error)
 
 	// Cards. A library card belongs to a user and play never changes it; a game card
-	// belongs to a campaign. Names are matched by sheet's normalised form.
+	// belongs to a campaign. Names are matched by sheet's normalised form. A record put
+	// is the store's from then on: the caller may read it, never change it (the store
+	// keeps it as the decoding of what it wrote, for the next reader: see
+	// record.CardMemo). A record read is the reader's own.
 	PutLibraryCard(c *CardRecord) error
 	LibraryCard(ownerID, name string) (*CardRecord, error)
 	LibraryCards(ownerID string) ([]*CardRecord, error)

@@ -381,8 +381,10 @@ func TestCardMemo(t *testing.T) {
 	}
 }
 
-// TestCardMemoAfterPut: a record changed after it was Put (and not Put again) leaves the
-// memo with what was written; so does one Put twice, and one rolled back.
+// TestCardMemoAfterPut: a record changed after it was Put (and not Put again), which
+// storage.Tx forbids, still leaves the memo with what was written (the store checks
+// that a record encodes to its bytes before keeping it); so does one Put twice, and
+// one rolled back.
 func TestCardMemoAfterPut(t *testing.T) {
 	s := openTemp(t)
 	defer s.Close()

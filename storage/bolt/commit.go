@@ -276,7 +276,7 @@ func (s *store) join(view *pendingKV, failures uint64, done chan error) (alone *
 func (s *store) remember(written []writtenCard) {
 	for i, w := range slices.Backward(written) {
 		if !slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }) {
-			s.cards.Keep(w.key, w.raw, w.rec)
+			s.cards.Remember(w.key, w.raw, w.rec)
 		}
 	}
 }

@@ -159,8 +159,8 @@ func (t *tx) putOn(s shelf, holder string, c *storage.CardRecord) error {
 }
 
 // writtenCard is a card record an Update wrote, for the store's card memo once it has
-// committed: the bytes, and the caller's record (which may have changed since: see
-// record.CardMemo.Remember).
+// committed: the bytes, and the record, the store's once put (the function may have
+// changed it after the put: see record.CardMemo.Remember).
 type writtenCard struct {
 	raw []byte
 	rec *storage.CardRecord

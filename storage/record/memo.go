@@ -106,15 +106,16 @@ func (c *CardMemo) Keep(key string, raw []byte, rec *storage.CardRecord) {
 	c.memo.add(key, memoEntry[storage.CardRecord]{raw: raw, rec: rec, spare: CloneCard(rec)})
 }
 
-// Remember is Keep for a store that holds only the caller's record (rec, which may have
-// changed since it was encoded to raw, the bytes stored): it keeps a copy of rec when
-// rec still encodes to exactly raw, else the decoding of raw.
+// Remember is Keep for the record a command put (rec, encoded to raw, the bytes stored),
+// once its function has returned: a record put is the store's (storage.Tx), so the memo
+// takes rec itself when it still encodes to exactly raw — the function may have changed
+// it after the put — else the decoding of raw.
 func (c *CardMemo) Remember(key string, raw []byte, rec *storage.CardRecord) {
 	if !CardEncodesTo(rec, raw) {
 		c.decode(key, raw)
 		return
 	}
-	c.Keep(key, raw, CloneCard(rec))
+	c.Keep(key, raw, rec)
 }
 
 // RoundTrip returns a copy of r equal in every value, type and nil to what decoding
