@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -129,45 +130,140 @@ func BenchmarkReply(b *testing.B) {
 		}
 	})
 	b.Run("bare", func(b *testing.B) {
-		db, err := bolt.Open(filepath.Join(benchDir(b), "bare.db"), 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer db.Close()
-		if err := db.Update(func(btx *bolt.Tx) error { return migrate(btx, "bare.db") }); err != nil {
-			b.Fatal(err)
-		}
-		card, _ := json.Marshal(benchCard("Mira"))
-		reply, _ := json.Marshal(&storage.Reply{ChannelID: "ch0", Seq: 1_000_000, MessageID: "1000000001", AuthorID: "gm",
-			Text:   `The acid hisses. [sheet: who="Mira" op="spend" pool="gold" amount="1"] ×3`,
-			Status: storage.ReplyLive, Changes: make([]sheet.Change, 3), CreatedAt: storagetest.When, UpdatedAt: storagetest.When})
-		cardKey, _ := nameKey("", "ch0", "Mira")
-		var seq uint64
+		bare := openBare(b, 1)
 		b.ReportAllocs()
 		for b.Loop() {
-			seq++
-			err := db.Update(func(btx *bolt.Tx) error {
-				mk, _ := messageKey("ch0", fmt.Sprint(1_300_000_000_000_000_000+seq))
-				for _, kv := range []struct {
-					bucket, k, v []byte
-				}{
-					{bucketGame, cardKey, card},
-					{bucketSeqs, []byte("ch0"), be128(seq, seq)},
-					{bucketMessages, mk, be64(seq)},
-					{bucketReplyChain, be64(seq), be128(seq, seq-1)},
-					{bucketReplyLog, be64(seq), reply},
-				} {
-					if err := btx.Bucket(kv.bucket).Put(kv.k, kv.v); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
+			if err := bare.commit([]int{0}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
+}
+
+// bareStore is the yardstick of the store's benchmarks: a bbolt database of the
+// store's buckets, written bare — one db.Update putting the keys and bytes of applyReply
+// for each reply it is given, no reads, no group commit.
+type bareStore struct {
+	db          *bolt.DB
+	card, reply []byte
+	seqs        []uint64 // per channel
+	log         uint64
+}
+
+// openBare opens a bare yardstick holding the encoded benchCard of each of channels.
+func openBare(b *testing.B, channels int) *bareStore {
+	b.Helper()
+	db, err := bolt.Open(filepath.Join(benchDir(b), "bare.db"), 0o600, &bolt.Options{Timeout: time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	if err := db.Update(func(btx *bolt.Tx) error { return migrate(btx, "bare.db") }); err != nil {
+		b.Fatal(err)
+	}
+	card, _ := json.Marshal(benchCard("Mira"))
+	reply, _ := json.Marshal(&storage.Reply{ChannelID: "ch0", Seq: 1_000_000, MessageID: "1000000001", AuthorID: "gm",
+		Text:   `The acid hisses. [sheet: who="Mira" op="spend" pool="gold" amount="1"] ×3`,
+		Status: storage.ReplyLive, Changes: make([]sheet.Change, 3), CreatedAt: storagetest.When, UpdatedAt: storagetest.When})
+	return &bareStore{db: db, card: card, reply: reply, seqs: make([]uint64, channels)}
+}
+
+// commit writes one reply for each of channels in one fsynced transaction.
+func (s *bareStore) commit(channels []int) error {
+	return s.db.Update(func(btx *bolt.Tx) error {
+		for _, c := range channels {
+			ch := fmt.Sprint("ch", c)
+			s.seqs[c]++
+			s.log++
+			cardKey, _ := nameKey("", ch, "Mira")
+			mk, _ := messageKey(ch, fmt.Sprint(1_300_000_000_000_000_000+s.log))
+			for _, kv := range []struct {
+				bucket, k, v []byte
+			}{
+				{bucketGame, cardKey, s.card},
+				{bucketSeqs, []byte(ch), be128(s.seqs[c], s.log)},
+				{bucketMessages, mk, be64(s.log)},
+				{bucketReplyChain, be64(s.log), be128(s.seqs[c], s.log-1)},
+				{bucketReplyLog, be64(s.log), s.reply},
+			} {
+				bk, err := bucketIn(btx, kv.bucket)
+				if err == nil {
+					err = bk.Put(kv.k, kv.v)
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// floor measures the disk's floor for a run of the store that committed its replies
+// in batches of batch on average: the same number of bare commits of batch replies each
+// (channels drawn at random, distinct within a commit), one after another, after a
+// warm-up of as many. It returns each commit's time.
+func floor(b *testing.B, channels int, batch float64, commits int) []time.Duration {
+	b.Helper()
+	bare := openBare(b, channels)
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := max(1, min(channels, int(math.Round(batch))))
+	times := make([]time.Duration, 0, commits)
+	for i := range 2 * commits {
+		t0 := time.Now()
+		if err := bare.commit(rng.Perm(channels)[:n]); err != nil {
+			b.Fatal(err)
+		}
+		if i >= commits {
+			times = append(times, time.Since(t0))
+		}
+	}
+	return times
+}
+
+// floorRate is the replies a second of back-to-back commits of batch replies taking
+// times: what a group commit of that batch could reach on this disk with nothing else
+// to do.
+func floorRate(batch float64, times []time.Duration) float64 {
+	var sum time.Duration
+	for _, t := range times {
+		sum += t
+	}
+	return math.Round(batch) * float64(len(times)) / sum.Seconds()
+}
+
+// floorLatency is the p50 and p99 latency of replies offered evenly at rate to an
+// ideal group commit whose commits take times, one after another with no gap: a reply
+// arriving during one commit joins the next, and is durable when that one ends — the
+// least a reply can wait on this disk with a single writer, whatever runs above it.
+func floorLatency(rate float64, times []time.Duration) (p50, p99 time.Duration) {
+	ends := make([]time.Duration, len(times))
+	var at time.Duration
+	for i, t := range times {
+		at += t
+		ends[i] = at
+	}
+	step := time.Duration(float64(time.Second) / rate)
+	var lat []time.Duration
+	i := 0
+	for t := time.Duration(0); i+1 < len(ends); t += step {
+		for i+1 < len(ends) && ends[i] <= t {
+			i++
+		}
+		if i+1 < len(ends) {
+			lat = append(lat, ends[i+1]-t)
+		}
+	}
+	slices.Sort(lat)
+	return lat[len(lat)/2], lat[len(lat)*99/100]
+}
+
+// batches is how many batches the store has handed to be committed so far.
+func batches(s storage.Store) uint64 {
+	st := s.(*store)
+	st.hand.Lock()
+	defer st.hand.Unlock()
+	return st.open.id - 1
 }
 
 // BenchmarkSustained applies 3-tag replies from 8 and from 64 channels at once, each
@@ -181,7 +277,7 @@ func BenchmarkSustained(b *testing.B) {
 			var next atomic.Int64
 			lat := make([][]time.Duration, channels)
 			var wg sync.WaitGroup
-			pages := pagesWritten(s)
+			pages, commits := pagesWritten(s), batches(s)
 			b.ResetTimer()
 			start := time.Now()
 			for c := range channels {
@@ -205,6 +301,9 @@ func BenchmarkSustained(b *testing.B) {
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "replies/s")
 			b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
 			b.ReportMetric(float64(pagesWritten(s)-pages)/float64(b.N), "pages/reply")
+			batch := float64(b.N) / float64(batches(s)-commits)
+			b.ReportMetric(batch, "replies/commit")
+			b.ReportMetric(floorRate(batch, floor(b, channels, batch, 300)), "floor-replies/s")
 		})
 	}
 }
@@ -221,7 +320,7 @@ func BenchmarkOffered(b *testing.B) {
 	perChannel := time.Duration(channels) * time.Second / rate
 	lat := make([][]time.Duration, channels)
 	var wg sync.WaitGroup
-	pages := pagesWritten(s)
+	pages, commits := pagesWritten(s), batches(s)
 	b.ResetTimer()
 	start := time.Now()
 	for c := range channels {
@@ -250,6 +349,11 @@ func BenchmarkOffered(b *testing.B) {
 	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(pagesWritten(s)-pages)/float64(b.N), "pages/reply")
+	batch := float64(b.N) / float64(batches(s)-commits)
+	b.ReportMetric(batch, "replies/commit")
+	p50, p99 := floorLatency(rate, floor(b, channels, batch, 600))
+	b.ReportMetric(float64(p50.Microseconds())/1000, "floor-p50-ms")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "floor-p99-ms")
 }
 
 // TestPagesPerReply: the pages a commit writes per reply, in rounds of 16 replies from
