@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -381,10 +382,12 @@ func TestCardMemo(t *testing.T) {
 	}
 }
 
-// TestCardMemoAfterPut: a record changed after it was Put (and not Put again), which
-// storage.Tx forbids, still leaves the memo with what was written (the store checks
-// that a record encodes to its bytes before keeping it); so does one Put twice, and
-// one rolled back.
+// TestCardMemoAfterPut: whatever a function does with a card record it put, the memo
+// keeps what was written. A record changed after its Put — which storage.Tx forbids —
+// is written as it is when the function returns (an Update encodes its cards then); one
+// changed after the function read its cards again, which encoded it then, is written as
+// it was at that read, and the memo checks it before keeping it. So does one Put twice,
+// and one rolled back.
 func TestCardMemoAfterPut(t *testing.T) {
 	s := openTemp(t)
 	defer s.Close()
@@ -392,30 +395,55 @@ func TestCardMemoAfterPut(t *testing.T) {
 	if err := s.Update(ctx, func(tx storage.Tx) error { return tx.PutGameCard("ch", storagetest.Card("u1", "Mira", 5)) }); err != nil {
 		t.Fatal(err)
 	}
-	gold := func() float64 {
-		var g float64
-		err := s.Update(ctx, func(tx storage.Tx) error {
-			c, err := tx.GameCard("ch", "Mira")
-			g = storagetest.Gold(c)
-			return err
-		})
+	memo := func() *storage.CardRecord { // the second read of a card is a memo hit
+		var c *storage.CardRecord
+		for range 2 {
+			err := s.Update(ctx, func(tx storage.Tx) error {
+				var err error
+				c, err = tx.GameCard("ch", "Mira")
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return c
+	}
+	disk := func() *storage.CardRecord { // decoded from the bytes bbolt holds
+		k, _ := nameKey("", "ch", "Mira")
+		c := new(storage.CardRecord)
+		err := s.(*store).db.View(func(btx *bolt.Tx) error { return json.Unmarshal(btx.Bucket(bucketGame).Get(k), c) })
 		if err != nil {
 			t.Fatal(err)
 		}
-		return g
+		return c
 	}
 	set := func(c *storage.CardRecord, g float64) { c.Card.Build.Fields["gold"] = g }
 	for _, step := range []struct {
 		fn   func(tx storage.Tx, c *storage.CardRecord) error
 		want float64
+		cond int // conditions written
 	}{
 		{func(tx storage.Tx, c *storage.CardRecord) error {
 			set(c, 4)
 			err := tx.PutGameCard("ch", c)
-			set(c, 100) // not written
+			set(c, 100) // written: the function has not returned
 			c.Card.Live.Conditions = append(c.Card.Live.Conditions, "cursed")
 			return err
-		}, 4},
+		}, 100, 1},
+		{func(tx storage.Tx, c *storage.CardRecord) error {
+			set(c, 7)
+			c.Card.Live.Conditions = nil
+			if err := tx.PutGameCard("ch", c); err != nil {
+				return err
+			}
+			if _, err := tx.GameCards("ch"); err != nil { // encodes it now
+				return err
+			}
+			set(c, 8) // not written
+			c.Card.Live.Conditions = append(c.Card.Live.Conditions, "cursed")
+			return nil
+		}, 7, 0},
 		{func(tx storage.Tx, c *storage.CardRecord) error {
 			set(c, 3)
 			if err := tx.PutGameCard("ch", c); err != nil {
@@ -423,14 +451,14 @@ func TestCardMemoAfterPut(t *testing.T) {
 			}
 			set(c, 2)
 			return tx.PutGameCard("ch", c)
-		}, 2},
+		}, 2, 0},
 		{func(tx storage.Tx, c *storage.CardRecord) error {
 			set(c, 1)
 			if err := tx.PutGameCard("ch", c); err != nil {
 				return err
 			}
 			return errors.New("changed my mind")
-		}, 2},
+		}, 2, 0},
 	} {
 		_ = s.Update(ctx, func(tx storage.Tx) error {
 			c, err := tx.GameCard("ch", "Mira")
@@ -439,21 +467,13 @@ func TestCardMemoAfterPut(t *testing.T) {
 			}
 			return step.fn(tx, c)
 		})
-		for range 2 { // the second read is a memo hit
-			if g := gold(); g != step.want {
-				t.Fatalf("gold %v, want %v", g, step.want)
-			}
+		m, d := memo(), disk()
+		if storagetest.Gold(m) != step.want || storagetest.Gold(d) != step.want {
+			t.Fatalf("gold %v from the memo, %v on disk; want %v", storagetest.Gold(m), storagetest.Gold(d), step.want)
 		}
-	}
-	err := s.View(ctx, func(tx storage.Tx) error {
-		c, err := tx.GameCard("ch", "Mira")
-		if err == nil && len(c.Card.Live.Conditions) != 0 {
-			t.Errorf("conditions %v: a change after the Put reached the memo", c.Card.Live.Conditions)
+		if len(m.Card.Live.Conditions) != step.cond || len(d.Card.Live.Conditions) != step.cond {
+			t.Fatalf("conditions %v from the memo, %v on disk; want %d", m.Card.Live.Conditions, d.Card.Live.Conditions, step.cond)
 		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -557,3 +577,44 @@ func TestNotFoundWords(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestUnencodableCardFailsUpdate: an Update encodes its card records once its function
+// has returned, or when the function reads their bucket again; a record that does not
+// encode fails the Update (kind Invalid, nothing written), even when the function read
+// its cards after the put and went on past the read's error.
+func TestUnencodableCardFailsUpdate(t *testing.T) {
+	s := openTemp(t)
+	defer s.Close()
+	ctx := context.Background()
+	for what, fn := range map[string]func(tx storage.Tx) error{
+		"returned": func(tx storage.Tx) error {
+			if err := tx.PutGameCard("ch", storagetest.Card("u1", "Mira", math.NaN())); err != nil {
+				return err
+			}
+			return tx.PutGameCard("ch", storagetest.Card("u1", "Tam", 3))
+		},
+		"read again, error dropped": func(tx storage.Tx) error {
+			if err := tx.PutGameCard("ch", storagetest.Card("u1", "Mira", math.NaN())); err != nil {
+				return err
+			}
+			if _, err := tx.GameCards("ch"); storage.KindOf(err) != storage.Invalid {
+				t.Errorf("reading the cards after the put: %v, want kind Invalid", err)
+			}
+			return tx.PutGameCard("ch", storagetest.Card("u1", "Tam", 3))
+		},
+	} {
+		if err := s.Update(ctx, fn); storage.KindOf(err) != storage.Invalid {
+			t.Errorf("%s: %v, want kind Invalid", what, err)
+		}
+	}
+	err := s.View(ctx, func(tx storage.Tx) error {
+		cards, err := tx.GameCards("ch")
+		if len(cards) != 0 {
+			t.Errorf("%d cards written", len(cards))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -118,7 +118,7 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 	}
 	s.runs++
 	view := s.newView(rtx)
-	t := &tx{kv: view, cards: &s.cards, camps: &s.camps}
+	t := &tx{kv: view, cards: &s.cards, camps: &s.camps, lateCards: true}
 	returned := false
 	defer func() {
 		if !returned { // fn panicked or exited its goroutine
@@ -128,6 +128,9 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 		}
 	}()
 	err = fn(t)
+	if err == nil {
+		err = t.encodeCards(nil, false)
+	}
 	returned = true
 	t.done = true
 	if err != nil {
@@ -275,8 +278,12 @@ func (s *store) join(view *pendingKV, failures uint64, done chan error) (alone *
 // taken as they were written.
 func (s *store) remember(written []writtenCard) {
 	for i, w := range slices.Backward(written) {
-		if !slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }) {
+		switch {
+		case slices.ContainsFunc(written[i+1:], func(o writtenCard) bool { return o.key == w.key }):
+		case w.early:
 			s.cards.Remember(w.key, w.raw, w.rec)
+		default:
+			s.cards.Keep(w.key, w.raw, w.rec)
 		}
 	}
 }

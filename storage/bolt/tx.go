@@ -15,9 +15,8 @@ import (
 // tx is storage.Tx over a kv: a bbolt read transaction for View, an Update's view of
 // the pending writes over one for Update (see commit.go). Records are decoded from the
 // bytes the kv returns while the function runs (those bytes are valid only that long),
-// so every record handed out is a fresh copy; a Put encodes the record at once. A card
-// record put is the store's (storage.Tx): the memo keeps it once the function has
-// returned, when it still encodes to what was written.
+// so every record handed out is a fresh copy; a Put encodes the record at once, but for
+// a card record in an Update (see unencoded).
 type tx struct {
 	kv   kv
 	done bool // fn has returned: the Tx must not be used any more
@@ -25,6 +24,18 @@ type tx struct {
 	cards   *record.CardMemo // nil: no memo
 	camps   *campaignMemo    // nil: no memo
 	written []writtenCard    // cards this function wrote, for the memo once it has returned
+
+	// unencoded is the card records an Update's function put and the store has not yet
+	// encoded, when lateCards is set: a card record put is the store's (storage.Tx), so
+	// it is encoded once, when the function has returned (encodeCards) — or before a
+	// read or delete of its bucket, so the function reads what it wrote — and the memo
+	// keeps the record itself. Encoding it at the put, the memo could keep it only after
+	// encoding it again to know the function had not changed it since (~7 µs a card).
+	unencoded []unencodedCard
+	lateCards bool
+	// unencodable is the first card record that did not encode: it fails the function
+	// however the function took the error of the read that found it.
+	unencodable error
 
 	// mark is where on a channel's reply chain the last Reply lookup stopped, so the
 	// next lookup of an earlier seq walks on from there (see replyID).
@@ -39,11 +50,18 @@ type chainMark struct {
 type writtenCard struct {
 	key string
 	raw []byte
-	// rec is the caller's record, the store's once put (storage.Tx): the memo keeps it
-	// once the function has returned, if it still encodes to raw
-	// (record.CardMemo.Remember). Copying it as it was put cost ~8 µs under the run lock
-	// and a quarter of what a reply allocated.
-	rec *storage.CardRecord
+	// rec is the caller's record, the store's once put (storage.Tx), for the memo once
+	// the function has returned: it is what raw encodes — unless early, encoded before
+	// the function returned (see unencoded), when the memo keeps it only if it still
+	// encodes to raw (record.CardMemo.Remember). Copying it as it was put cost ~8 µs
+	// under the run lock and a quarter of what a reply allocated.
+	rec   *storage.CardRecord
+	early bool
+}
+
+type unencodedCard struct {
+	bucket, key []byte
+	rec         *storage.CardRecord
 }
 
 // How full bbolt fills the pages it splits in the buckets written at their end (bbolt's
@@ -76,6 +94,9 @@ func (t *tx) use() (kv, error) {
 func (t *tx) getRaw(bucket, key []byte) ([]byte, error) {
 	k, err := t.use()
 	if err != nil {
+		return nil, err
+	}
+	if err := t.encodeCards(bucket, true); err != nil {
 		return nil, err
 	}
 	return k.get(bucket, key)
@@ -124,7 +145,7 @@ func (t *tx) del(bucket, key []byte) error {
 	if old == nil {
 		return errNotFound
 	}
-	if err := t.kv.del(bucket, key); err != nil {
+	if err := t.kv.del(bucket, key); err != nil { // getRaw encoded bucket's cards
 		return fmt.Errorf("storage: %s: %w", bucket, err)
 	}
 	return nil
@@ -134,6 +155,9 @@ func (t *tx) del(bucket, key []byte) error {
 func (t *tx) scan(bucket, pfx []byte, fn func(k, v []byte) error) error {
 	k, err := t.use()
 	if err != nil {
+		return err
+	}
+	if err := t.encodeCards(bucket, true); err != nil {
 		return err
 	}
 	return k.ascend(bucket, pfx, pfx, func(k, v []byte) (bool, error) { return true, fn(k, v) })
@@ -187,6 +211,25 @@ func (t *tx) decodeCard(bucket, key, data []byte) (*storage.CardRecord, error) {
 }
 
 func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
+	if !t.lateCards {
+		return t.encodeCard(bucket, key, c, false)
+	}
+	if _, err := t.use(); err != nil {
+		return err
+	}
+	for i, u := range t.unencoded {
+		if bytes.Equal(u.key, key) && bytes.Equal(u.bucket, bucket) {
+			t.unencoded[i].rec = c
+			return nil
+		}
+	}
+	t.unencoded = append(t.unencoded, unencodedCard{bucket, key, c})
+	return nil
+}
+
+// encodeCard encodes c and writes it at key; early says the function has not returned
+// yet (see unencoded).
+func (t *tx) encodeCard(bucket, key []byte, c *storage.CardRecord, early bool) error {
 	data, err := record.Encode(c, record.AppendCard)
 	if err != nil {
 		return storage.Errorf(storage.Invalid, "storage: encode %s record: %w", bucket, err)
@@ -195,9 +238,28 @@ func (t *tx) putCard(bucket, key []byte, c *storage.CardRecord) error {
 		return err
 	}
 	if t.cards != nil {
-		t.written = append(t.written, writtenCard{cacheKey(bucket, key), data, c})
+		t.written = append(t.written, writtenCard{cacheKey(bucket, key), data, c, early})
 	}
 	return nil
+}
+
+// encodeCards encodes and writes the card records put and not yet encoded (see
+// unencoded): those of bucket before the function reads it (early), or all (bucket
+// nil) once it has returned. A record that does not encode fails the function: this
+// call and every later one return its error.
+func (t *tx) encodeCards(bucket []byte, early bool) error {
+	left := t.unencoded[:0]
+	for _, u := range t.unencoded {
+		switch {
+		case bucket != nil && !bytes.Equal(u.bucket, bucket):
+			left = append(left, u)
+		case t.unencodable == nil:
+			t.unencodable = t.encodeCard(u.bucket, u.key, u.rec, early)
+		}
+	}
+	clear(t.unencoded[len(left):])
+	t.unencoded = left
+	return t.unencodable
 }
 
 func (t *tx) cardsIn(bucket, pfx []byte) ([]*storage.CardRecord, error) {

@@ -93,10 +93,10 @@ func (c *CardMemo) Lookup(k string, raw []byte) *storage.CardRecord {
 func (c *CardMemo) Add(k string, raw []byte, rec *storage.CardRecord) { c.memo.Add(k, raw, rec) }
 
 // Keep keeps rec as the decoding of raw, for a store that encoded raw from rec
-// (AppendCard) and copied rec as it did (the memo's own from now on), so it need not be
-// encoded again to know it is what was stored: when it reads back as itself (see
-// RoundTrip), with a spare copy for the next reader, else the decoding of raw. A store
-// calls it once the command's function has returned, off its run lock.
+// (AppendCard) once nothing could change rec any more (the memo's own from now on), so
+// it need not be encoded again to know it is what was stored: when it reads back as
+// itself (see RoundTrip), with a spare copy for the next reader, else the decoding of
+// raw. A store calls it once the command's function has returned, off its run lock.
 func (c *CardMemo) Keep(key string, raw []byte, rec *storage.CardRecord) {
 	if !roundTrips(rec) {
 		c.decode(key, raw)
@@ -106,10 +106,10 @@ func (c *CardMemo) Keep(key string, raw []byte, rec *storage.CardRecord) {
 	c.memo.add(key, memoEntry[storage.CardRecord]{raw: raw, rec: rec, spare: CloneCard(rec)})
 }
 
-// Remember is Keep for the record a command put (rec, encoded to raw, the bytes stored),
-// once its function has returned: a record put is the store's (storage.Tx), so the memo
-// takes rec itself when it still encodes to exactly raw — the function may have changed
-// it after the put — else the decoding of raw.
+// Remember is Keep for a record a command put and the store encoded before the
+// command's function returned (rec, encoded to raw, the bytes stored): a record put is
+// the store's (storage.Tx), so the memo takes rec itself when it still encodes to
+// exactly raw — the function may have changed it since — else the decoding of raw.
 func (c *CardMemo) Remember(key string, raw []byte, rec *storage.CardRecord) {
 	if !CardEncodesTo(rec, raw) {
 		c.decode(key, raw)

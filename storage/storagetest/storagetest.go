@@ -440,13 +440,12 @@ func testWritesVisibleInTx(t *testing.T, s storage.Store) {
 }
 
 func testRecordsAreCopies(t *testing.T, s storage.Store) {
-	rec := Card("u1", "Mira", 5)
 	rs := &storage.RulesetRecord{ID: "r", Version: 1, File: []byte(`{"a":1}`)}
 	update(t, s, func(tx storage.Tx) error {
-		must(tx.PutGameCard("ch", rec))
+		must(tx.PutGameCard("ch", Card("u1", "Mira", 5)))
 		must(tx.PutRuleset(rs))
-		// Changing what was Put changes nothing stored.
-		rec.Card.Build.Fields["gold"] = 100.0
+		// Changing what was Put changes nothing stored (a card record put is the
+		// store's: it is never changed).
 		rs.File[0] = 'X'
 		got, err := tx.GameCard("ch", "Mira")
 		must(err)
