@@ -202,13 +202,13 @@ func (s *bareStore) commit(channels []int) error {
 // floor measures the disk's floor for a run of the store that committed its replies
 // in batches of batch on average: the same number of bare commits of batch replies each
 // (channels drawn at random, distinct within a commit), one after another, after a
-// warm-up of as many. It returns each commit's time.
-func floor(b *testing.B, channels int, batch float64, commits int) []time.Duration {
+// warm-up of as many. It returns the replies a commit and each commit's time.
+func floor(b *testing.B, channels int, batch float64, commits int) (n int, times []time.Duration) {
 	b.Helper()
 	bare := openBare(b, channels)
 	rng := rand.New(rand.NewPCG(3, 4))
-	n := max(1, min(channels, int(math.Round(batch))))
-	times := make([]time.Duration, 0, commits)
+	n = max(1, min(channels, int(math.Round(batch))))
+	times = make([]time.Duration, 0, commits)
 	for i := range 2 * commits {
 		t0 := time.Now()
 		if err := bare.commit(rng.Perm(channels)[:n]); err != nil {
@@ -218,18 +218,17 @@ func floor(b *testing.B, channels int, batch float64, commits int) []time.Durati
 			times = append(times, time.Since(t0))
 		}
 	}
-	return times
+	return n, times
 }
 
-// floorRate is the replies a second of back-to-back commits of batch replies taking
-// times: what a group commit of that batch could reach on this disk with nothing else
-// to do.
-func floorRate(batch float64, times []time.Duration) float64 {
+// floorRate is the replies a second of back-to-back commits of n replies taking times:
+// what a group commit of that batch could reach on this disk with nothing else to do.
+func floorRate(n int, times []time.Duration) float64 {
 	var sum time.Duration
 	for _, t := range times {
 		sum += t
 	}
-	return math.Round(batch) * float64(len(times)) / sum.Seconds()
+	return float64(n*len(times)) / sum.Seconds()
 }
 
 // floorLatency is the p50 and p99 latency of replies offered evenly at rate to an
@@ -303,7 +302,7 @@ func BenchmarkSustained(b *testing.B) {
 			b.ReportMetric(float64(pagesWritten(s)-pages)/float64(b.N), "pages/reply")
 			batch := float64(b.N) / float64(batches(s)-commits)
 			b.ReportMetric(batch, "replies/commit")
-			b.ReportMetric(floorRate(batch, floor(b, channels, batch, 300)), "floor-replies/s")
+			b.ReportMetric(floorRate(floor(b, channels, batch, 300)), "floor-replies/s")
 		})
 	}
 }
@@ -351,7 +350,8 @@ func BenchmarkOffered(b *testing.B) {
 	b.ReportMetric(float64(pagesWritten(s)-pages)/float64(b.N), "pages/reply")
 	batch := float64(b.N) / float64(batches(s)-commits)
 	b.ReportMetric(batch, "replies/commit")
-	p50, p99 := floorLatency(rate, floor(b, channels, batch, 600))
+	_, times := floor(b, channels, batch, 600)
+	p50, p99 := floorLatency(rate, times)
 	b.ReportMetric(float64(p50.Microseconds())/1000, "floor-p50-ms")
 	b.ReportMetric(float64(p99.Microseconds())/1000, "floor-p99-ms")
 }

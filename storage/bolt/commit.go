@@ -129,7 +129,7 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 	}()
 	err = fn(t)
 	if err == nil {
-		err = t.encodeCards(nil, false)
+		err = t.encodeCards(nil)
 	}
 	returned = true
 	t.done = true
@@ -163,7 +163,7 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 // run lock: keep what it wrote in the memo while the batch commits — after committing
 // it here when it is alone — and wait for the commit. The caller first yields: letting
 // go of the run lock made the next caller runnable on this core, and it runs now, not
-// after remember (a card's copy, ~8 µs, every reply's wait for the lock under load:
+// after remember (a card's spare copy, ~8 µs, every reply's wait for the lock under load:
 // the median gap between one holder and the next 7 → 1 µs with 64 channels).
 func (s *store) await(alone *batch, written []writtenCard, done chan error) error {
 	if alone == nil {
@@ -274,8 +274,8 @@ func (s *store) join(view *pendingKV, failures uint64, done chan error) (alone *
 }
 
 // remember keeps the cards a function wrote in the memo, so the next command to read
-// them finds them decoded (see record.CardMemo): the last bytes of each, and the copy
-// taken as they were written.
+// them finds them decoded (see record.CardMemo): the last bytes of each with the record
+// they encode — checked again when encoded before the function returned (early).
 func (s *store) remember(written []writtenCard) {
 	for i, w := range slices.Backward(written) {
 		switch {

@@ -96,7 +96,7 @@ func (t *tx) getRaw(bucket, key []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.encodeCards(bucket, true); err != nil {
+	if err := t.encodeCards(bucket); err != nil {
 		return nil, err
 	}
 	return k.get(bucket, key)
@@ -145,7 +145,7 @@ func (t *tx) del(bucket, key []byte) error {
 	if old == nil {
 		return errNotFound
 	}
-	if err := t.kv.del(bucket, key); err != nil { // getRaw encoded bucket's cards
+	if err := t.kv.del(bucket, key); err != nil { // getRaw encoded the bucket's cards first
 		return fmt.Errorf("storage: %s: %w", bucket, err)
 	}
 	return nil
@@ -157,7 +157,7 @@ func (t *tx) scan(bucket, pfx []byte, fn func(k, v []byte) error) error {
 	if err != nil {
 		return err
 	}
-	if err := t.encodeCards(bucket, true); err != nil {
+	if err := t.encodeCards(bucket); err != nil {
 		return err
 	}
 	return k.ascend(bucket, pfx, pfx, func(k, v []byte) (bool, error) { return true, fn(k, v) })
@@ -247,14 +247,14 @@ func (t *tx) encodeCard(bucket, key []byte, c *storage.CardRecord, early bool) e
 // unencoded): those of bucket before the function reads it (early), or all (bucket
 // nil) once it has returned. A record that does not encode fails the function: this
 // call and every later one return its error.
-func (t *tx) encodeCards(bucket []byte, early bool) error {
+func (t *tx) encodeCards(bucket []byte) error {
 	left := t.unencoded[:0]
 	for _, u := range t.unencoded {
 		switch {
 		case bucket != nil && !bytes.Equal(u.bucket, bucket):
 			left = append(left, u)
 		case t.unencodable == nil:
-			t.unencodable = t.encodeCard(u.bucket, u.key, u.rec, early)
+			t.unencodable = t.encodeCard(u.bucket, u.key, u.rec, bucket != nil)
 		}
 	}
 	clear(t.unencoded[len(left):])

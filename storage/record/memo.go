@@ -95,7 +95,7 @@ func (c *CardMemo) Add(k string, raw []byte, rec *storage.CardRecord) { c.memo.A
 // Keep keeps rec as the decoding of raw, for a store that encoded raw from rec
 // (AppendCard) once nothing could change rec any more (the memo's own from now on), so
 // it need not be encoded again to know it is what was stored: when it reads back as
-// itself (see RoundTrip), with a spare copy for the next reader, else the decoding of
+// itself (see roundTrips), with a spare copy for the next reader, else the decoding of
 // raw. A store calls it once the command's function has returned, off its run lock.
 func (c *CardMemo) Keep(key string, raw []byte, rec *storage.CardRecord) {
 	if !roundTrips(rec) {
@@ -118,19 +118,8 @@ func (c *CardMemo) Remember(key string, raw []byte, rec *storage.CardRecord) {
 	c.Keep(key, raw, rec)
 }
 
-// RoundTrip returns a copy of r equal in every value, type and nil to what decoding
-// r's JSON gives, or nil when that cannot be known without decoding. Decoding a ~1 KB
-// card costs ~100 µs; this check and copy a few µs.
-func RoundTrip(r *storage.CardRecord) *storage.CardRecord {
-	if !roundTrips(r) {
-		return nil
-	}
-	d := CloneCard(r)
-	d.UpdatedAt = r.UpdatedAt.UTC()
-	return d
-}
-
-// roundTrips reports whether decoding r's JSON gives back r, its time in UTC.
+// roundTrips reports whether decoding r's JSON gives back r, its time in UTC (a check
+// of a few µs; decoding a ~1 KB card costs ~100).
 func roundTrips(r *storage.CardRecord) bool {
 	if r.Card == nil || !r.Card.RoundTrips() || !utf8.ValidString(r.OwnerID) || !utf8.ValidString(r.From) {
 		return false
