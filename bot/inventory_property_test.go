@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -70,7 +69,6 @@ func TestPropertyInventoryTagsInOneMessage(t *testing.T) {
 		})
 	}
 	one, apart := table(), table()
-	seq := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		var tags []string
 		for range rapid.IntRange(1, 8).Draw(rt, "tags") {
@@ -100,14 +98,13 @@ func TestPropertyInventoryTagsInOneMessage(t *testing.T) {
 			}
 			tags = append(tags, fmt.Sprintf(`[inventory: %s who=%q]`, tag, w))
 		}
-		seq++
 		start(one)
 		start(apart)
-		gotOut, gotChanges := sayTags(rt, one, fmt.Sprintf("m%d", seq), strings.Join(tags, " "))
+		gotOut, gotChanges := sayTags(rt, one, strings.Join(tags, " "))
 		var wantOut []string
 		var wantChanges []json.RawMessage
-		for i, tag := range tags {
-			out, changes := sayTags(rt, apart, fmt.Sprintf("m%d-%d", seq, i), tag)
+		for _, tag := range tags {
+			out, changes := sayTags(rt, apart, tag)
 			wantOut, wantChanges = append(wantOut, out...), append(wantChanges, changes...)
 		}
 		if g, w := strings.Join(gotOut, "\n"), strings.Join(wantOut, "\n"); g != w {
@@ -117,7 +114,7 @@ func TestPropertyInventoryTagsInOneMessage(t *testing.T) {
 			rt.Fatalf("changes in one message:\n%s\none message each:\n%s", g, w)
 		}
 		for _, name := range who {
-			if g, w := heldJSON(rt, one, name), heldJSON(rt, apart, name); g != w {
+			if g, w := one.holdings(name), apart.holdings(name); g != w {
 				rt.Fatalf("%s holds after one message:\n%s\nafter one message each:\n%s", name, g, w)
 			}
 		}
@@ -126,8 +123,8 @@ func TestPropertyInventoryTagsInOneMessage(t *testing.T) {
 
 // sayTags posts text as the GM and returns each tag's outcome and the reply's recorded
 // changes, each as JSON.
-func sayTags(t *rapid.T, m *msgTable, id, text string) ([]string, []json.RawMessage) {
-	acts := m.core.OnMessage(context.Background(), Message{ChannelID: m.ch, ID: id, Author: gmUser, Content: "The market. " + text})
+func sayTags(t *rapid.T, m *msgTable, text string) ([]string, []json.RawMessage) {
+	_, acts := m.say(gmUser, "The market. "+text)
 	var out []string
 	for _, a := range acts {
 		for _, o := range a.Outcomes {
@@ -135,39 +132,12 @@ func sayTags(t *rapid.T, m *msgTable, id, text string) ([]string, []json.RawMess
 		}
 	}
 	var changes []json.RawMessage
-	err := m.store.View(context.Background(), func(tx storage.Tx) error {
-		r, err := tx.LastReply(m.ch)
+	for _, ch := range m.lastReply().Changes {
+		data, err := json.Marshal(ch)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		for _, ch := range r.Changes {
-			data, err := json.Marshal(ch)
-			if err != nil {
-				return err
-			}
-			changes = append(changes, data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+		changes = append(changes, data)
 	}
 	return out, changes
-}
-
-// heldJSON is a card's stored holdings as JSON.
-func heldJSON(t *rapid.T, m *msgTable, name string) string {
-	var data []byte
-	err := m.store.View(context.Background(), func(tx storage.Tx) error {
-		r, err := gameCard(tx, m.ch, name)
-		if err != nil {
-			return err
-		}
-		data, err = json.Marshal(r.Inventory)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
 }

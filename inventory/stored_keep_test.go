@@ -11,7 +11,6 @@ import (
 	"pgregory.net/rapid"
 
 	"sheetkeeper/refusal"
-	"sheetkeeper/strictjson"
 )
 
 // TestInCatalog: inCatalog says what CatalogItem(it.ID) == it says, for every catalog
@@ -33,75 +32,22 @@ func TestInCatalog(t *testing.T) {
 	}
 }
 
-// TestPropertyKeepChange: keeping each change with KeepChange, over the entries it kept
-// before where it may (as a message's tags do), gives exactly what KeepOver and
-// DiffStored give step by step — the same holdings, the same change, the same refusal —
-// over random sequences of changes to the holdings in play, also those holdings never
-// have (two entries with one uid, a fill that is not a number) and those Keep refuses;
-// and holdings it may not write over stay as they were.
+// TestPropertyKeepChange: keeping each change with KeepChange — or, where only the purse
+// (KeepPurse) or one entry and the purse (KeepEntry) changed since the holdings in play
+// were restored from or kept into prev (a tag paying coins, switching a state) — over
+// the entries it kept before where it may (as a message's tags do), gives exactly what
+// KeepOver and DiffStored give step by step: the same holdings, the same change, the
+// same refusal. Over random sequences of every change changeHeld makes, also those
+// holdings never have (two entries with one uid, a fill that is not a number) and those
+// Keep refuses; holdings it may not write over stay as they were.
 func TestPropertyKeepChange(t *testing.T) {
-	c := campaign(t)
-	start := heldOf(t, c)
-	first, err := c.Keep(start)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		h, ps := restored(c, first)
-		if len(ps) > 0 {
-			t.Fatal(ps)
-		}
-		prev := first
-		oldPrev, owned := prev, false
-		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
-			changeHeld(t, c, h)
-			reuse := owned && rapid.Bool().Draw(t, "reuse")
-			was := storedText(prev)
-			want, werr := c.KeepOver(oldPrev, h)
-			got, b, a, gerr := c.KeepChange(prev, h, reuse)
-			if (werr != nil) != (gerr != nil) || refusal.Of(werr) != refusal.Of(gerr) {
-				t.Fatalf("step %d: KeepOver %v, KeepChange %v", step, werr, gerr)
-			}
-			if !reuse || gerr != nil {
-				if now := storedText(prev); now != was {
-					t.Fatalf("step %d: the holdings kept before changed:\n%s\nwas\n%s", step, now, was)
-				}
-			}
-			if werr != nil {
-				// A refused tag leaves everything as it was: its holdings are read afresh
-				// (unless they hold what Restore refuses: the sequence ends there).
-				var ps strictjson.Problems
-				if h, ps = restored(c, oldPrev); len(ps) > 0 {
-					return
-				}
-				continue
-			}
-			wb, wa := DiffStored(oldPrev, want)
-			if g, w := storedText(got), storedText(want); g != w {
-				t.Fatalf("step %d: kept\n%s\nwant\n%s", step, g, w)
-			}
-			if g, w := fmt.Sprint(b, a), fmt.Sprint(wb, wa); g != w {
-				t.Fatalf("step %d: change\n%s\nwant\n%s", step, g, w)
-			}
-			owned = reuse || !(len(got.Items) > 0 && len(prev.Items) > 0 && &got.Items[0] == &prev.Items[0])
-			prev, oldPrev = got, want
-		}
-	})
-}
-
-// TestPropertyKeepPurse: where only the purse (KeepPurse) or one entry and the purse
-// (KeepEntry) changed since the holdings in play were restored from or kept into prev
-// (a tag paying coins, switching a state), they give exactly what KeepOver and
-// DiffStored give, as KeepChange does — over random sequences mixing such steps with
-// every change changeHeld makes (kept with KeepChange), a NaN fill among them.
-func TestPropertyKeepPurse(t *testing.T) {
 	c := campaign(t)
 	first, err := c.Keep(heldOf(t, c))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		h, ps := restored(c, first)
+		h, ps := c.Restore(first)
 		if len(ps) > 0 {
 			t.Fatal(ps)
 		}
@@ -127,13 +73,19 @@ func TestPropertyKeepPurse(t *testing.T) {
 				changeHeld(t, c, h)
 			}
 			reuse := owned && rapid.Bool().Draw(t, "reuse")
+			was := storedText(prev)
 			want, werr := c.KeepOver(oldPrev, h)
 			got, b, a, gerr := keep(prev, h, reuse)
 			if (werr != nil) != (gerr != nil) || refusal.Of(werr) != refusal.Of(gerr) {
 				t.Fatalf("step %d (coins only %v): KeepOver %v, kept %v", step, coins, werr, gerr)
 			}
+			if !reuse || gerr != nil {
+				if now := storedText(prev); now != was {
+					t.Fatalf("step %d: the holdings kept before changed:\n%s\nwas\n%s", step, now, was)
+				}
+			}
 			if werr != nil {
-				if h, ps = restored(c, oldPrev); len(ps) > 0 {
+				if h, ps = c.Restore(oldPrev); len(ps) > 0 {
 					return
 				}
 				asKept = prev == oldPrev
@@ -176,9 +128,6 @@ func changeEntry(t *rapid.T, h *Held) *Entry {
 	}
 	return e
 }
-
-// restored is st restored.
-func restored(c *Campaign, st *Stored) (*Held, strictjson.Problems) { return c.Restore(st) }
 
 // storedText is stored holdings in words that tell every difference apart (a NaN fill
 // included, which JSON cannot hold).
