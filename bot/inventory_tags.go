@@ -2,7 +2,6 @@ package bot
 
 import (
 	"strconv"
-	"strings"
 
 	"sheetkeeper/check"
 	"sheetkeeper/inventory"
@@ -262,7 +261,7 @@ func inventoryPhrase(t parser.Tag) string {
 	if to := get("to"); to != "" {
 		s += " to " + to
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return parser.CollapseSpace(s)
 }
 
 // notEnabledInventory refuses an inventory tag in a campaign without an inventory:

@@ -64,7 +64,7 @@ func (c *Core) onMessage(ctx context.Context, m Message, seen bool) []Action {
 	var post []Action
 	turnedAway, rules := false, false
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		post, rules = nil, false
+		post, rules, turnedAway = nil, false, false
 		camp, err := gmCampaign(tx, m.ChannelID, m.Author)
 		if err != nil {
 			var s *skipped

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"sheetkeeper/parser"
 	"sheetkeeper/ruleset"
@@ -188,19 +187,7 @@ func phrase(t parser.Tag) string {
 		}
 		s = strings.Join(parts, " ")
 	}
-	return oneSpaced(s)
-}
-
-// oneSpaced is s with its words one space apart and no space at either end:
-// strings.Fields joined, which s already is when the GM wrote single spaces.
-func oneSpaced(s string) string {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf || '\t' <= c && c <= '\r' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
-			return strings.Join(strings.Fields(s), " ")
-		}
-	}
-	return s
+	return parser.CollapseSpace(s)
 }
 
 // embedSet gathers lines per character, in the order characters first appear: a reply

@@ -59,7 +59,7 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 		if !ok || !strings.ContainsAny(amount, "0123456789") {
 			return bad(action + " needs an amount of money, e.g. amount=\"4 gp 2 sp\"")
 		}
-		t.Attrs = append(t.Attrs, Attr{"amount", collapseSpace(amount)})
+		t.Attrs = append(t.Attrs, Attr{"amount", CollapseSpace(amount)})
 		if hasTo {
 			t.Attrs = append(t.Attrs, Attr{"to", cleanName(to)})
 		}
@@ -137,7 +137,7 @@ func readInvention(l lookup, dst []Attr) []Attr {
 		if k == "summary" {
 			n = maxSummary
 		}
-		dst = append(dst, Attr{k, strings.TrimSpace(CapRunes(collapseSpace(v), n))})
+		dst = append(dst, Attr{k, strings.TrimSpace(CapRunes(CollapseSpace(v), n))})
 	}
 	return dst
 }
@@ -245,13 +245,13 @@ func unquoteMatched(s string) string {
 
 // cleanName collapses whitespace and caps a name at maxName characters.
 func cleanName(s string) string {
-	return strings.TrimSpace(CapRunes(collapseSpace(s), maxName))
+	return strings.TrimSpace(CapRunes(CollapseSpace(s), maxName))
 }
 
-// collapseSpace is strings.Join(strings.Fields(s), " "), without the allocations when s
+// CollapseSpace is strings.Join(strings.Fields(s), " "), without the allocations when s
 // is already so: no space at either end and every other run of space a single ' ' —
 // as nearly every name a GM writes is.
-func collapseSpace(s string) string {
+func CollapseSpace(s string) string {
 	prevSpace := true // so that a space at the start is not kept
 	for _, r := range s {
 		isSpace := unicode.IsSpace(r)
