@@ -240,7 +240,8 @@ func (c *Core) inventoryTable(tx storage.Tx, channelID, missing string) (*table,
 
 // noInventory refuses a command that needs the campaign's inventories where it has
 // none, saying what is missing and why (t.invWhy), in the one wording every such
-// command uses.
+// command and a panel's button use (an inventory tag, in the story, says it in its own:
+// notEnabledInventory).
 func (t *table) noInventory(missing string) error {
 	return refusal.New(refusal.NotEnabled, "this campaign has no inventories, so %s: %s", missing, orDefault(t.invWhy, "it names no game system and its ruleset has no items"))
 }

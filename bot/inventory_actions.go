@@ -400,14 +400,8 @@ func (it *invTag) switchState(rec *storage.CardRecord, h *inventory.Held, key st
 	now := it.c.Now(e).Name + ": " + st.Label + " " + onOff(e.On(key))
 	// Only the switched state's count is said, so only its limit is read: reading every
 	// limited state's (Limits) worked the whole sheet out for a state without one.
-	if limit, ok := it.c.Limit(st, local); ok {
-		n := int64(0)
-		for _, x := range h.Inv {
-			if x.On(key) {
-				n++
-			}
-		}
-		now += " (" + strings.ToLower(st.Label) + " " + strconv.FormatInt(n, 10) + "/" + strconv.FormatInt(limit, 10) + ")"
+	if sc, ok := it.c.LimitUse(h.Inv, st, local); ok {
+		now += " (" + strings.ToLower(st.Label) + " " + strconv.FormatInt(sc.Count, 10) + "/" + strconv.FormatInt(sc.Limit, 10) + ")"
 	}
 	if warn != "" {
 		now += "; " + warn
@@ -461,20 +455,10 @@ func (it *invTag) amountText() string {
 	return strings.TrimSpace(it.attr("count") + " " + it.attr("item"))
 }
 
-// coinsOnly reports whether the tag's action changes nothing but purses: pay, receive
-// and earn (money) never touch an entry, so the holdings they leave are kept without
-// comparing every entry with the record's (inventory.Campaign.KeepPurse).
-func (it *invTag) coinsOnly() bool {
-	switch it.tag.Op {
-	case "pay", "receive", "earn":
-		return true
-	}
-	return false
-}
-
 // money pays (to= another character, else out of the game) or receives (receive, earn)
-// an amount. It changes purses alone (coinsOnly).
+// an amount. It changes purses alone (purseOnly).
 func (it *invTag) money(rec *storage.CardRecord, h *inventory.Held) error {
+	it.purseOnly = true
 	m := it.c.System.Money()
 	text := it.amountText()
 	amount, err := m.ParseAmount(text)

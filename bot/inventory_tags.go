@@ -41,9 +41,11 @@ type invTag struct {
 	// bought is the change a buy made to the channel's shop (buyFromShop), written
 	// with the tag.
 	bought *sheet.Change
-	// switched is the one entry a state's switch changed (switchState), so its holdings
-	// are kept comparing that entry alone (inventory.Campaign.KeepEntry).
-	switched *inventory.Entry
+	// What the tag changed of the holdings it opened, when it knows, so they are kept
+	// comparing that alone (inventory.Campaign.KeepEntry): purses alone (money), or the
+	// one entry a state's switch changed (switchState), and purses.
+	purseOnly bool
+	switched  *inventory.Entry
 }
 
 // inventoryTag applies one inventory tag, def being the card a tag without who= is for,
@@ -144,10 +146,7 @@ func (it *invTag) commit(rec *storage.CardRecord) sheet.Result {
 	// open gave holdings as the record holds them: a tag that changed only purses, or
 	// one entry, says so and spares comparing every other entry.
 	keep := it.c.KeepChange
-	switch {
-	case it.coinsOnly():
-		keep = it.c.KeepPurse
-	case it.switched != nil && len(it.opened) == 1:
+	if it.purseOnly || it.switched != nil && len(it.opened) == 1 {
 		keep = func(prev *inventory.Stored, h *inventory.Held, reuse bool) (*inventory.Stored, map[string]any, map[string]any, error) {
 			return it.c.KeepEntry(prev, h, reuse, it.switched)
 		}

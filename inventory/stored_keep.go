@@ -112,22 +112,15 @@ func spliced(have []StoredEntry, same, tail int, mid []StoredEntry, reuse bool) 
 	return out[:n]
 }
 
-// KeepPurse is KeepChange(prev, h, reuse) of holdings whose entries are as prev holds
-// them — h restored from prev or kept into it, and since then only its purse changed (a
-// tag that pays or receives coins) — without comparing the entries: they are prev's,
-// shared. Two of a market's five tags touch only coins, and comparing a 200-entry
-// inventory to find nothing was a fifth of what keeping a tag cost. An entry JSON
-// cannot hold (a NaN fill) is never alike even to itself, so holdings with one go the
-// long way.
-func (c *Campaign) KeepPurse(prev *Stored, h *Held, reuse bool) (st *Stored, before, after map[string]any, err error) {
-	return c.KeepEntry(prev, h, reuse, nil)
-}
-
-// KeepEntry is KeepChange(prev, h, reuse) of holdings that are as prev holds them but
-// for entry e (nil: none) and the purse — a tag that switched one entry's state, e
-// sharing no map with another entry, as Restore and every action make them — found
-// without comparing the other entries: KeepChange's scans from both ends would stop at
-// e, or find all alike, and that is where these start.
+// KeepEntry is KeepChange(prev, h, reuse) of holdings that are as prev holds them — h
+// restored from prev or kept into it — but for entry e and the purse: a tag that
+// switched one entry's state (e sharing no map with another entry, as Restore and every
+// action make them), or with e nil one that only paid or received coins, the entries
+// then prev's, shared. The other entries are not compared: KeepChange's scans from both
+// ends would stop at e, or find all alike, and that is where these start (two of a
+// market's five tags touch only coins, and comparing a 200-entry inventory to find
+// nothing was a fifth of what keeping a tag cost). An entry JSON cannot hold (a NaN
+// fill) is never alike even to itself, so holdings with one go the long way.
 func (c *Campaign) KeepEntry(prev *Stored, h *Held, reuse bool, e *Entry) (st *Stored, before, after map[string]any, err error) {
 	n := len(h.Inv)
 	i := slices.Index(h.Inv, e)

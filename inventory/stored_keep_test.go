@@ -32,9 +32,9 @@ func TestInCatalog(t *testing.T) {
 	}
 }
 
-// TestPropertyKeepChange: keeping each change with KeepChange — or, where only the purse
-// (KeepPurse) or one entry and the purse (KeepEntry) changed since the holdings in play
-// were restored from or kept into prev (a tag paying coins, switching a state) — over
+// TestPropertyKeepChange: keeping each change with KeepChange — or with KeepEntry where
+// only one entry and the purse, or the purse alone, changed since the holdings in play
+// were restored from or kept into prev (a tag switching a state, paying coins) — over
 // the entries it kept before where it may (as a message's tags do), gives exactly what
 // KeepOver and DiffStored give step by step: the same holdings, the same change, the
 // same refusal. Over random sequences of every change changeHeld makes, also those
@@ -63,7 +63,9 @@ func TestPropertyKeepChange(t *testing.T) {
 			switch kind {
 			case 1:
 				h.Purse[0] += rapid.Int64Range(-1, 3).Draw(t, "coins")
-				keep = c.KeepPurse
+				keep = func(prev *Stored, h *Held, reuse bool) (*Stored, map[string]any, map[string]any, error) {
+					return c.KeepEntry(prev, h, reuse, nil)
+				}
 			case 2:
 				e := changeEntry(t, h)
 				keep = func(prev *Stored, h *Held, reuse bool) (*Stored, map[string]any, map[string]any, error) {

@@ -34,18 +34,26 @@ type StateCount struct {
 func (c *Campaign) Limits(inv []*Entry, local func(string) (float64, bool)) []StateCount {
 	var out []StateCount
 	for i := range c.States {
-		st := &c.States[i]
-		limit, ok := c.Limit(st, local)
-		if !ok {
-			continue
+		if sc, ok := c.LimitUse(inv, &c.States[i], local); ok {
+			out = append(out, sc)
 		}
-		sc := StateCount{Key: st.Key, Limit: limit}
-		for _, e := range inv {
-			if e.On(st.Key) {
-				sc.Count++
-			}
-		}
-		out = append(out, sc)
 	}
 	return out
+}
+
+// LimitUse is state st's use in an inventory, when st has a limit: one state's line of
+// Limits, which reads only that state's limit (a limit read from the sheet works the
+// whole sheet out).
+func (c *Campaign) LimitUse(inv []*Entry, st *State, local func(string) (float64, bool)) (StateCount, bool) {
+	limit, ok := c.Limit(st, local)
+	if !ok {
+		return StateCount{}, false
+	}
+	sc := StateCount{Key: st.Key, Limit: limit}
+	for _, e := range inv {
+		if e.On(st.Key) {
+			sc.Count++
+		}
+	}
+	return sc, true
 }
