@@ -1,6 +1,7 @@
 // Package bolt is the bbolt backend of storage.Store: one file, every record JSON in a
 // bucket (the key layout is in keys.go), a stored schema version migrated on open, and
-// group commit so many channels' commands share one fsync.
+// group commit through a journal so many channels' commands share one fsync
+// (commit.go, journal.go).
 package bolt
 
 import (
@@ -47,10 +48,13 @@ var errClosed = &storage.Error{Op: "storage", Kind: storage.Closed}
 var errNotFound = &storage.Error{Kind: storage.NotFound}
 
 // Open opens (creating it and its folder when missing) the database at path, waits at
-// most opts.Timeout for another process holding it, and brings its schema up to date.
-// A database written by a newer sheetkeeper is refused untouched, and so is a damaged
-// one (kind Damaged, the error saying what to do: see Check and Salvage) or one that is
-// not sheetkeeper's (Foreign).
+// most opts.Timeout for another process holding it, brings its schema up to date and
+// has bbolt take the batches its journal holds and bbolt does not (journal.go; the
+// journal is two files beside the database, path.journal0 and path.journal1, which go
+// with it wherever it is copied while sheetkeeper is stopped). A database written by a
+// newer sheetkeeper is refused untouched, and so is a damaged one (kind Damaged, the
+// error saying what to do: see Check and Salvage), one whose journal is damaged, or one
+// that is not sheetkeeper's (Foreign).
 func Open(path string, opts Options) (storage.Store, error) {
 	return open(path, opts)
 }
@@ -89,19 +93,51 @@ func open(path string, opts Options) (*store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	if err := db.Update(func(btx *bolt.Tx) error { return migrate(btx, path) }); err != nil {
+	var applied uint64
+	err = db.Update(func(btx *bolt.Tx) error {
+		if err := migrate(btx, path); err != nil {
+			return err
+		}
+		var err error
+		if applied, err = journalOf(btx.Bucket(bucketMeta).Get(keyJournal)); err != nil {
+			return storage.Errorf(storage.Damaged, "database %s is damaged: %v", path, err)
+		}
+		return nil
+	})
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	s := &store{db: db, batches: make(chan *batch, 1), stopped: make(chan struct{}), open: &batch{id: 1}, onUpdate: opts.OnUpdate}
+	j, replay, err := openJournal(path, applied)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	s := &store{db: db, journal: j, batches: make(chan *batch, 1), stopped: make(chan struct{}),
+		kick: make(chan struct{}, 1), urge: make(chan struct{}, 1), closing: make(chan struct{}), applierStopped: make(chan struct{}), open: &batch{id: 1}, onUpdate: opts.OnUpdate}
+	s.caught.L = &s.hand
+	if len(replay) > 0 {
+		groups := make([][]write, len(replay))
+		for i, r := range replay {
+			groups[i] = r.writes
+		}
+		if err := s.apply(groups, replay[len(replay)-1].number); err != nil {
+			j.close()
+			db.Close()
+			return nil, fmt.Errorf("database %s: replay its journal: %w", path, err)
+		}
+	}
+	s.applied = j.next - 1
+	s.durable = s.applied
 	go s.commitLoop()
+	go s.applyLoop()
 	return s, nil
 }
 
 // ---- schema ----
 
 // SchemaVersion is the schema this sheetkeeper writes: len(migrations).
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // migrations[n] takes a database from schema version n to n+1, inside the one
 // transaction that opens it, so a migration happens whole or not at all.
@@ -121,6 +157,10 @@ var migrations = [SchemaVersion]func(*bolt.Tx) error{
 	5: migrateHints,          // hints.go
 	6: migrateSystems,        // system.go
 	7: migrateShops,          // shop.go
+	// Schema 9 has the journal (journal.go): a file of schema 8 has taken no record of
+	// one, so its number is absent (0), and an older sheetkeeper, which would not read
+	// the journal, refuses the file (Newer) instead of opening it without its last batches.
+	8: func(*bolt.Tx) error { return nil },
 }
 
 // migrateReplyLog moves schema 1's replies (one range per channel) into the reply log,
@@ -304,22 +344,35 @@ type store struct {
 
 	// hand is the hand-over lock (see commit.go); it guards the fields after it.
 	hand        sync.Mutex
-	open        *batch  // the functions joined since the last hand-over
-	committing  bool    // the committer has a batch
-	committed   uint64  // the number of the last function whose batch is committed
-	failures    uint64  // the commits failed so far
-	failErr     error   // the last failed commit's error
-	spareWrites []write // a committed batch's list, emptied, for the next (see newBatch)
+	open        *batch    // the functions joined since the last hand-over
+	committing  bool      // the committer has a batch
+	committed   uint64    // the number of the last function whose batch is committed
+	failures    uint64    // the commits failed so far
+	failErr     error     // the last failed commit's error
+	spareWrites []write   // an applied batch's list, emptied, for the next (see newBatch)
+	durable     uint64    // the last journal record written
+	durableRun  uint64    // the number of the last function whose batch is durable
+	journalled  []*batch  // the durable batches bbolt does not hold yet, for the applier
+	applied     uint64    // the last journal record bbolt holds
+	broken      error     // why bbolt cannot take the journalled batches: every later call fails
+	caught      sync.Cond // (on hand) broadcast when applied or broken changes
 
-	batches chan *batch   // to the committer; holds one
-	stopped chan struct{} // closed when the committer has finished
+	journal        *journal      // written by whoever commits a batch (see commit.go)
+	batches        chan *batch   // to the committer; holds one
+	stopped        chan struct{} // closed when the committer has finished
+	kick           chan struct{} // to the applier: journalled grew; holds one
+	urge           chan struct{} // to the applier: someone waits for bbolt; holds one
+	closing        chan struct{} // closed once the committer has finished
+	applierStopped chan struct{} // closed when the applier has finished
 
 	cards record.CardMemo
 	camps campaignMemo
 
 	// beforeCommit, when a test sets it, runs before each batch is written; its error
-	// fails the batch as a failed commit would.
+	// fails the batch as a failed commit would. beforeApply runs before bbolt takes the
+	// journalled batches; its error is one bbolt's commit returned.
 	beforeCommit func(batch uint64) error
+	beforeApply  func() error
 
 	onUpdate func(time.Duration, int, error) // Options.OnUpdate
 }
@@ -331,7 +384,7 @@ func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
 	if s.closed.Load() {
 		return errClosed
 	}
-	return s.db.View(func(btx *bolt.Tx) error {
+	return s.viewBolt(func(btx *bolt.Tx) error {
 		t := &tx{kv: boltKV{btx}, cards: &s.cards, camps: &s.camps}
 		defer func() { t.done = true }()
 		return fn(t)
@@ -343,12 +396,21 @@ func (s *store) Backup(w io.Writer) (int64, error) {
 		return 0, errClosed
 	}
 	var n int64
-	err := s.db.View(func(btx *bolt.Tx) error {
+	err := s.viewBolt(func(btx *bolt.Tx) error {
 		var err error
 		n, err = btx.WriteTo(w)
 		return err
 	})
 	return n, err
+}
+
+// viewBolt runs fn over a read transaction of bbolt once it holds every batch
+// journalled so far (see journal.go): what every Update that has returned wrote.
+func (s *store) viewBolt(fn func(*bolt.Tx) error) error {
+	if err := s.caughtUp(); err != nil {
+		return err
+	}
+	return s.db.View(fn)
 }
 
 // Close waits for every Update under way to finish, then closes the file.
@@ -363,5 +425,7 @@ func (s *store) Close() error {
 	s.updates.Wait()
 	close(s.batches)
 	<-s.stopped
-	return s.db.Close()
+	close(s.closing)
+	<-s.applierStopped
+	return errors.Join(s.journal.close(), s.db.Close())
 }

@@ -412,7 +412,7 @@ func TestCardMemoAfterPut(t *testing.T) {
 	disk := func() *storage.CardRecord { // decoded from the bytes bbolt holds
 		k, _ := nameKey("", "ch", "Mira")
 		c := new(storage.CardRecord)
-		err := s.(*store).db.View(func(btx *bolt.Tx) error { return json.Unmarshal(btx.Bucket(bucketGame).Get(k), c) })
+		err := s.(*store).viewBolt(func(btx *bolt.Tx) error { return json.Unmarshal(btx.Bucket(bucketGame).Get(k), c) })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,6 +26,7 @@ import (
 const (
 	envChild = "SHEETKEEPER_BOLT_CHILD" // "apply" or "hold"
 	envDB    = "SHEETKEEPER_BOLT_CHILD_DB"
+	envSmall = "SHEETKEEPER_BOLT_CHILD_SMALL_JOURNAL" // set: journal files started again every 16 KB
 )
 
 var (
@@ -51,6 +52,9 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		fmt.Println("open:", err)
 		os.Exit(3)
+	}
+	if os.Getenv(envSmall) != "" {
+		s.(*store).journal.limit = 16 << 10
 	}
 	if mode == "hold" {
 		fmt.Println("ready")
@@ -101,10 +105,10 @@ func TestCrashChild(t *testing.T) {
 	os.Exit(6)
 }
 
-func startChild(t *testing.T, mode, path string) (*exec.Cmd, io.ReadCloser) {
+func startChild(t *testing.T, mode, path string, env ...string) (*exec.Cmd, io.ReadCloser) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envChild+"="+mode, envDB+"="+path)
+	cmd.Env = append(append(os.Environ(), envChild+"="+mode, envDB+"="+path), env...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -117,7 +121,8 @@ func startChild(t *testing.T, mode, path string) (*exec.Cmd, io.ReadCloser) {
 }
 
 // TestCrash kills a child applying replies with SIGKILL at random moments, 60 times on
-// one database. After each kill the database opens, every reply the child reported
+// one database, every other time with journal files started again every 16 KB (so
+// kills land while a file is started again, and opens find both files in use). After each kill the database opens, every reply the child reported
 // committed is there with all three changes, the replies of each channel are numbered
 // 1..n without a gap, each reply's changes start where the previous one's ended, and
 // each card holds exactly the sum of the replies present: no half reply anywhere.
@@ -134,7 +139,11 @@ func TestCrash(t *testing.T) {
 	const trials = 60
 	committed, unreported, withCommits := 0, 0, 0
 	for trial := range trials {
-		cmd, stdout := startChild(t, "apply", path)
+		var env []string
+		if trial%2 == 1 {
+			env = append(env, envSmall+"=1")
+		}
+		cmd, stdout := startChild(t, "apply", path, env...)
 		lines := make(chan string, 1<<16)
 		first := make(chan struct{})
 		go func() {

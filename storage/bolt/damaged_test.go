@@ -444,7 +444,7 @@ func TestRandomDamage(t *testing.T) {
 			continue
 		}
 		opened++
-		err = s.(*store).db.View(func(btx *bolt.Tx) error {
+		err = s.(*store).viewBolt(func(btx *bolt.Tx) error {
 			return btx.ForEach(func(_ []byte, bk *bolt.Bucket) error {
 				return bk.ForEach(func(k, v []byte) error { return nil })
 			})

@@ -38,7 +38,7 @@ func (s *store) Export(ctx context.Context, fn func(storage.Record) error) error
 	if s.closed.Load() {
 		return errClosed
 	}
-	return s.db.View(func(btx *bolt.Tx) error {
+	return s.viewBolt(func(btx *bolt.Tx) error {
 		emit := func(kind storage.RecordKind, key string, v []byte) error {
 			if err := ctx.Err(); err != nil {
 				return err

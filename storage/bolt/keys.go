@@ -14,6 +14,8 @@ import (
 // order.
 //
 //	meta       "schema"                        → schema version, 8-byte big-endian
+//	           "journal"                       → BE(the last journal record bbolt holds)
+//	                                             (schema 9; see journal.go)
 //	rulesets   guild 0x00 id 0x00              → RulesetRecord (schema 4: one namespace
 //	           BE(version ^ 1<<63)               per guild, "" the shared one, whose keys
 //	                                             so start with 0x00; schema 3 had no
@@ -63,7 +65,8 @@ var (
 	// id)); migration 2 turns it into the reply chain.
 	bucketReplyIdxV2 = []byte("replyindex")
 
-	keySchema = []byte("schema")
+	keySchema  = []byte("schema")
+	keyJournal = []byte("journal") // see journal.go (schema 9)
 )
 
 const sep = 0x00

@@ -91,7 +91,7 @@ func TestMigrateReplyLog(t *testing.T) {
 			t.Fatalf("got  %s\nwant %s", g, w)
 		}
 	}
-	s.(*store).db.View(func(btx *bolt.Tx) error {
+	s.(*store).viewBolt(func(btx *bolt.Tx) error {
 		if btx.Bucket(bucketRepliesV1) != nil {
 			t.Error("schema 1 replies bucket still there")
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -23,7 +24,40 @@ import (
 func Check(path string, opts Options) (*Report, error) {
 	rep := &Report{Path: path}
 	err := withFile(path, opts, func(f *os.File, size int64) error { return survey(f, size, rep, false, nil, nil) })
+	if err == nil {
+		journalNote(rep, "opening the database replays them")
+	}
 	return rep, err
+}
+
+// journalNote tells rep of the batches the journal of its database holds and the file
+// does not (journal.go), and of a damaged journal; then is what that means.
+func journalNote(rep *Report, then string) {
+	var after []uint64
+	for i := range 2 {
+		f, err := os.Open(journalPath(rep.Path, i))
+		if os.IsNotExist(err) {
+			continue
+		}
+		var recs []journalRecord
+		if err == nil {
+			recs, err = readJournal(f, i, f.Name())
+			f.Close()
+		}
+		if err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+			continue
+		}
+		for _, r := range recs {
+			if r.number > rep.Journal {
+				after = append(after, r.number)
+			}
+		}
+	}
+	if len(after) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("its journal (%s, %s) holds %d batches the file does not, records %d–%d: %s",
+			journalPath(rep.Path, 0), journalPath(rep.Path, 1), len(after), slices.Min(after), slices.Max(after), then))
+	}
 }
 
 // Salvage copies every readable bucket and record of the database at path (which it
@@ -65,6 +99,7 @@ func Salvage(path, dest string, opts Options) (*Report, error) {
 		return &Report{Path: path}, err
 	}
 	rep := best.rep
+	journalNote(rep, "the copy does not have them (open the database itself, which replays them, then salvage it)")
 	if best.older {
 		rep.Notes = append(rep.Notes, "the newest transaction's tree is damaged and the older meta page's held more readable records: salvaged from it (the last transaction's changes are not in the copy)")
 		for _, p := range newestProblems {

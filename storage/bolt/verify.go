@@ -21,6 +21,7 @@ type Report struct {
 	PageSize int    // bbolt's page size, from the meta page used
 	Pages    uint64 // the database's pages (its high water mark)
 	Schema   uint64 // sheetkeeper's schema version, 0 when unreadable or absent
+	Journal  uint64 // the last journal record the file holds (journal.go), 0 when none
 	Buckets  []BucketCount
 	// Notes are what a healthy file may show too (a meta page left torn by a crash).
 	Notes []string
@@ -223,6 +224,9 @@ func survey(r io.ReaderAt, size int64, rep *Report, older bool, onBucket func([]
 		}
 		if len(path) == 1 && bytes.Equal(path[0], bucketMeta) && bytes.Equal(k, keySchema) && len(v) == 8 {
 			rep.Schema = binary.BigEndian.Uint64(v)
+		}
+		if len(path) == 1 && bytes.Equal(path[0], bucketMeta) && bytes.Equal(k, keyJournal) && len(v) == 8 {
+			rep.Journal = binary.BigEndian.Uint64(v)
 		}
 		if onRecord != nil {
 			onRecord(path, k, v)
