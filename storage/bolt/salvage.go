@@ -55,8 +55,11 @@ func journalNote(rep *Report, then string) {
 		}
 	}
 	if len(after) > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("its journal (%s, %s) holds %d batches the file does not, records %d–%d: %s",
-			journalPath(rep.Path, 0), journalPath(rep.Path, 1), len(after), slices.Min(after), slices.Max(after), then))
+		what := fmt.Sprintf("%d batches the file does not, records %d–%d", len(after), slices.Min(after), slices.Max(after))
+		if len(after) == 1 {
+			what = fmt.Sprintf("1 batch the file does not, record %d", after[0])
+		}
+		rep.Notes = append(rep.Notes, fmt.Sprintf("its journal (%s, %s) holds %s: %s", journalPath(rep.Path, 0), journalPath(rep.Path, 1), what, then))
 	}
 }
 
