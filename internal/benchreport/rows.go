@@ -86,20 +86,21 @@ var rows = []row{
 			p99 := v(kCompleteD, "p99-µs") * 1e3
 			return dur(p99), "", 0, p99 <= 1e6
 		}},
-	// The two loads' yardstick is the disk's floor, measured just after the run: bare
-	// bbolt commits of the run's batches one after another (storage/bolt's floor) — for
-	// the offered load, the latency of an ideal single writer with those commits; flat
-	// out, their rate. The ratio is ours over the floor's, time for time.
+	// The two loads' yardstick is bbolt's floor, measured just after the run: bare bbolt
+	// commits of the run's batches one after another (storage/bolt's floor) — for the
+	// offered load, the latency of an ideal single writer with those commits; flat out,
+	// their rate. The store's journal is not bound by it (one sync a batch), so it can be
+	// passed. The ratio is ours over the floor's, time for time.
 	{what: "5,000 replies/s offered, 64 channels", goal: "p99 ≤ 5 ms", keys: []string{kOffered},
 		eval: func(v func(k, u string) float64) (string, string, float64, bool) {
 			p99, floor := v(kOffered, "p99-ms")*1e6, v(kOffered, "floor-p99-ms")*1e6
 			return "p50 " + dur(v(kOffered, "p50-ms")*1e6) + ", p99 " + dur(p99),
-				"disk's floor p50 " + dur(v(kOffered, "floor-p50-ms")*1e6) + ", p99 " + dur(floor), p99 / floor, p99 <= 5e6
+				"bbolt's floor p50 " + dur(v(kOffered, "floor-p50-ms")*1e6) + ", p99 " + dur(floor), p99 / floor, p99 <= 5e6
 		}},
 	{what: "replies flat out, 64 channels", goal: "≥ 15,000/s", keys: []string{kSustained},
 		eval: func(v func(k, u string) float64) (string, string, float64, bool) {
 			rate, floor := v(kSustained, "replies/s"), v(kSustained, "floor-replies/s")
-			return count(rate) + "/s, p99 " + dur(v(kSustained, "p99-ms")*1e6), "disk's floor " + count(floor) + "/s", floor / rate, rate >= 15000
+			return count(rate) + "/s, p99 " + dur(v(kSustained, "p99-ms")*1e6), "bbolt's floor " + count(floor) + "/s", floor / rate, rate >= 15000
 		}},
 	{what: "idle RSS, 5e package loaded", goal: "", keys: []string{kRSS},
 		eval: func(v func(k, u string) float64) (string, string, float64, bool) {

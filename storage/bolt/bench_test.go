@@ -199,7 +199,7 @@ func (s *bareStore) commit(channels []int) error {
 	})
 }
 
-// floor measures the disk's floor for a run of the store that committed its replies
+// floor measures bbolt's floor for a run of the store that committed its replies
 // in batches of batch on average: the same number of bare commits of batch replies each
 // (channels drawn at random, distinct within a commit), one after another, after a
 // warm-up of as many. It returns the replies a commit and each commit's time.
