@@ -485,3 +485,64 @@ func BenchmarkOpen(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkViewUnderLoad: a reader's View while 64 channels write flat out (as in
+// BenchmarkSustained), one View every millisecond, each reading one channel's cards.
+// A View waits for bbolt to hold every batch journalled before it began (journal.go),
+// so under load it waits for a bbolt commit; it reports the Views' p50 and p99 and the
+// writers' rate. b.N is the writers' replies.
+func BenchmarkViewUnderLoad(b *testing.B) {
+	const channels = 64
+	s := benchStore(b, channels)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	var views []time.Duration
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				if i > 0 {
+					return
+				}
+			case <-tick.C:
+			}
+			t0 := time.Now()
+			err := s.View(context.Background(), func(tx storage.Tx) error {
+				_, err := tx.GameCards(fmt.Sprint("ch", i%channels))
+				return err
+			})
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			views = append(views, time.Since(t0))
+		}
+	}()
+	b.ResetTimer()
+	start := time.Now()
+	for c := range channels {
+		wg.Go(func() {
+			ch := fmt.Sprint("ch", c)
+			for next.Add(1) <= int64(b.N) {
+				if err := s.Update(context.Background(), func(tx storage.Tx) error { return applyReply(tx, ch) }); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	close(stop)
+	<-read
+	slices.Sort(views)
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "replies/s")
+	b.ReportMetric(float64(views[len(views)/2].Microseconds())/1000, "view-p50-ms")
+	b.ReportMetric(float64(views[len(views)*99/100].Microseconds())/1000, "view-p99-ms")
+}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -94,7 +95,11 @@ func open(path string, opts Options) (*store, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	var applied uint64
+	fresh := false
 	err = db.Update(func(btx *bolt.Tx) error {
+		if v, err := schemaOf(btx); err == nil && v == 0 {
+			fresh = true
+		}
 		if err := migrate(btx, path); err != nil {
 			return err
 		}
@@ -108,7 +113,7 @@ func open(path string, opts Options) (*store, error) {
 		db.Close()
 		return nil, err
 	}
-	j, replay, err := openJournal(path, applied)
+	j, replay, err := openJournal(path, applied, fresh)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -353,6 +358,8 @@ type store struct {
 	durable     uint64    // the last journal record written
 	durableRun  uint64    // the number of the last function whose batch is durable
 	journalled  []*batch  // the durable batches bbolt does not hold yet, for the applier
+	applying    []*batch  // the batches the applier is committing to bbolt
+	applyStarts uint64    // the applier's commits begun so far (see beginDurable)
 	applied     uint64    // the last journal record bbolt holds
 	broken      error     // why bbolt cannot take the journalled batches: every later call fails
 	caught      sync.Cond // (on hand) broadcast when applied or broken changes
@@ -373,10 +380,17 @@ type store struct {
 	// journalled batches; its error is one bbolt's commit returned.
 	beforeCommit func(batch uint64) error
 	beforeApply  func() error
+	// beforeBegin, when a test sets it, runs in beginDurable between taking the list of
+	// journalled batches and beginning the read transaction.
+	beforeBegin func()
 
 	onUpdate func(time.Duration, int, error) // Options.OnUpdate
 }
 
+// View runs fn over what is durable: a read transaction of bbolt with the batches
+// journalled but not yet in bbolt laid over it (journalView), so it sees every write
+// whose Update has returned without waiting for bbolt to take it (under load, waiting
+// cost a View a bbolt commit: p50 0.08 → 3.8–4.2 ms in BenchmarkViewUnderLoad).
 func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -384,11 +398,49 @@ func (s *store) View(ctx context.Context, fn func(storage.Tx) error) error {
 	if s.closed.Load() {
 		return errClosed
 	}
-	return s.viewBolt(func(btx *bolt.Tx) error {
-		t := &tx{kv: boltKV{btx}, cards: &s.cards, camps: &s.camps}
-		defer func() { t.done = true }()
-		return fn(t)
-	})
+	btx, journalled, err := s.beginDurable()
+	if err != nil {
+		return err
+	}
+	defer btx.Rollback()
+	t := &tx{kv: &journalView{boltKV: boltKV{btx}, batches: journalled}, cards: &s.cards, camps: &s.camps}
+	defer func() { t.done = true }()
+	return fn(t)
+}
+
+// beginDurable begins a read transaction of bbolt and returns it with the batches
+// journalled that it may not hold, oldest first: those waiting for the applier and
+// those it is applying (which bbolt holds once its commit is over, with the same
+// values). When the applier starts another commit between the two, the transaction may
+// hold batches newer than the list, so it begins again. The read transaction begins
+// off the hand-over lock: a commit that grows bbolt's memory map waits for every
+// reader, and a function joining its batch holds its read transaction while it takes
+// that lock.
+func (s *store) beginDurable() (*bolt.Tx, []*batch, error) {
+	for {
+		s.hand.Lock()
+		if err := s.broken; err != nil {
+			s.hand.Unlock()
+			return nil, nil, err
+		}
+		starts := s.applyStarts
+		journalled := slices.Concat(s.applying, s.journalled)
+		s.hand.Unlock()
+		if s.beforeBegin != nil {
+			s.beforeBegin()
+		}
+		btx, err := s.db.Begin(false)
+		if err != nil {
+			return nil, nil, fmt.Errorf("storage: begin transaction: %w", err)
+		}
+		s.hand.Lock()
+		again := s.applyStarts != starts
+		s.hand.Unlock()
+		if !again {
+			return btx, journalled, nil
+		}
+		_ = btx.Rollback()
+	}
 }
 
 func (s *store) Backup(w io.Writer) (int64, error) {
@@ -427,5 +479,8 @@ func (s *store) Close() error {
 	<-s.stopped
 	close(s.closing)
 	<-s.applierStopped
-	return errors.Join(s.journal.close(), s.db.Close())
+	s.hand.Lock()
+	broken := s.broken
+	s.hand.Unlock()
+	return errors.Join(broken, s.journal.close(), s.db.Close())
 }

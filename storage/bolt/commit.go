@@ -31,8 +31,9 @@ import (
 //     function the whole batch, the committer free, no one waiting — commits its batch
 //     on its own goroutine instead (alone), sparing the hand-over both ways.
 //   - One applier goroutine has bbolt take the journalled batches, all those waiting in
-//     one commit, every applyEvery or at once when someone waits for bbolt: a View, a
-//     journal file to be started again, a failed commit.
+//     one commit, every applyEvery or at once when someone waits for bbolt: a Backup
+//     or Export, a journal file to be started again, a failed commit. A View reads
+//     the journalled batches over bbolt instead (store.beginDurable).
 //
 // Two locks, so the committer never waits behind the callers. The run lock is held for
 // a whole function, and up to every channel's caller queues for it; the committer and
@@ -121,7 +122,10 @@ func (s *store) update(ctx context.Context, fn func(storage.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	failures, durableRun := s.catchUp()
+	failures, durableRun, broken := s.catchUp()
+	if broken != nil {
+		return broken // the pending writes may hold what bbolt never took
+	}
 	rtx, err := s.db.Begin(false)
 	if err != nil {
 		return fmt.Errorf("storage: begin transaction: %w", err)
@@ -236,11 +240,14 @@ func (s *store) newBatch(id uint64) *batch {
 // (what ran after the failed batch failed with it, and bbolt holds every batch before
 // it: see commit), else it drops those of the functions whose batches bbolt now holds.
 // It returns the failures counted, for join, and the last function whose batch is
-// durable.
-func (s *store) catchUp() (failures, durableRun uint64) {
+// durable — or, once the store is broken, why, and touches nothing.
+func (s *store) catchUp() (failures, durableRun uint64, broken error) {
 	s.hand.Lock()
-	committed, failures, durableRun := s.committed, s.failures, s.durableRun
+	committed, failures, durableRun, broken := s.committed, s.failures, s.durableRun, s.broken
 	s.hand.Unlock()
+	if broken != nil {
+		return 0, 0, broken
+	}
 	switch {
 	case failures != s.resets:
 		s.pending.reset()
@@ -249,7 +256,7 @@ func (s *store) catchUp() (failures, durableRun uint64) {
 		s.pending.settle(committed)
 	}
 	s.settled = committed
-	return failures, durableRun
+	return failures, durableRun, nil
 }
 
 // join adds a function that ran (view, its caller answered on done) to the open batch,
@@ -399,7 +406,7 @@ func (s *store) awaitApplied(n uint64) error {
 }
 
 // caughtUp returns once bbolt holds every batch journalled so far, so a reader of bbolt
-// sees every write whose Update has returned (View, Backup).
+// sees every write whose Update has returned (Backup, Export).
 func (s *store) caughtUp() error {
 	s.hand.Lock()
 	n := s.durable
@@ -452,6 +459,10 @@ func (s *store) applyJournalled(groups [][]write) [][]write {
 		todo = nil
 	}
 	s.journalled = nil
+	if len(todo) > 0 {
+		s.applying = todo
+		s.applyStarts++
+	}
 	s.hand.Unlock()
 	if len(todo) == 0 {
 		return groups
@@ -475,9 +486,9 @@ func (s *store) applyJournalled(groups [][]write) [][]write {
 	} else {
 		last := todo[len(todo)-1]
 		s.applied, s.committed = last.record, last.last
-		for _, b := range todo {
-			s.recycle(b)
-		}
+		s.applying = nil
+		// Their lists are not kept for batches to come (recycle): a View may still be
+		// reading them (beginDurable).
 	}
 	s.caught.Broadcast()
 	return groups

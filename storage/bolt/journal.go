@@ -21,8 +21,8 @@ import (
 // and one fdatasync (~0.5 ms there), and its callers are answered then. bbolt takes the
 // journalled batches afterwards, all those waiting in one commit (store.applyLoop), and
 // until it holds them the functions read them from the pending writes, as they read a
-// batch not yet durable; a View waits for bbolt to hold every batch journalled before
-// it began (store.caughtUp), so it too sees every write whose Update has returned.
+// batch not yet durable, and a View reads them over bbolt (store.beginDurable), so it
+// too sees every write whose Update has returned.
 //
 // The journal is two files beside the database (path.journal0, path.journal1), written
 // in turn: once a record would take the one being written past its limit, writing goes
@@ -51,7 +51,12 @@ type journal struct {
 	last  [2]uint64 // each file's last record since it was started (0: none)
 	size  [2]int64  // each file's size
 	limit int64     // see journalLimit
-	buf   []byte    // the record being written, kept for the next
+	// failed is set while a record is written and synced, and stays set when that
+	// fails: the next record then goes where it was, even past the limit, so the failed
+	// one — which may have reached the disk — is overwritten, never read beside its
+	// namesake in the other file.
+	failed bool
+	buf    []byte // the record being written, kept for the next
 }
 
 // journalLimit is where a journal file is started again: 4 MB is ~3,000 replies, so a
@@ -79,8 +84,9 @@ type journalRecord struct {
 
 // openJournal opens the journal of the database at path (creating its files when
 // missing), whose bbolt holds every record up to applied, and returns the records after
-// it, in order, for the caller to apply.
-func openJournal(path string, applied uint64) (*journal, []journalRecord, error) {
+// it, in order, for the caller to apply. A database just created (fresh) has no
+// journal: records found beside it are another database's.
+func openJournal(path string, applied uint64, fresh bool) (*journal, []journalRecord, error) {
 	j := &journal{path: path, limit: journalLimit}
 	var all []journalRecord
 	created := false
@@ -96,7 +102,7 @@ func openJournal(path string, applied uint64) (*journal, []journalRecord, error)
 			return nil, nil, fmt.Errorf("open journal: %w", err)
 		}
 		j.files[i] = f
-		recs, err := readJournal(f, i, name)
+		recs, err := readJournal(f, i, name, applied)
 		if err != nil {
 			j.close()
 			return nil, nil, err
@@ -115,11 +121,21 @@ func openJournal(path string, applied uint64) (*journal, []journalRecord, error)
 			return nil, nil, fmt.Errorf("open journal: %w", err)
 		}
 	}
+	if fresh && len(all) > 0 {
+		j.close()
+		return nil, nil, storage.Errorf(storage.Foreign, "database %s is new, but the journal beside it (%s, %s) holds %d batches of another database: move them aside",
+			path, journalPath(path, 0), journalPath(path, 1), len(all))
+	}
 	slices.SortFunc(all, func(a, b journalRecord) int { return cmpUint(a.number, b.number) })
 	j.next = applied + 1
-	if len(all) > 0 {
+	if len(all) > 0 && all[len(all)-1].number >= applied {
 		newest := all[len(all)-1]
-		j.cur, j.off, j.next = newest.file, newest.end, max(newest.number, applied)+1
+		j.cur, j.off, j.next = newest.file, newest.end, newest.number+1
+	} else {
+		// No record follows on from bbolt's (a journal moved aside, or none yet): every
+		// record there is one bbolt holds, so writing starts again at the first file's
+		// start, where the next open reads it.
+		j.last = [2]uint64{}
 	}
 	i, _ := slices.BinarySearchFunc(all, applied+1, func(r journalRecord, n uint64) int { return cmpUint(r.number, n) })
 	todo := all[i:]
@@ -144,8 +160,11 @@ func cmpUint(a, b uint64) int {
 }
 
 // readJournal reads journal file i (named name) from its start, record by record,
-// while each is whole and follows the one before.
-func readJournal(f *os.File, i int, name string) ([]journalRecord, error) {
+// while each is whole and follows the one before. A record that is not whole is damage
+// only when it is one bbolt does not hold (after applied) and its successor is whole:
+// the old records a file holds after it was started again are older (see journal), and
+// a crash while a record was written over them may leave any of them cut.
+func readJournal(f *os.File, i int, name string, applied uint64) ([]journalRecord, error) {
 	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("read journal %s: %w", name, err)
@@ -162,7 +181,7 @@ func readJournal(f *os.File, i int, name string) ([]journalRecord, error) {
 		if !whole(h, payload) {
 			// A crash cuts only the last record; one followed by its successor, whole,
 			// was damaged after it was written.
-			if next := off + journalHeader + n; len(data)-next >= journalHeader {
+			if next := off + journalHeader + n; number > applied && len(data)-next >= journalHeader {
 				h2 := data[next : next+journalHeader]
 				n2 := int(binary.BigEndian.Uint32(h2))
 				if binary.BigEndian.Uint64(h2[8:]) == number+1 && n2 <= len(data)-next-journalHeader && whole(h2, data[next+journalHeader:next+journalHeader+n2]) {
@@ -197,7 +216,7 @@ func (j *journal) write(writes []write, waitApplied func(uint64) error) (uint64,
 	binary.BigEndian.PutUint32(h, uint32(len(j.buf)-journalHeader))
 	binary.BigEndian.PutUint64(h[8:], j.next)
 	binary.BigEndian.PutUint32(h[4:], crc32.Update(crc32.Checksum(h[8:16], journalCRC), journalCRC, j.buf[journalHeader:]))
-	if j.off > 0 && j.off+int64(len(j.buf)) > j.limit {
+	if j.off > 0 && j.off+int64(len(j.buf)) > j.limit && !j.failed {
 		other := 1 - j.cur
 		if err := waitApplied(j.last[other]); err != nil {
 			return 0, err
@@ -215,12 +234,14 @@ func (j *journal) write(writes []write, waitApplied func(uint64) error) (uint64,
 		}
 		j.size[j.cur] = grown
 	}
+	j.failed = true // until it is synced
 	if _, err := f.WriteAt(j.buf, j.off); err != nil {
 		return 0, fmt.Errorf("storage: write journal: %w", err)
 	}
 	if err := syncData(f); err != nil {
 		return 0, fmt.Errorf("storage: sync journal: %w", err)
 	}
+	j.failed = false
 	if len(j.buf) > 1<<20 {
 		j.buf = nil // a huge batch's buffer is not kept for the small ones after it
 	}

@@ -85,7 +85,13 @@ func TestJournalReplayed(t *testing.T) {
 	if _, err := goldOf(t, s, "ch", "Mira"); !errors.Is(err, errDiskGone) {
 		t.Errorf("a View after bbolt failed: %v, want %v", err, errDiskGone)
 	}
-	must(t, s.Close())
+	readOnly := s.Update(context.Background(), func(tx storage.Tx) error { _, err := tx.GameCards("ch"); return err })
+	if !errors.Is(readOnly, errDiskGone) {
+		t.Errorf("an Update that only reads, after bbolt failed: %v, want %v", readOnly, errDiskGone)
+	}
+	if err := s.Close(); !errors.Is(err, errDiskGone) {
+		t.Fatalf("Close of the broken store: %v, want %v", err, errDiskGone)
+	}
 	if inBbolt(t, path, "ch", "Mira") {
 		t.Fatal("bbolt holds the card: the test would not show the replay")
 	}
@@ -114,7 +120,7 @@ func journalRecords(t *testing.T, path string, i int) []journalRecord {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	recs, err := readJournal(f, i, f.Name())
+	recs, err := readJournal(f, i, f.Name(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +177,6 @@ func TestJournalCutRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
 	for i := 1; i <= 4; i++ {
 		g, err := goldOf(t, s, "ch", fmt.Sprint("card", i))
 		switch {
@@ -181,12 +186,23 @@ func TestJournalCutRecord(t *testing.T) {
 			t.Errorf("card4, whose record was cut: %v, want NotFound", err)
 		}
 	}
-	// Writing goes on where the cut record was, under its number.
-	if err := putGold(s, "ch", "card5", 5); err != nil {
+	// Writing goes on where the cut record was, under its number, where the next open
+	// reads it.
+	st := s.(*store)
+	st.beforeApply = func() error { select {} }
+	must(t, putGold(s, "ch", "card5", 5))
+	if st.durable != 4 {
+		t.Errorf("the next record is number %d, want 4", st.durable)
+	}
+	st.journal.close()
+	st.db.Close()
+	s2, err := Open(path, Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.(*store).durable; got != 4 {
-		t.Errorf("the next record is number %d, want 4", got)
+	defer s2.Close()
+	if g, err := goldOf(t, s2, "ch", "card5"); err != nil || g != 5 {
+		t.Errorf("card5, written over the cut record: %v gold, %v; want 5", g, err)
 	}
 }
 
@@ -228,51 +244,195 @@ func TestJournalDamaged(t *testing.T) {
 		if storage.KindOf(err) != storage.Damaged || !strings.Contains(err.Error(), "record 2 follows record 0") {
 			t.Fatalf("Open without record 1: %v, want Damaged saying record 2 follows record 0", err)
 		}
+		if rep, err := Check(path, Options{}); err != nil || !rep.Damaged() || !strings.Contains(strings.Join(rep.Problems, "\n"), "record 2 follows record 0") {
+			t.Fatalf("Check without record 1: %v, problems %q; want record 2 following record 0", err, rep.Problems)
+		}
+	})
+	t.Run("applied", func(t *testing.T) { // a record bbolt holds is an old one: no damage
+		path := filepath.Join(t.TempDir(), "j.db")
+		s, err := Open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i <= 3; i++ {
+			must(t, putGold(s, "ch", fmt.Sprint("card", i), float64(i)))
+		}
+		must(t, s.Close())
+		recs := journalRecords(t, path, 0)
+		flipByte(t, journalPath(path, 0), recs[1].end-1)
+		s, err = Open(path, Options{})
+		if err != nil {
+			t.Fatalf("Open with an old record damaged: %v", err)
+		}
+		defer s.Close()
+		if g, err := goldOf(t, s, "ch", "card3"); err != nil || g != 3 {
+			t.Errorf("card3: %v gold, %v; want 3", g, err)
+		}
+	})
+	t.Run("another database's", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "j.db")
+		journalOnly(t, path, 2)
+		must(t, os.Remove(path))
+		_, err := Open(path, Options{})
+		if storage.KindOf(err) != storage.Foreign || !strings.Contains(err.Error(), "holds 2 batches of another database") {
+			t.Fatalf("Open of a new database beside a journal: %v, want Foreign", err)
+		}
 	})
 }
 
-// TestViewWaitsForJournalledWrites: a View begun after an Update returned sees its
-// write, though bbolt had not taken it yet.
-func TestViewWaitsForJournalledWrites(t *testing.T) {
+// TestJournalAfterFileMovedAside: with the journal file holding the newest records
+// moved aside (all of them in bbolt), the next records go where the next open reads
+// them.
+func TestJournalAfterFileMovedAside(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	s, err := open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.journal.limit = 1
+	for i := 1; i <= 3; i++ { // records 1 and 3 in file 0, 2 in file 1
+		must(t, putGold(s, "ch", fmt.Sprint("card", i), float64(i)))
+	}
+	if s.journal.cur != 0 {
+		t.Fatalf("record 3 is in file %d, want 0", s.journal.cur)
+	}
+	must(t, s.Close())
+	must(t, os.Remove(journalPath(path, 0)))
+	s, err = open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.beforeApply = func() error { select {} }
+	must(t, putGold(s, "ch", "card4", 4))
+	s.journal.close()
+	s.db.Close()
+	s2, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if g, err := goldOf(t, s2, "ch", "card4"); err != nil || g != 4 {
+		t.Errorf("card4: %v gold, %v; want 4", g, err)
+	}
+}
+
+// TestViewSeesJournalledWrites: a View begun after an Update returned sees its writes
+// while bbolt has not taken them — a card put, read alone and in its channel's list, and
+// a card deleted — and cannot write.
+func TestViewSeesJournalledWrites(t *testing.T) {
+	s, err := open(filepath.Join(t.TempDir(), "j.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, putGold(s, "ch", "Bo", 1))
+	must(t, s.caughtUp()) // bbolt holds Bo
+	release := make(chan struct{})
+	s.beforeApply = func() error { <-release; return nil }
+	defer func() { close(release); must(t, s.Close()) }()
+	must(t, putGold(s, "ch", "Mira", 3))
+	must(t, s.Update(context.Background(), func(tx storage.Tx) error { return tx.DeleteGameCard("ch", "Bo") }))
+	err = s.View(context.Background(), func(tx storage.Tx) error {
+		c, err := tx.GameCard("ch", "Mira")
+		if err != nil || storagetest.Gold(c) != 3 {
+			return fmt.Errorf("Mira: %v, %v; want 3 gold", c, err)
+		}
+		cards, err := tx.GameCards("ch")
+		if err != nil || len(cards) != 1 || cards[0].Card.Name != "Mira" {
+			return fmt.Errorf("the channel's cards: %d, %v; want Mira alone", len(cards), err)
+		}
+		if _, err := tx.GameCard("ch", "Bo"); storage.KindOf(err) != storage.NotFound {
+			return fmt.Errorf("Bo, deleted: %v, want NotFound", err)
+		}
+		if err := tx.PutGameCard("ch", storagetest.Card("u1", "Zed", 0)); storage.KindOf(err) != storage.ReadOnly {
+			return fmt.Errorf("a write in a View: %v, want ReadOnly", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.hand.Lock()
+	defer s.hand.Unlock()
+	if s.applied != 1 {
+		t.Fatalf("bbolt took record %d: the View may have read bbolt alone", s.applied)
+	}
+}
+
+// TestViewSnapshotWhileApplied: Views run while writers' batches are journalled and
+// taken by bbolt underneath them; each sees one moment — two cards every Update sets
+// to the same gold agree — and no View sees a channel's gold go back.
+func TestViewSnapshotWhileApplied(t *testing.T) {
 	s, err := open(filepath.Join(t.TempDir(), "j.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	release := make(chan struct{})
-	var mu sync.Mutex
-	released := false
-	s.beforeApply = func() error { <-release; return nil }
-	must(t, putGold(s, "ch", "Mira", 3))
-	viewed := make(chan error, 1)
-	go func() {
-		g, err := goldOf(t, s, "ch", "Mira")
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case err != nil:
-			viewed <- err
-		case !released:
-			viewed <- errors.New("the View returned before bbolt took the batch")
-		case g != 3:
-			viewed <- fmt.Errorf("%v gold, want 3", g)
+	const channels, updates = 4, 300
+	var wg sync.WaitGroup
+	for c := range channels {
+		wg.Go(func() {
+			ch := fmt.Sprint("ch", c)
+			for g := 1; g <= updates; g++ {
+				err := s.Update(context.Background(), func(tx storage.Tx) error {
+					for _, name := range []string{"A", "B"} {
+						if err := tx.PutGameCard(ch, storagetest.Card("u1", name, float64(g))); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	seen := make([]float64, channels)
+	s.hand.Lock()
+	starts, views := s.applyStarts, 0
+	s.hand.Unlock()
+	for finished := false; !finished; views++ {
+		select {
+		case <-done:
+			finished = true
 		default:
-			viewed <- nil
 		}
-	}()
-	time.Sleep(20 * time.Millisecond)
-	mu.Lock()
-	released = true
-	mu.Unlock()
-	close(release)
-	if err := <-viewed; err != nil {
-		t.Fatal(err)
+		c := views % channels
+		err := s.View(context.Background(), func(tx storage.Tx) error {
+			cards, err := tx.GameCards(fmt.Sprint("ch", c))
+			switch {
+			case err != nil:
+				return err
+			case len(cards) == 0:
+				return nil
+			case len(cards) != 2 || storagetest.Gold(cards[0]) != storagetest.Gold(cards[1]):
+				return fmt.Errorf("ch%d: %d cards, gold %v and %v", c, len(cards), storagetest.Gold(cards[0]), storagetest.Gold(cards[len(cards)-1]))
+			case storagetest.Gold(cards[0]) < seen[c]:
+				return fmt.Errorf("ch%d: gold %v after %v", c, storagetest.Gold(cards[0]), seen[c])
+			}
+			seen[c] = storagetest.Gold(cards[0])
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.hand.Lock()
+	applies := s.applyStarts - starts
+	s.hand.Unlock()
+	t.Logf("%d Views over %d bbolt commits", views, applies)
+	if applies < 2 {
+		t.Errorf("bbolt committed %d times under the Views: the test showed nothing", applies)
 	}
 }
 
 // TestJournalStartsAgain: with a journal file limit of one record, writing alternates
 // between the files, each started again once bbolt holds its records, under writers on
-// eight channels; every write is there after a close and an open.
+// eight channels; then records bbolt does not take go into both files, and after a
+// crash every write is there.
 func TestJournalStartsAgain(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.db")
 	s, err := open(path, Options{})
@@ -295,7 +455,17 @@ func TestJournalStartsAgain(t *testing.T) {
 	if s.durable < 20 || s.journal.last[0] == 0 || s.journal.last[1] == 0 {
 		t.Fatalf("%d records, the files' last %v: the journal did not alternate", s.durable, s.journal.last)
 	}
-	must(t, s.Close())
+	// Then records bbolt never takes, until both files hold some, and a crash.
+	must(t, s.caughtUp())
+	applied := s.applied
+	s.beforeApply = func() error { select {} }
+	late := 0
+	for s.journal.last[0] <= applied || s.journal.last[1] <= applied {
+		late++
+		must(t, putGold(s, "late", fmt.Sprint("card", late), float64(late)))
+	}
+	s.journal.close()
+	s.db.Close()
 	s2, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -304,6 +474,11 @@ func TestJournalStartsAgain(t *testing.T) {
 	for c := range 8 {
 		if g, err := goldOf(t, s2, fmt.Sprint("ch", c), "Mira"); err != nil || g != 24 {
 			t.Errorf("ch%d: %v gold, %v; want 24", c, g, err)
+		}
+	}
+	for i := 1; i <= late; i++ {
+		if g, err := goldOf(t, s2, "late", fmt.Sprint("card", i)); err != nil || g != float64(i) {
+			t.Errorf("late card%d: %v gold, %v; want %d", i, g, err, i)
 		}
 	}
 }
@@ -324,5 +499,57 @@ func TestCheckTellsOfJournal(t *testing.T) {
 	flipByte(t, journalPath(path, 0), recs[0].end-1)
 	if rep, err = Check(path, Options{}); err != nil || !rep.Damaged() || !strings.Contains(strings.Join(rep.Problems, "\n"), "record 1 at byte 0 is damaged") {
 		t.Fatalf("Check of a damaged journal: %v, problems %q; want record 1's damage", err, rep.Problems)
+	}
+}
+
+// TestViewBeginsAgainAfterApply: when bbolt takes batches newer than a View's list of
+// journalled ones before the View's read transaction begins, the View begins again: it
+// never reads the newer batch's keys from bbolt beside the older batch's from the list.
+func TestViewBeginsAgainAfterApply(t *testing.T) {
+	s, err := open(filepath.Join(t.TempDir(), "j.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	set := func(g float64, names ...string) {
+		t.Helper()
+		must(t, s.Update(context.Background(), func(tx storage.Tx) error {
+			for _, n := range names {
+				if err := tx.PutGameCard("ch", storagetest.Card("u1", n, g)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+	set(1, "A", "B") // journalled, in the View's list
+	once := false
+	s.beforeBegin = func() {
+		if !once {
+			once = true
+			set(2, "A", "B", "C") // journalled after the list was taken…
+			must(t, s.caughtUp()) // …and taken by bbolt before the View begins
+		}
+	}
+	err = s.View(context.Background(), func(tx storage.Tx) error {
+		cards, err := tx.GameCards("ch")
+		if err != nil {
+			return err
+		}
+		for _, c := range cards {
+			if storagetest.Gold(c) != 2 {
+				return fmt.Errorf("%s has %v gold beside C's 2: a View of two moments", c.Card.Name, storagetest.Gold(c))
+			}
+		}
+		if len(cards) != 3 {
+			return fmt.Errorf("%d cards, want A, B and C", len(cards))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !once {
+		t.Fatal("the View never began")
 	}
 }

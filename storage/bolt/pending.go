@@ -324,8 +324,13 @@ func (k *pendingKV) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool,
 	if err != nil {
 		return err
 	}
+	return ascendOver(bk, k.p.buckets[string(bucket)], from, pfx, fn)
+}
+
+// ascendOver is an ascent (see kv) of bucket bk with es, entries sorted by key, laid
+// over it: an entry hides bk's value of its key, and a deleted one the key.
+func ascendOver(bk *bolt.Bucket, es []entry, from, pfx []byte, fn func(k, v []byte) (bool, error)) error {
 	from = start(from, pfx)
-	es := k.p.buckets[string(bucket)]
 	i, _ := find(es, from)
 	c := bk.Cursor()
 	ck, cv := seek(c, from)
@@ -339,7 +344,7 @@ func (k *pendingKV) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool,
 		case pOK && (!cOK || bytes.Compare(es[i].key, ck) <= 0):
 			e := es[i]
 			i++
-			if cOK && bytes.Equal(e.key, ck) { // the pending write hides bbolt's value
+			if cOK && bytes.Equal(e.key, ck) { // the entry hides bbolt's value
 				ck, cv = c.Next()
 			}
 			if e.deleted {
@@ -354,6 +359,67 @@ func (k *pendingKV) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool,
 			return err
 		}
 	}
+}
+
+// ---- a View's journalled batches ----
+
+// journalView is a View's kv: a read transaction of bbolt with the batches journalled
+// but not yet in bbolt laid over it (store.beginDurable). Their writes never change
+// once journalled; each bucket's newest entry per key is gathered from them the first
+// time the View reads that bucket.
+type journalView struct {
+	boltKV
+	batches []*batch // oldest first
+	merged  map[string][]entry
+}
+
+// entries is the newest journalled entry of each key of bucket, sorted by key.
+func (v *journalView) entries(bucket []byte) []entry {
+	if len(v.batches) == 0 {
+		return nil
+	}
+	if es, ok := v.merged[string(bucket)]; ok {
+		return es
+	}
+	var es []entry
+	for _, b := range v.batches {
+		for _, w := range b.writes {
+			if w.key != nil && bytes.Equal(w.bucket, bucket) {
+				es = append(es, entry{key: w.key, value: w.value, deleted: w.deleted})
+			}
+		}
+	}
+	slices.SortStableFunc(es, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
+	newest := es[:0]
+	for i, e := range es {
+		if i+1 == len(es) || !bytes.Equal(es[i+1].key, e.key) { // the last of its key is the newest
+			newest = append(newest, e)
+		}
+	}
+	if v.merged == nil {
+		v.merged = map[string][]entry{}
+	}
+	v.merged[string(bucket)] = newest
+	return newest
+}
+
+func (v *journalView) get(bucket, key []byte) ([]byte, error) {
+	es := v.entries(bucket)
+	if i, ok := find(es, key); ok {
+		if es[i].deleted {
+			return nil, nil
+		}
+		return es[i].value, nil
+	}
+	return v.boltKV.get(bucket, key)
+}
+
+func (v *journalView) ascend(bucket, from, pfx []byte, fn func(k, v []byte) (bool, error)) error {
+	bk, err := v.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	return ascendOver(bk, v.entries(bucket), from, pfx, fn)
 }
 
 // nextSequence hands out the bucket's next sequence number, counting the numbers pending

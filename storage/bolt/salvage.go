@@ -41,7 +41,7 @@ func journalNote(rep *Report, then string) {
 		}
 		var recs []journalRecord
 		if err == nil {
-			recs, err = readJournal(f, i, f.Name())
+			recs, err = readJournal(f, i, f.Name(), rep.Journal)
 			f.Close()
 		}
 		if err != nil {
@@ -52,6 +52,13 @@ func journalNote(rep *Report, then string) {
 			if r.number > rep.Journal {
 				after = append(after, r.number)
 			}
+		}
+	}
+	slices.Sort(after)
+	for k, n := range after {
+		if n != rep.Journal+1+uint64(k) {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("its journal is damaged: record %d follows record %d (the file holds up to %d); opening the database refuses it", n, rep.Journal+uint64(k), rep.Journal))
+			return
 		}
 	}
 	if len(after) > 0 {
