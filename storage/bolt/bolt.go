@@ -94,27 +94,27 @@ func open(path string, opts Options) (*store, error) {
 	case err != nil:
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	var applied uint64
-	fresh := false
+	// The journal is read inside the transaction that migrates: refused, it leaves the
+	// file as it was (a new one still new, so refused again next time).
+	var j *journal
+	var replay []journalRecord
 	err = db.Update(func(btx *bolt.Tx) error {
-		if v, err := schemaOf(btx); err == nil && v == 0 {
-			fresh = true
-		}
+		v, err := schemaOf(btx)
+		fresh := err == nil && v == 0
 		if err := migrate(btx, path); err != nil {
 			return err
 		}
-		var err error
-		if applied, err = journalOf(btx.Bucket(bucketMeta).Get(keyJournal)); err != nil {
+		applied, err := journalOf(btx.Bucket(bucketMeta).Get(keyJournal))
+		if err != nil {
 			return storage.Errorf(storage.Damaged, "database %s is damaged: %v", path, err)
 		}
-		return nil
+		j, replay, err = openJournal(path, applied, fresh)
+		return err
 	})
 	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	j, replay, err := openJournal(path, applied, fresh)
-	if err != nil {
+		if j != nil { // the commit failed
+			j.close()
+		}
 		db.Close()
 		return nil, err
 	}
@@ -354,7 +354,6 @@ type store struct {
 	committed   uint64    // the number of the last function whose batch is committed
 	failures    uint64    // the commits failed so far
 	failErr     error     // the last failed commit's error
-	spareWrites []write   // an applied batch's list, emptied, for the next (see newBatch)
 	durable     uint64    // the last journal record written
 	durableRun  uint64    // the number of the last function whose batch is durable
 	journalled  []*batch  // the durable batches bbolt does not hold yet, for the applier
@@ -482,5 +481,5 @@ func (s *store) Close() error {
 	s.hand.Lock()
 	broken := s.broken
 	s.hand.Unlock()
-	return errors.Join(broken, s.journal.close(), s.db.Close())
+	return errors.Join(broken, s.journal.abandon(), s.journal.close(), s.db.Close())
 }

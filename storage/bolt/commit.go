@@ -226,14 +226,9 @@ func (sp *views) keep(v *pendingKV) {
 	v.writes, v.undo, v.opened = nil, nil, nil
 }
 
-// newBatch is the open batch after the one numbered id, with the list of a committed
-// batch when one is spare (under the hand-over lock): a batch of 18 functions grew its
-// list of writes five times while they joined.
-func (s *store) newBatch(id uint64) *batch {
-	b := &batch{id: id + 1, writes: s.spareWrites}
-	s.spareWrites = nil
-	return b
-}
+// newBatch is the open batch after the one numbered id. (A committed batch's list of
+// writes is not kept for the next: a View may still read it, see beginDurable.)
+func (s *store) newBatch(id uint64) *batch { return &batch{id: id + 1} }
 
 // catchUp brings the pending writes up to what the commits have published, for the
 // function about to run (under the run lock): after a failed commit it drops them all
@@ -348,10 +343,8 @@ func (s *store) commit(b *batch) (next *batch) {
 		s.failures++
 		s.failErr = err
 		failed, s.open = s.open, s.newBatch(s.open.id)
-		s.recycle(b)
 	case number == 0: // only reads, of what the batches before made durable
 		s.durableRun = b.last
-		s.recycle(b)
 	default:
 		s.durable, s.durableRun = number, b.last
 		b.record = number
@@ -376,16 +369,6 @@ func (s *store) commit(b *batch) (next *batch) {
 		}
 	}
 	return next
-}
-
-// recycle keeps b's list of writes, emptied, for a batch to come (under the hand-over
-// lock), once nothing reads it.
-func (s *store) recycle(b *batch) {
-	clear(b.writes)
-	if s.spareWrites == nil {
-		s.spareWrites = b.writes[:0]
-	}
-	b.writes = nil
 }
 
 // awaitApplied returns once bbolt holds every journal record up to n, or with the
@@ -487,8 +470,6 @@ func (s *store) applyJournalled(groups [][]write) [][]write {
 		last := todo[len(todo)-1]
 		s.applied, s.committed = last.record, last.last
 		s.applying = nil
-		// Their lists are not kept for batches to come (recycle): a View may still be
-		// reading them (beginDurable).
 	}
 	s.caught.Broadcast()
 	return groups

@@ -179,14 +179,12 @@ func readJournal(f *os.File, i int, name string, applied uint64) ([]journalRecor
 		}
 		payload := data[off+journalHeader : off+journalHeader+n]
 		if !whole(h, payload) {
-			// A crash cuts only the last record; one followed by its successor, whole,
-			// was damaged after it was written.
-			if next := off + journalHeader + n; number > applied && len(data)-next >= journalHeader {
-				h2 := data[next : next+journalHeader]
-				n2 := int(binary.BigEndian.Uint32(h2))
-				if binary.BigEndian.Uint64(h2[8:]) == number+1 && n2 <= len(data)-next-journalHeader && whole(h2, data[next+journalHeader:next+journalHeader+n2]) {
-					return nil, storage.Errorf(storage.Damaged, "journal %s: record %d at byte %d is damaged (its checksum fails) and the records after it are whole", name, number, off)
-				}
+			// A crash cuts only the last record written; the records after a cut one,
+			// whole and numbered on from it, are old ones (bbolt holds them) when the cut
+			// came as a file was started again, else the cut one was damaged after it
+			// was written and they would be lost with it.
+			if later := wholeAfter(data, off+journalHeader+n, number, applied); later != 0 {
+				return nil, storage.Errorf(storage.Damaged, "journal %s: record %d at byte %d is damaged (its checksum fails) and record %d after it, which the database does not hold, is whole", name, number, off, later)
 			}
 			break
 		}
@@ -198,6 +196,24 @@ func readJournal(f *os.File, i int, name string, applied uint64) ([]journalRecor
 		recs = append(recs, journalRecord{number: number, writes: writes, file: i, end: int64(off)})
 	}
 	return recs, nil
+}
+
+// wholeAfter walks the records from off of data, whole and numbered on from number, and
+// returns the first numbered after applied (0: none).
+func wholeAfter(data []byte, off int, number, applied uint64) uint64 {
+	for len(data)-off >= journalHeader {
+		h := data[off : off+journalHeader]
+		n := int(binary.BigEndian.Uint32(h))
+		number++
+		if n > len(data)-off-journalHeader || binary.BigEndian.Uint64(h[8:]) != number || !whole(h, data[off+journalHeader:off+journalHeader+n]) {
+			return 0
+		}
+		if number > applied {
+			return number
+		}
+		off += journalHeader + n
+	}
+	return 0
 }
 
 // whole reports whether a record's header h and payload agree with its checksum.
@@ -250,6 +266,25 @@ func (j *journal) write(writes []write, waitApplied func(uint64) error) (uint64,
 	j.last[j.cur] = n
 	j.next++
 	return n, nil
+}
+
+// abandon unwrites a record whose write or sync failed and that no later record
+// covered (failed still set), as the store closes: its callers were told it failed, and
+// the next open must not find it whole. Its zeroed header reaches the disk if the disk
+// lets it.
+func (j *journal) abandon() error {
+	if !j.failed {
+		return nil
+	}
+	f := j.files[j.cur]
+	if _, err := f.WriteAt(make([]byte, journalHeader), j.off); err != nil {
+		return fmt.Errorf("storage: unwrite the failed journal record: %w", err)
+	}
+	if err := syncData(f); err != nil {
+		return fmt.Errorf("storage: unwrite the failed journal record: %w", err)
+	}
+	j.failed = false
+	return nil
 }
 
 func (j *journal) close() error {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -79,15 +80,15 @@ func TestJournalReplayed(t *testing.T) {
 	if err := s.awaitApplied(1); !errors.Is(err, errDiskGone) {
 		t.Fatalf("applier: %v, want %v", err, errDiskGone)
 	}
+	readOnly := s.Update(context.Background(), func(tx storage.Tx) error { _, err := tx.GameCards("ch"); return err })
+	if !errors.Is(readOnly, errDiskGone) {
+		t.Errorf("an Update that only reads, after bbolt failed: %v, want %v", readOnly, errDiskGone)
+	}
 	if err := putGold(s, "ch", "Bo", 1); !errors.Is(err, errDiskGone) || !strings.Contains(err.Error(), "restart") {
 		t.Errorf("an Update after bbolt failed: %v, want %v saying to restart", err, errDiskGone)
 	}
 	if _, err := goldOf(t, s, "ch", "Mira"); !errors.Is(err, errDiskGone) {
 		t.Errorf("a View after bbolt failed: %v, want %v", err, errDiskGone)
-	}
-	readOnly := s.Update(context.Background(), func(tx storage.Tx) error { _, err := tx.GameCards("ch"); return err })
-	if !errors.Is(readOnly, errDiskGone) {
-		t.Errorf("an Update that only reads, after bbolt failed: %v, want %v", readOnly, errDiskGone)
 	}
 	if err := s.Close(); !errors.Is(err, errDiskGone) {
 		t.Fatalf("Close of the broken store: %v, want %v", err, errDiskGone)
@@ -273,9 +274,33 @@ func TestJournalDamaged(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "j.db")
 		journalOnly(t, path, 2)
 		must(t, os.Remove(path))
-		_, err := Open(path, Options{})
-		if storage.KindOf(err) != storage.Foreign || !strings.Contains(err.Error(), "holds 2 batches of another database") {
-			t.Fatalf("Open of a new database beside a journal: %v, want Foreign", err)
+		for try := 1; try <= 2; try++ { // the refusal leaves the new file new
+			_, err := Open(path, Options{})
+			if storage.KindOf(err) != storage.Foreign || !strings.Contains(err.Error(), "holds 2 batches of another database") {
+				t.Fatalf("Open %d of a new database beside a journal: %v, want Foreign", try, err)
+			}
+		}
+	})
+	t.Run("old record hiding new ones", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "j.db")
+		s, err := open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i <= 5; i++ {
+			if i == 4 { // bbolt holds 1–3; 4 and 5 are the journal's alone
+				must(t, s.caughtUp())
+				s.beforeApply = func() error { select {} }
+			}
+			must(t, putGold(s, "ch", fmt.Sprint("card", i), float64(i)))
+		}
+		s.journal.close()
+		s.db.Close()
+		recs := journalRecords(t, path, 0)
+		flipByte(t, journalPath(path, 0), recs[1].end-1)
+		_, err = Open(path, Options{})
+		if storage.KindOf(err) != storage.Damaged || !strings.Contains(err.Error(), "record 2 at byte") || !strings.Contains(err.Error(), "record 4 after it") {
+			t.Fatalf("Open with record 2 damaged before records 4 and 5: %v, want Damaged naming both", err)
 		}
 	})
 }
@@ -316,9 +341,10 @@ func TestJournalAfterFileMovedAside(t *testing.T) {
 	}
 }
 
-// TestViewSeesJournalledWrites: a View begun after an Update returned sees its writes
-// while bbolt has not taken them — a card put, read alone and in its channel's list, and
-// a card deleted — and cannot write.
+// TestViewSeesJournalledWrites: a View begun after Updates returned sees their writes
+// while bbolt has not taken them — some in the batches the applier is committing, some
+// in those waiting for it: a card written twice (the newest wins, read alone and in its
+// channel's list), a card put, and a card bbolt holds deleted — and cannot write.
 func TestViewSeesJournalledWrites(t *testing.T) {
 	s, err := open(filepath.Join(t.TempDir(), "j.db"), Options{})
 	if err != nil {
@@ -331,14 +357,26 @@ func TestViewSeesJournalledWrites(t *testing.T) {
 	defer func() { close(release); must(t, s.Close()) }()
 	must(t, putGold(s, "ch", "Mira", 3))
 	must(t, s.Update(context.Background(), func(tx storage.Tx) error { return tx.DeleteGameCard("ch", "Bo") }))
+	s.hand.Lock()
+	starts := s.applyStarts
+	s.hand.Unlock()
+	go func() { _ = s.caughtUp() }() // the applier takes both batches and waits in beforeApply
+	for applying := false; !applying; {
+		time.Sleep(time.Millisecond)
+		s.hand.Lock()
+		applying = s.applyStarts != starts && len(s.applying) == 2
+		s.hand.Unlock()
+	}
+	must(t, putGold(s, "ch", "Mira", 4)) // waiting for the applier
+	must(t, putGold(s, "ch", "Ann", 5))
 	err = s.View(context.Background(), func(tx storage.Tx) error {
 		c, err := tx.GameCard("ch", "Mira")
-		if err != nil || storagetest.Gold(c) != 3 {
-			return fmt.Errorf("Mira: %v, %v; want 3 gold", c, err)
+		if err != nil || storagetest.Gold(c) != 4 {
+			return fmt.Errorf("Mira: %v, %v; want 4 gold", c, err)
 		}
 		cards, err := tx.GameCards("ch")
-		if err != nil || len(cards) != 1 || cards[0].Card.Name != "Mira" {
-			return fmt.Errorf("the channel's cards: %d, %v; want Mira alone", len(cards), err)
+		if err != nil || len(cards) != 2 || cards[0].Card.Name != "Ann" || cards[1].Card.Name != "Mira" || storagetest.Gold(cards[1]) != 4 {
+			return fmt.Errorf("the channel's cards: %d, %v; want Ann and Mira with 4 gold", len(cards), err)
 		}
 		if _, err := tx.GameCard("ch", "Bo"); storage.KindOf(err) != storage.NotFound {
 			return fmt.Errorf("Bo, deleted: %v, want NotFound", err)
@@ -359,8 +397,10 @@ func TestViewSeesJournalledWrites(t *testing.T) {
 }
 
 // TestViewSnapshotWhileApplied: Views run while writers' batches are journalled and
-// taken by bbolt underneath them; each sees one moment — two cards every Update sets
-// to the same gold agree — and no View sees a channel's gold go back.
+// taken by bbolt underneath them. Each writer sets card A then, in the next Update, card
+// B to the same gold, so B ≤ A ≤ B+1 at every moment; each View sees one moment, never
+// one before a write whose Update had returned when it began, and no View sees a
+// channel's gold go back.
 func TestViewSnapshotWhileApplied(t *testing.T) {
 	s, err := open(filepath.Join(t.TempDir(), "j.db"), Options{})
 	if err != nil {
@@ -368,22 +408,20 @@ func TestViewSnapshotWhileApplied(t *testing.T) {
 	}
 	defer s.Close()
 	const channels, updates = 4, 300
+	var returned [channels]atomic.Int64 // the gold of each channel's A whose Update returned
 	var wg sync.WaitGroup
 	for c := range channels {
 		wg.Go(func() {
 			ch := fmt.Sprint("ch", c)
 			for g := 1; g <= updates; g++ {
-				err := s.Update(context.Background(), func(tx storage.Tx) error {
-					for _, name := range []string{"A", "B"} {
-						if err := tx.PutGameCard(ch, storagetest.Card("u1", name, float64(g))); err != nil {
-							return err
-						}
+				for _, name := range []string{"A", "B"} {
+					if err := putGold(s, ch, name, float64(g)); err != nil {
+						t.Error(err)
+						return
 					}
-					return nil
-				})
-				if err != nil {
-					t.Error(err)
-					return
+					if name == "A" {
+						returned[c].Store(int64(g))
+					}
 				}
 			}
 		})
@@ -401,19 +439,26 @@ func TestViewSnapshotWhileApplied(t *testing.T) {
 		default:
 		}
 		c := views % channels
+		least := float64(returned[c].Load())
 		err := s.View(context.Background(), func(tx storage.Tx) error {
 			cards, err := tx.GameCards(fmt.Sprint("ch", c))
-			switch {
-			case err != nil:
+			if err != nil || len(cards) == 0 {
 				return err
-			case len(cards) == 0:
-				return nil
-			case len(cards) != 2 || storagetest.Gold(cards[0]) != storagetest.Gold(cards[1]):
-				return fmt.Errorf("ch%d: %d cards, gold %v and %v", c, len(cards), storagetest.Gold(cards[0]), storagetest.Gold(cards[len(cards)-1]))
-			case storagetest.Gold(cards[0]) < seen[c]:
-				return fmt.Errorf("ch%d: gold %v after %v", c, storagetest.Gold(cards[0]), seen[c])
 			}
-			seen[c] = storagetest.Gold(cards[0])
+			a := storagetest.Gold(cards[0])
+			b := 0.0
+			if len(cards) == 2 {
+				b = storagetest.Gold(cards[1])
+			}
+			switch {
+			case b > a || a > b+1:
+				return fmt.Errorf("ch%d: A %v beside B %v, two moments", c, a, b)
+			case a < least:
+				return fmt.Errorf("ch%d: A %v, though its Update to %v had returned", c, a, least)
+			case a < seen[c]:
+				return fmt.Errorf("ch%d: A %v after %v", c, a, seen[c])
+			}
+			seen[c] = a
 			return nil
 		})
 		if err != nil {
@@ -464,6 +509,15 @@ func TestJournalStartsAgain(t *testing.T) {
 		late++
 		must(t, putGold(s, "late", fmt.Sprint("card", late), float64(late)))
 	}
+	// A file is started again only once bbolt holds its records: the next record, for
+	// the file with one bbolt does not hold, waits.
+	blocked := make(chan error, 1)
+	go func() { blocked <- putGold(s, "late", "waiting", 1) }()
+	select {
+	case err := <-blocked:
+		t.Fatalf("a record went over one bbolt does not hold (%v)", err)
+	case <-time.After(100 * time.Millisecond):
+	}
 	s.journal.close()
 	s.db.Close()
 	s2, err := Open(path, Options{})
@@ -471,6 +525,9 @@ func TestJournalStartsAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
+	if _, err := goldOf(t, s2, "late", "waiting"); storage.KindOf(err) != storage.NotFound {
+		t.Errorf("the waiting record's card: %v, want NotFound", err)
+	}
 	for c := range 8 {
 		if g, err := goldOf(t, s2, fmt.Sprint("ch", c), "Mira"); err != nil || g != 24 {
 			t.Errorf("ch%d: %v gold, %v; want 24", c, g, err)
@@ -522,11 +579,14 @@ func TestViewBeginsAgainAfterApply(t *testing.T) {
 			return nil
 		}))
 	}
-	set(1, "A", "B") // journalled, in the View's list
+	hold := make(chan struct{})
+	s.beforeApply = func() error { <-hold; return nil } // bbolt takes nothing before the View's list
+	set(1, "A", "B")                                    // journalled, in the View's list
 	once := false
 	s.beforeBegin = func() {
 		if !once {
 			once = true
+			close(hold)
 			set(2, "A", "B", "C") // journalled after the list was taken…
 			must(t, s.caughtUp()) // …and taken by bbolt before the View begins
 		}
@@ -551,5 +611,25 @@ func TestViewBeginsAgainAfterApply(t *testing.T) {
 	}
 	if !once {
 		t.Fatal("the View never began")
+	}
+}
+
+// TestJournalAbandon: a record whose sync failed, left where it was written when the
+// store closes, is unwritten: the next open does not find it.
+func TestJournalAbandon(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	j, _, err := openJournal(path, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.close()
+	w := []write{{bucket: bucketGame, key: []byte("k"), value: []byte("v")}}
+	if _, err := j.write(w, func(uint64) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	j.failed, j.off, j.next = true, 0, 1 // as if the sync of record 1 had failed
+	must(t, j.abandon())
+	if recs := journalRecords(t, path, 0); len(recs) != 0 {
+		t.Fatalf("after abandon the journal holds %d records, want none", len(recs))
 	}
 }

@@ -96,7 +96,8 @@ func (b boltKV) nextSequence(bucket []byte) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return bk.NextSequence()
+	n, err := bk.NextSequence()
+	return n, readOnly(err)
 }
 
 // seek puts c on the first key at or after from.
