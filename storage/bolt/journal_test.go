@@ -19,6 +19,24 @@ import (
 	"sheetkeeper/storage/storagetest"
 )
 
+// crash lets go of s's files without closing it, as a kill would: bbolt takes nothing
+// more, and the journal keeps what it holds.
+func crash(s *store) {
+	s.journal.close()
+	s.db.Close()
+}
+
+// reopen opens the database at path again, closing it when the test ends.
+func reopen(t *testing.T, path string) storage.Store {
+	t.Helper()
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 // putGold writes card name of channel ch with gold g in one Update.
 func putGold(s storage.Store, ch, name string, g float64) error {
 	return s.Update(context.Background(), func(tx storage.Tx) error {
@@ -96,11 +114,7 @@ func TestJournalReplayed(t *testing.T) {
 	if inBbolt(t, path, "ch", "Mira") {
 		t.Fatal("bbolt holds the card: the test would not show the replay")
 	}
-	s2, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopen(t, path)
 	if g, err := goldOf(t, s2, "ch", "Mira"); err != nil || g != 7 {
 		t.Fatalf("after the replay: %v gold, %v; want 7", g, err)
 	}
@@ -159,8 +173,7 @@ func journalOnly(t *testing.T, path string, n int) {
 	for i := 1; i <= n; i++ {
 		must(t, putGold(s, "ch", fmt.Sprint("card", i), float64(i)))
 	}
-	s.journal.close()
-	s.db.Close()
+	crash(s)
 }
 
 // TestJournalCutRecord: a record whose bytes do not match its checksum (a crash cut it
@@ -195,13 +208,8 @@ func TestJournalCutRecord(t *testing.T) {
 	if st.durable != 4 {
 		t.Errorf("the next record is number %d, want 4", st.durable)
 	}
-	st.journal.close()
-	st.db.Close()
-	s2, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	crash(st)
+	s2 := reopen(t, path)
 	if g, err := goldOf(t, s2, "ch", "card5"); err != nil || g != 5 {
 		t.Errorf("card5, written over the cut record: %v gold, %v; want 5", g, err)
 	}
@@ -235,8 +243,7 @@ func TestJournalDamaged(t *testing.T) {
 		for i := 1; i <= 2; i++ {
 			must(t, putGold(s, "ch", fmt.Sprint("card", i), float64(i)))
 		}
-		s.journal.close()
-		s.db.Close()
+		crash(s)
 		if r := journalRecords(t, path, 1); len(r) != 1 || r[0].number != 2 {
 			t.Fatalf("journal 1 holds %+v, want record 2", r)
 		}
@@ -294,8 +301,7 @@ func TestJournalDamaged(t *testing.T) {
 			}
 			must(t, putGold(s, "ch", fmt.Sprint("card", i), float64(i)))
 		}
-		s.journal.close()
-		s.db.Close()
+		crash(s)
 		recs := journalRecords(t, path, 0)
 		flipByte(t, journalPath(path, 0), recs[1].end-1)
 		_, err = Open(path, Options{})
@@ -329,13 +335,8 @@ func TestJournalAfterFileMovedAside(t *testing.T) {
 	}
 	s.beforeApply = func() error { select {} }
 	must(t, putGold(s, "ch", "card4", 4))
-	s.journal.close()
-	s.db.Close()
-	s2, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	crash(s)
+	s2 := reopen(t, path)
 	if g, err := goldOf(t, s2, "ch", "card4"); err != nil || g != 4 {
 		t.Errorf("card4: %v gold, %v; want 4", g, err)
 	}
@@ -518,13 +519,8 @@ func TestJournalStartsAgain(t *testing.T) {
 		t.Fatalf("a record went over one bbolt does not hold (%v)", err)
 	case <-time.After(100 * time.Millisecond):
 	}
-	s.journal.close()
-	s.db.Close()
-	s2, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	crash(s)
+	s2 := reopen(t, path)
 	if _, err := goldOf(t, s2, "late", "waiting"); storage.KindOf(err) != storage.NotFound {
 		t.Errorf("the waiting record's card: %v, want NotFound", err)
 	}
