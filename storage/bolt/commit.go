@@ -398,12 +398,11 @@ func (s *store) caughtUp() error {
 }
 
 // applyEvery is how long journalled batches gather before bbolt takes them, unless
-// someone waits for bbolt (awaitApplied urges the applier): every fsync drains the
-// disk's write cache, the journal's too, so each bbolt commit delays the journal
-// records synced beside it, and fewer, larger ones write each card once for many
-// replies. With 64 channels at 5,000 replies/s, applying every batch at once wrote
-// 1.3–2.0 pages a reply and this 0.2–0.3, and the median reply waited 1.6–2.0 ms and
-// now 0.6–0.9 (BenchmarkOffered).
+// someone waits for bbolt (awaitApplied urges the applier): fewer, larger commits write
+// each card once for many replies. With 64 channels at 5,000 replies/s, bbolt taking
+// each batch at once wrote 2.2–2.6 pages a reply and every 50 ms 0.3, and the median
+// reply waited 1.3–1.8 ms and now 0.5–1.0 (BenchmarkOffered); every 10, 20 or 100 ms
+// did no better, every second worse (p99 56–75 ms: each commit then took long).
 const applyEvery = 50 * time.Millisecond
 
 // applyLoop is the applier: kicked by a journalled batch, it lets others gather for
