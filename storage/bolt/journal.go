@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -40,10 +41,10 @@ import (
 // from its start while each record is whole and numbered one after the one before: the
 // records a file held before it was started again, after its new ones, are older, so
 // never read as new, and a record cut short by a crash — its caller was never answered
-// — ends the file. Records after bbolt's number that do not follow one another
-// (one missing) are damage, and Open says so.
+// — ends the file. Records after bbolt's number that do not follow one another (one
+// missing), or a record not whole with whole ones after it that bbolt does not hold,
+// are damage, and Open says so.
 type journal struct {
-	path  string // the database's
 	files [2]*os.File
 	cur   int       // the file being written
 	off   int64     // where its next record goes
@@ -60,8 +61,8 @@ type journal struct {
 }
 
 // journalLimit is where a journal file is started again: 4 MB is ~3,000 replies, so a
-// file is started again every fraction of a second under load, long after bbolt took
-// its records (it commits every few milliseconds), and reading both on open is quick.
+// file is started again every fraction of a second under load, after bbolt took its
+// records (it commits every 50 ms, see applyEvery), and reading both on open is quick.
 const journalLimit = 4 << 20
 
 // journalGrowth is how much a journal file grows at a time (see write).
@@ -74,7 +75,7 @@ var journalCRC = crc32.MakeTable(crc32.Castagnoli)
 // journalPath is the name of journal file i of the database at path.
 func journalPath(path string, i int) string { return fmt.Sprintf("%s.journal%d", path, i) }
 
-// journalRecord is one journal journalRecord as read on open.
+// journalRecord is one journal record as read on open.
 type journalRecord struct {
 	number uint64
 	writes []write
@@ -87,7 +88,7 @@ type journalRecord struct {
 // it, in order, for the caller to apply. A database just created (fresh) has no
 // journal: records found beside it are another database's.
 func openJournal(path string, applied uint64, fresh bool) (*journal, []journalRecord, error) {
-	j := &journal{path: path, limit: journalLimit}
+	j := &journal{limit: journalLimit}
 	var all []journalRecord
 	created := false
 	for i := range j.files {
@@ -126,7 +127,7 @@ func openJournal(path string, applied uint64, fresh bool) (*journal, []journalRe
 		return nil, nil, storage.Errorf(storage.Foreign, "database %s is new, but the journal beside it (%s, %s) holds %d batches of another database: move them aside",
 			path, journalPath(path, 0), journalPath(path, 1), len(all))
 	}
-	slices.SortFunc(all, func(a, b journalRecord) int { return cmpUint(a.number, b.number) })
+	slices.SortFunc(all, func(a, b journalRecord) int { return cmp.Compare(a.number, b.number) })
 	j.next = applied + 1
 	if len(all) > 0 && all[len(all)-1].number >= applied {
 		newest := all[len(all)-1]
@@ -137,7 +138,7 @@ func openJournal(path string, applied uint64, fresh bool) (*journal, []journalRe
 		// start, where the next open reads it.
 		j.last = [2]uint64{}
 	}
-	i, _ := slices.BinarySearchFunc(all, applied+1, func(r journalRecord, n uint64) int { return cmpUint(r.number, n) })
+	i, _ := slices.BinarySearchFunc(all, applied+1, func(r journalRecord, n uint64) int { return cmp.Compare(r.number, n) })
 	todo := all[i:]
 	for k, r := range todo {
 		if want := applied + 1 + uint64(k); r.number != want {
@@ -147,16 +148,6 @@ func openJournal(path string, applied uint64, fresh bool) (*journal, []journalRe
 		}
 	}
 	return j, todo, nil
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // readJournal reads journal file i (named name) from its start, record by record,
