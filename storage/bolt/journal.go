@@ -152,9 +152,10 @@ func openJournal(path string, applied uint64, fresh bool) (*journal, []journalRe
 
 // readJournal reads journal file i (named name) from its start, record by record,
 // while each is whole and follows the one before. A record that is not whole is damage
-// only when it is one bbolt does not hold (after applied) and its successor is whole:
-// the old records a file holds after it was started again are older (see journal), and
-// a crash while a record was written over them may leave any of them cut.
+// only when whole records numbered on from it follow, one of them after applied (one
+// bbolt does not hold): the old records a file holds after it was started again are
+// ones bbolt holds (see journal), and a crash while a record was written over them may
+// leave any of them cut.
 func readJournal(f *os.File, i int, name string, applied uint64) ([]journalRecord, error) {
 	data, err := io.ReadAll(f)
 	if err != nil {
@@ -232,9 +233,9 @@ func (j *journal) write(writes []write, waitApplied func(uint64) error) (uint64,
 	}
 	f := j.files[j.cur]
 	if end := j.off + int64(len(j.buf)); end > j.size[j.cur] {
-		// Written ahead with zeros, so a record's fdatasync rarely has the file's size to
-		// sync too: growing the file with each record made every sync wait for the file
-		// system's own journal, and behind bbolt's commits in it.
+		// Written ahead with zeros, a megabyte at a time, so a record's fdatasync rarely
+		// has the file's size to sync too (a size goes through the file system's own
+		// journal, shared with bbolt's file).
 		grown := (end + journalGrowth - 1) / journalGrowth * journalGrowth
 		if _, err := f.WriteAt(make([]byte, grown-j.size[j.cur]), j.size[j.cur]); err != nil {
 			return 0, fmt.Errorf("storage: write journal: %w", err)
