@@ -31,7 +31,7 @@ func Check(path string, opts Options) (*Report, error) {
 }
 
 // journalNote tells rep of the batches the journal of its database holds and the file
-// does not (journal.go), and of a damaged journal; then is what that means.
+// does not (journal.go), and of a damaged journal; then says what that means.
 func journalNote(rep *Report, then string) {
 	var after []uint64
 	for i := range 2 {
