@@ -127,7 +127,11 @@ func openJournal(path string, applied uint64, fresh bool) (*journal, []journalRe
 		return nil, nil, storage.Errorf(storage.Foreign, "database %s is new, but the journal beside it (%s, %s) holds %d batches of another database: move them aside",
 			path, journalPath(path, 0), journalPath(path, 1), len(all))
 	}
-	slices.SortFunc(all, func(a, b journalRecord) int { return cmp.Compare(a.number, b.number) })
+	todo, err := unapplied(path, all, applied)
+	if err != nil {
+		j.close()
+		return nil, nil, err
+	}
 	j.next = applied + 1
 	if len(all) > 0 && all[len(all)-1].number >= applied {
 		newest := all[len(all)-1]
@@ -138,20 +142,27 @@ func openJournal(path string, applied uint64, fresh bool) (*journal, []journalRe
 		// start, where the next open reads it.
 		j.last = [2]uint64{}
 	}
+	return j, todo, nil
+}
+
+// unapplied sorts all, the records of both journal files of the database at path, and
+// returns those after applied, which must follow on from it one by one.
+func unapplied(path string, all []journalRecord, applied uint64) ([]journalRecord, error) {
+	slices.SortFunc(all, func(a, b journalRecord) int { return cmp.Compare(a.number, b.number) })
 	i, _ := slices.BinarySearchFunc(all, applied+1, func(r journalRecord, n uint64) int { return cmp.Compare(r.number, n) })
 	todo := all[i:]
 	for k, r := range todo {
 		if want := applied + 1 + uint64(k); r.number != want {
-			j.close()
-			return nil, nil, storage.Errorf(storage.Damaged, "database %s: its journal is damaged: record %d follows record %d (%s holds up to %d); move %s and %s aside to open the database without the journal's last %d batches",
+			return nil, storage.Errorf(storage.Damaged, "database %s: its journal is damaged: record %d follows record %d (%s holds up to %d); move %s and %s aside to open the database without the journal's last %d batches",
 				path, r.number, want-1, path, applied, journalPath(path, 0), journalPath(path, 1), len(todo)-k)
 		}
 	}
-	return j, todo, nil
+	return todo, nil
 }
 
 // readJournal reads journal file i (named name) from its start, record by record,
-// while each is whole and follows the one before. A record that is not whole is damage
+// while each is whole and follows the one before, decoding the writes of those after
+// applied (the others, bbolt's already, are not replayed). A record that is not whole is damage
 // only when whole records numbered on from it follow, one of them after applied (one
 // bbolt does not hold): the old records a file holds after it was started again are
 // ones bbolt holds (see journal), and a crash while a record was written over them may
@@ -180,9 +191,11 @@ func readJournal(f *os.File, i int, name string, applied uint64) ([]journalRecor
 			}
 			break
 		}
-		writes, err := decodeWrites(payload)
-		if err != nil { // whole, so written so: not a crash's cut
-			return nil, storage.Errorf(storage.Damaged, "journal %s: record %d at byte %d: %v", name, number, off, err)
+		var writes []write
+		if number > applied { // only what bbolt does not hold is replayed
+			if writes, err = decodeWrites(payload); err != nil { // whole, so written so: not a crash's cut
+				return nil, storage.Errorf(storage.Damaged, "journal %s: record %d at byte %d: %v", name, number, off, err)
+			}
 		}
 		off += journalHeader + n
 		recs = append(recs, journalRecord{number: number, writes: writes, file: i, end: int64(off)})

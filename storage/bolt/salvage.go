@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -33,7 +32,7 @@ func Check(path string, opts Options) (*Report, error) {
 // journalNote tells rep of the batches the journal of its database holds and the file
 // does not (journal.go), and of a damaged journal; then says what that means.
 func journalNote(rep *Report, then string) {
-	var after []uint64
+	var all []journalRecord
 	for i := range 2 {
 		f, err := os.Open(journalPath(rep.Path, i))
 		if os.IsNotExist(err) {
@@ -48,25 +47,17 @@ func journalNote(rep *Report, then string) {
 			rep.Problems = append(rep.Problems, err.Error())
 			continue
 		}
-		for _, r := range recs {
-			if r.number > rep.Journal {
-				after = append(after, r.number)
-			}
-		}
+		all = append(all, recs...)
 	}
-	slices.Sort(after)
-	for k, n := range after {
-		if n != rep.Journal+1+uint64(k) {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("its journal is damaged: record %d follows record %d (the file holds up to %d); opening the database refuses it", n, rep.Journal+uint64(k), rep.Journal))
-			return
-		}
-	}
-	if len(after) > 0 {
-		what := fmt.Sprintf("%d batches the file does not, records %d–%d", len(after), slices.Min(after), slices.Max(after))
-		if len(after) == 1 {
-			what = fmt.Sprintf("1 batch the file does not, record %d", after[0])
-		}
-		rep.Notes = append(rep.Notes, fmt.Sprintf("its journal (%s, %s) holds %s: %s", journalPath(rep.Path, 0), journalPath(rep.Path, 1), what, then))
+	todo, err := unapplied(rep.Path, all, rep.Journal)
+	switch {
+	case err != nil:
+		rep.Problems = append(rep.Problems, err.Error())
+	case len(todo) == 1:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("its journal (%s, %s) holds 1 batch the file does not, record %d: %s", journalPath(rep.Path, 0), journalPath(rep.Path, 1), todo[0].number, then))
+	case len(todo) > 1:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("its journal (%s, %s) holds %d batches the file does not, records %d–%d: %s",
+			journalPath(rep.Path, 0), journalPath(rep.Path, 1), len(todo), todo[0].number, todo[len(todo)-1].number, then))
 	}
 }
 
