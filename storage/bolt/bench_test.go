@@ -260,8 +260,8 @@ func floorLatency(rate float64, times []time.Duration) (p50, p99 time.Duration) 
 // BenchmarkFloorBesideLoad measures the floor's bare commits of 30 replies with 0, 1
 // and 2 goroutines spinning beside them: on the 2-CPU virtual machine this project is
 // measured on, an fsync takes longer when the CPUs are busy, so a store that keeps a
-// core busy cannot reach the floor measured idle (journal.go says so). It reports the mean
-// commit.
+// core busy cannot reach the floor measured idle (journal.go says so). It reports the
+// mean commit.
 func BenchmarkFloorBesideLoad(b *testing.B) {
 	for _, busy := range []int{0, 1, 2} {
 		b.Run(fmt.Sprintf("busy=%d", busy), func(b *testing.B) {

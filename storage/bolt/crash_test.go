@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -125,7 +126,9 @@ func startChild(t *testing.T, mode, path string, env ...string) (*exec.Cmd, io.R
 // kills land while a file is started again, and opens find both files in use). After each kill the database opens, every reply the child reported
 // committed is there with all three changes, the replies of each channel are numbered
 // 1..n without a gap, each reply's changes start where the previous one's ended, and
-// each card holds exactly the sum of the replies present: no half reply anywhere.
+// each card holds exactly the sum of the replies present: no half reply anywhere. At
+// least a quarter of the kills must leave batches bbolt had not taken, for the open's
+// replay of the journal (Check says so before the open).
 func TestCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills 60 child processes")
@@ -137,7 +140,7 @@ func TestCrash(t *testing.T) {
 	}
 	extraSeen := map[string]bool{}
 	const trials = 60
-	committed, unreported, withCommits := 0, 0, 0
+	committed, unreported, withCommits, replayed := 0, 0, 0, 0
 	for trial := range trials {
 		var env []string
 		if trial%2 == 1 {
@@ -186,6 +189,9 @@ func TestCrash(t *testing.T) {
 			withCommits++
 		}
 		committed += n
+		if rep, err := Check(path, Options{}); err == nil && slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "the file does not") }) {
+			replayed++ // the kill left batches in the journal that bbolt had not taken
+		}
 		unreported += checkCrashDB(t, trial, path, reported, extraSeen)
 	}
 	// The file is whole, page by page.
@@ -202,10 +208,13 @@ func TestCrash(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("bbolt check: %v", err)
 	}
-	t.Logf("%d trials (%d killed mid-stream), %d replies reported committed, all present; %d committed but killed before reporting",
-		trials, withCommits, committed, unreported)
+	t.Logf("%d trials (%d killed mid-stream, %d leaving batches for the journal's replay), %d replies reported committed, all present; %d committed but killed before reporting",
+		trials, withCommits, replayed, committed, unreported)
 	if withCommits < trials/2 {
 		t.Fatalf("only %d trials committed anything: the kills came too early to test much", withCommits)
+	}
+	if replayed < trials/4 {
+		t.Fatalf("only %d kills left batches bbolt had not taken: the replay was hardly tested", replayed)
 	}
 }
 

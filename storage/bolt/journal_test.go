@@ -26,6 +26,16 @@ func crash(s *store) {
 	s.db.Close()
 }
 
+// openT opens the store at path, to be closed (or crashed) by the test.
+func openT(t *testing.T, path string) *store {
+	t.Helper()
+	s, err := open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // reopen opens the database at path again, closing it when the test ends.
 func reopen(t *testing.T, path string) storage.Store {
 	t.Helper()
@@ -78,10 +88,7 @@ var errDiskGone = errors.New("disk gone")
 // fails as a full disk would make it.
 func brokenStore(t *testing.T, path string) *store {
 	t.Helper()
-	s, err := open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openT(t, path)
 	s.beforeApply = func() error { return errDiskGone }
 	return s
 }
@@ -165,10 +172,7 @@ func flipByte(t *testing.T, name string, off int64) {
 // when bbolt had not taken them yet.
 func journalOnly(t *testing.T, path string, n int) {
 	t.Helper()
-	s, err := open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openT(t, path)
 	s.beforeApply = func() error { select {} } // bbolt never takes anything
 	for i := 1; i <= n; i++ {
 		must(t, putGold(s, "ch", fmt.Sprint("card", i), float64(i)))
@@ -234,10 +238,7 @@ func TestJournalDamaged(t *testing.T) {
 	})
 	t.Run("missing", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "j.db")
-		s, err := open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := openT(t, path)
 		s.beforeApply = func() error { select {} } // bbolt never takes anything
 		s.journal.limit = 1                        // each record in the other file
 		for i := 1; i <= 2; i++ {
@@ -248,7 +249,7 @@ func TestJournalDamaged(t *testing.T) {
 			t.Fatalf("journal 1 holds %+v, want record 2", r)
 		}
 		must(t, os.Remove(journalPath(path, 0)))
-		_, err = Open(path, Options{})
+		_, err := Open(path, Options{})
 		if storage.KindOf(err) != storage.Damaged || !strings.Contains(err.Error(), "record 2 follows record 0") {
 			t.Fatalf("Open without record 1: %v, want Damaged saying record 2 follows record 0", err)
 		}
@@ -290,10 +291,7 @@ func TestJournalDamaged(t *testing.T) {
 	})
 	t.Run("old record hiding new ones", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "j.db")
-		s, err := open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := openT(t, path)
 		for i := 1; i <= 5; i++ {
 			if i == 4 { // bbolt holds 1–3; 4 and 5 are the journal's alone
 				must(t, s.caughtUp())
@@ -304,7 +302,7 @@ func TestJournalDamaged(t *testing.T) {
 		crash(s)
 		recs := journalRecords(t, path, 0)
 		flipByte(t, journalPath(path, 0), recs[1].end-1)
-		_, err = Open(path, Options{})
+		_, err := Open(path, Options{})
 		if storage.KindOf(err) != storage.Damaged || !strings.Contains(err.Error(), "record 2 at byte") || !strings.Contains(err.Error(), "record 4 after it") {
 			t.Fatalf("Open with record 2 damaged before records 4 and 5: %v, want Damaged naming both", err)
 		}
@@ -316,10 +314,7 @@ func TestJournalDamaged(t *testing.T) {
 // them.
 func TestJournalAfterFileMovedAside(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.db")
-	s, err := open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openT(t, path)
 	s.journal.limit = 1
 	for i := 1; i <= 3; i++ { // records 1 and 3 in file 0, 2 in file 1
 		must(t, putGold(s, "ch", fmt.Sprint("card", i), float64(i)))
@@ -329,10 +324,7 @@ func TestJournalAfterFileMovedAside(t *testing.T) {
 	}
 	must(t, s.Close())
 	must(t, os.Remove(journalPath(path, 0)))
-	s, err = open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = openT(t, path)
 	s.beforeApply = func() error { select {} }
 	must(t, putGold(s, "ch", "card4", 4))
 	crash(s)
@@ -347,10 +339,7 @@ func TestJournalAfterFileMovedAside(t *testing.T) {
 // in those waiting for it: a card written twice (the newest wins, read alone and in its
 // channel's list), a card put, and a card bbolt holds deleted — and cannot write.
 func TestViewSeesJournalledWrites(t *testing.T) {
-	s, err := open(filepath.Join(t.TempDir(), "j.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openT(t, filepath.Join(t.TempDir(), "j.db"))
 	must(t, putGold(s, "ch", "Bo", 1))
 	must(t, s.caughtUp()) // bbolt holds Bo
 	release := make(chan struct{})
@@ -370,7 +359,7 @@ func TestViewSeesJournalledWrites(t *testing.T) {
 	}
 	must(t, putGold(s, "ch", "Mira", 4)) // waiting for the applier
 	must(t, putGold(s, "ch", "Ann", 5))
-	err = s.View(context.Background(), func(tx storage.Tx) error {
+	err := s.View(context.Background(), func(tx storage.Tx) error {
 		c, err := tx.GameCard("ch", "Mira")
 		if err != nil || storagetest.Gold(c) != 4 {
 			return fmt.Errorf("Mira: %v, %v; want 4 gold", c, err)
@@ -403,10 +392,7 @@ func TestViewSeesJournalledWrites(t *testing.T) {
 // one before a write whose Update had returned when it began, and no View sees a
 // channel's gold go back.
 func TestViewSnapshotWhileApplied(t *testing.T) {
-	s, err := open(filepath.Join(t.TempDir(), "j.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openT(t, filepath.Join(t.TempDir(), "j.db"))
 	defer s.Close()
 	const channels, updates = 4, 300
 	var returned [channels]atomic.Int64 // the gold of each channel's A whose Update returned
@@ -481,10 +467,7 @@ func TestViewSnapshotWhileApplied(t *testing.T) {
 // crash every write is there.
 func TestJournalStartsAgain(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.db")
-	s, err := open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openT(t, path)
 	s.journal.limit = 1
 	var wg sync.WaitGroup
 	for c := range 8 {
@@ -559,10 +542,7 @@ func TestCheckTellsOfJournal(t *testing.T) {
 // journalled ones before the View's read transaction begins, the View begins again: it
 // never reads the newer batch's keys from bbolt beside the older batch's from the list.
 func TestViewBeginsAgainAfterApply(t *testing.T) {
-	s, err := open(filepath.Join(t.TempDir(), "j.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openT(t, filepath.Join(t.TempDir(), "j.db"))
 	defer s.Close()
 	set := func(g float64, names ...string) {
 		t.Helper()
@@ -587,7 +567,7 @@ func TestViewBeginsAgainAfterApply(t *testing.T) {
 			must(t, s.caughtUp()) // …and taken by bbolt before the View begins
 		}
 	}
-	err = s.View(context.Background(), func(tx storage.Tx) error {
+	err := s.View(context.Background(), func(tx storage.Tx) error {
 		cards, err := tx.GameCards("ch")
 		if err != nil {
 			return err
