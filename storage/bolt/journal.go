@@ -42,8 +42,8 @@ import (
 // records a file held before it was started again, after its new ones, are older, so
 // never read as new, and a record cut short by a crash — its caller was never answered
 // — ends the file. Records after bbolt's number that do not follow one another (one
-// missing), or a record not whole with whole ones after it that bbolt does not hold,
-// are damage, and Open says so.
+// missing), or a whole record bbolt does not hold anywhere after where a file's reading
+// ended, are damage, and Open says so.
 type journal struct {
 	files [2]*os.File
 	cur   int       // the file being written
@@ -162,63 +162,71 @@ func unapplied(path string, all []journalRecord, applied uint64) ([]journalRecor
 
 // readJournal reads journal file i (named name) from its start, record by record,
 // while each is whole and follows the one before, decoding the writes of those after
-// applied (the others, bbolt's already, are not replayed). A record that is not whole is damage
-// only when whole records numbered on from it follow, one of them after applied (one
-// bbolt does not hold): the old records a file holds after it was started again are
-// ones bbolt holds (see journal), and a crash while a record was written over them may
-// leave any of them cut.
+// applied (the others, bbolt's already, are not replayed). Where the reading ends —
+// the file's zeroed tail, a record a crash cut, or the old records a file holds after
+// it was started again — no record bbolt does not hold may lie further on: a crash cuts
+// only the last record written, and the old records are ones bbolt holds (see journal).
+// One that does (hidden) means a record before it was damaged after it was written,
+// its checksum or its header, and the records after it would be lost with it.
 func readJournal(f *os.File, i int, name string, applied uint64) ([]journalRecord, error) {
 	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("read journal %s: %w", name, err)
 	}
 	var recs []journalRecord
-	for off := 0; len(data)-off >= journalHeader; {
+	off := 0
+	for len(data)-off >= journalHeader {
 		h := data[off : off+journalHeader]
 		n := int(binary.BigEndian.Uint32(h))
 		number := binary.BigEndian.Uint64(h[8:])
-		if n > len(data)-off-journalHeader || number == 0 || (len(recs) > 0 && number != recs[len(recs)-1].number+1) {
-			break
-		}
-		payload := data[off+journalHeader : off+journalHeader+n]
-		if !whole(h, payload) {
-			// A crash cuts only the last record written; the records after a cut one,
-			// whole and numbered on from it, are old ones (bbolt holds them) when the cut
-			// came as a file was started again, else the cut one was damaged after it
-			// was written and they would be lost with it.
-			if later := wholeAfter(data, off+journalHeader+n, number, applied); later != 0 {
-				return nil, storage.Errorf(storage.Damaged, "journal %s: record %d at byte %d is damaged (its checksum fails) and record %d after it, which the database does not hold, is whole", name, number, off, later)
-			}
+		if n > len(data)-off-journalHeader || number == 0 || (len(recs) > 0 && number != recs[len(recs)-1].number+1) ||
+			!whole(h, data[off+journalHeader:off+journalHeader+n]) {
 			break
 		}
 		var writes []write
 		if number > applied { // only what bbolt does not hold is replayed
-			if writes, err = decodeWrites(payload); err != nil { // whole, so written so: not a crash's cut
+			if writes, err = decodeWrites(data[off+journalHeader : off+journalHeader+n]); err != nil { // whole, so written so: not a crash's cut
 				return nil, storage.Errorf(storage.Damaged, "journal %s: record %d at byte %d: %v", name, number, off, err)
 			}
 		}
 		off += journalHeader + n
 		recs = append(recs, journalRecord{number: number, writes: writes, file: i, end: int64(off)})
 	}
+	floor := applied
+	if len(recs) > 0 {
+		floor = max(floor, recs[len(recs)-1].number)
+	}
+	if number, at := hidden(data, off, floor); number != 0 {
+		damaged := fmt.Sprintf("the record at byte %d", off)
+		if n := binary.BigEndian.Uint64(data[off+8:]); n != 0 && n < number && (len(recs) == 0 || n == recs[len(recs)-1].number+1) { // its number still reads
+			damaged = fmt.Sprintf("record %d at byte %d", n, off)
+		}
+		return nil, storage.Errorf(storage.Damaged, "journal %s: %s is damaged (its header or checksum is wrong) and record %d at byte %d after it, which the database does not hold, is whole",
+			name, damaged, number, at)
+	}
 	return recs, nil
 }
 
-// wholeAfter walks the records from off of data, whole and numbered on from number, and
-// returns the first numbered after applied (0: none).
-func wholeAfter(data []byte, off int, number, applied uint64) uint64 {
-	for len(data)-off >= journalHeader {
+// hidden looks in data from off, at every byte, for a whole record numbered after
+// floor, and returns its number and offset (0: none). Only the numbers a journal file
+// could hold after floor count (within 1<<20 of it: a file of journalLimit holds fewer
+// records), so a record inside a value a batch wrote is not taken for one: a value's
+// bytes would need the zero bytes a card's JSON never has.
+func hidden(data []byte, off int, floor uint64) (uint64, int) {
+	for ; len(data)-off >= journalHeader; off++ {
+		for len(data)-off >= 24 && binary.LittleEndian.Uint64(data[off+8:])|binary.LittleEndian.Uint64(data[off+16:]) == 0 {
+			off += 8 // the numbers of the records that could start up to 8 on are 0: a file's zeroed tail is passed quickly
+		}
+		number := binary.BigEndian.Uint64(data[off+8:])
+		if number <= floor || number-floor > 1<<20 {
+			continue
+		}
 		h := data[off : off+journalHeader]
-		n := int(binary.BigEndian.Uint32(h))
-		number++
-		if n > len(data)-off-journalHeader || binary.BigEndian.Uint64(h[8:]) != number || !whole(h, data[off+journalHeader:off+journalHeader+n]) {
-			return 0
+		if n := int(binary.BigEndian.Uint32(h)); n <= len(data)-off-journalHeader && whole(h, data[off+journalHeader:off+journalHeader+n]) {
+			return number, off
 		}
-		if number > applied {
-			return number
-		}
-		off += journalHeader + n
 	}
-	return 0
+	return 0, 0
 }
 
 // whole reports whether a record's header h and payload agree with its checksum.

@@ -219,8 +219,8 @@ func TestJournalCutRecord(t *testing.T) {
 	}
 }
 
-// TestJournalDamaged: a record damaged in the middle of the journal (its successor
-// whole), or a record missing, is damage: Open refuses the database (kind Damaged),
+// TestJournalDamaged: a record damaged in the middle of the journal (its checksum or
+// its header, with whole records after it), or a record missing, is damage: Open refuses the database (kind Damaged),
 // naming the journal, and changes nothing.
 func TestJournalDamaged(t *testing.T) {
 	t.Run("checksum", func(t *testing.T) {
@@ -278,6 +278,27 @@ func TestJournalDamaged(t *testing.T) {
 			t.Errorf("card3: %v gold, %v; want 3", g, err)
 		}
 	})
+	// A damaged header ends the reading as a crash's cut does; the whole records after
+	// it, which bbolt does not hold, are still found.
+	for _, h := range []struct {
+		name string
+		at   int64 // the byte of record 2's header flipped
+		want string
+	}{
+		{"length", 0, "record 2 at byte"},
+		{"number", 15, "the record at byte"},
+	} {
+		t.Run("header's "+h.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "j.db")
+			journalOnly(t, path, 4)
+			recs := journalRecords(t, path, 0)
+			flipByte(t, journalPath(path, 0), recs[0].end+h.at)
+			_, err := Open(path, Options{})
+			if storage.KindOf(err) != storage.Damaged || !strings.Contains(err.Error(), h.want) || !strings.Contains(err.Error(), fmt.Sprintf("record 3 at byte %d", recs[1].end)) {
+				t.Fatalf("Open with record 2's %s damaged: %v, want Damaged naming %q and record 3", h.name, err, h.want)
+			}
+		})
+	}
 	t.Run("another database's", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "j.db")
 		journalOnly(t, path, 2)
@@ -303,7 +324,7 @@ func TestJournalDamaged(t *testing.T) {
 		recs := journalRecords(t, path, 0)
 		flipByte(t, journalPath(path, 0), recs[1].end-1)
 		_, err := Open(path, Options{})
-		if storage.KindOf(err) != storage.Damaged || !strings.Contains(err.Error(), "record 2 at byte") || !strings.Contains(err.Error(), "record 4 after it") {
+		if storage.KindOf(err) != storage.Damaged || !strings.Contains(err.Error(), "record 2 at byte") || !strings.Contains(err.Error(), "record 4 at byte") {
 			t.Fatalf("Open with record 2 damaged before records 4 and 5: %v, want Damaged naming both", err)
 		}
 	})
