@@ -28,8 +28,9 @@ import (
 func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	var acts []Action
 	fresh := false // the edit came first and applied the message as new (lateCreate)
+	rules := false // holdings changed: the inventory rules run once it is committed
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		acts, fresh = nil, false
+		acts, fresh, rules = nil, false, false
 		camp, err := tx.Campaign(m.ChannelID)
 		if storage.KindOf(err) == storage.NotFound {
 			return skip("no campaign in this channel")
@@ -40,7 +41,7 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		r, err := tx.ReplyByMessage(m.ChannelID, m.ID)
 		if storage.KindOf(err) == storage.NotFound {
 			fresh = true
-			acts, err = c.lateCreate(tx, camp, m)
+			acts, rules, err = c.lateCreate(tx, camp, m)
 			return err
 		}
 		if err != nil {
@@ -70,10 +71,13 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		}
 		var shown []applied
 		changed := true
+		held := holdingsChanged(r.Changes)
 		if strings.HasPrefix(m.Content, r.Text) {
 			shown, changed = continueReply(t, r, m.Content, def)
+			rules = holdingsChanged(r.Changes) > held // the earlier changes stand
 		} else {
 			shown = regenerate(t, r, m.Content, def)
+			rules = held > 0 || holdingsChanged(r.Changes) > 0 // reverted, or applied anew
 		}
 		now := c.Now()
 		r.Text, r.Default, r.UpdatedAt = m.Content, def, now
@@ -101,7 +105,23 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	if fresh {
 		c.observeTags(acts)
 	}
-	return append(acts, c.rulesAfterTags(ctx, m)...)
+	if rules {
+		acts = append(acts, c.rulesAfter(ctx, m.ChannelID)...)
+	}
+	return acts
+}
+
+// holdingsChanged counts the changes of a reply's changes to a character's holdings: an
+// edit that reverts or applies them leaves the inventory rules something to see, even
+// when the new text has no inventory tag left.
+func holdingsChanged(changes []sheet.Change) int {
+	n := 0
+	for _, ch := range changes {
+		if ch.Path == PathHoldings {
+			n++
+		}
+	}
+	return n
 }
 
 // lateCreate handles an edit of a message never applied. Discord may deliver a
@@ -111,19 +131,18 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 // deleted. A message whose time is unknown, sent before the campaign, or sent longer ago
 // than an event is ever late (storage.TombstoneLife) was never a reply — its create is
 // not on the way — so its edit does nothing, as does a player's.
-func (c *Core) lateCreate(tx storage.Tx, camp *storage.Campaign, m Message) ([]Action, error) {
+func (c *Core) lateCreate(tx storage.Tx, camp *storage.Campaign, m Message) (post []Action, rules bool, err error) {
 	now := c.Now()
 	if err := notDeleted(tx, m.ChannelID, m.ID, now); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if m.Sent.IsZero() || m.Sent.Before(camp.CreatedAt) || now.Sub(m.Sent) > storage.TombstoneLife {
-		return nil, skip("edit of a message never applied")
+		return nil, false, skip("edit of a message never applied")
 	}
 	if !isGM(camp, m.Author) {
-		return nil, skip("edit of a message never applied: author %s is not a GM", m.Author.ID)
+		return nil, false, skip("edit of a message never applied: author %s is not a GM", m.Author.ID)
 	}
-	post, _, err := c.applyNew(tx, camp, m, parser.Read(m.Content), now) // the edit's caller runs the rules
-	return post, err
+	return c.applyNew(tx, camp, m, parser.Read(m.Content), now) // the edit's caller runs the rules
 }
 
 // regenerate reverts what reply r did and applies text's tags in its place. It returns

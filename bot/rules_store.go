@@ -140,15 +140,6 @@ func (c *Core) withRules(ctx context.Context, channel string, resp Response, err
 	return resp, err
 }
 
-// rulesAfterTags is rulesAfter for a GM's message that had inventory tags applied: a
-// message without them changed no holdings, and costs no run.
-func (c *Core) rulesAfterTags(ctx context.Context, m Message) []Action {
-	if !strings.Contains(m.Content, "[inventory:") {
-		return nil
-	}
-	return c.rulesAfter(ctx, m.ChannelID)
-}
-
 // rulesCatchUp runs every campaign's rules once, as the bot starts (or takes over the
 // schedules): values moving catch up on the time the bot was down, and campaigns with
 // timed rules join the rules clock. What they say is posted.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -95,5 +96,59 @@ func TestRulesOnWallTime(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the player was not told: %+v", posts)
+	}
+}
+
+// TestRulesAfterAnEdit: an edit that takes a message's last inventory tags out reverts
+// the holdings they changed, and the rules run after it as after any change: the
+// equipped tongs gone, nothing of the campaign moves, so it leaves the rules clock.
+func TestRulesAfterAnEdit(t *testing.T) {
+	ctx := context.Background()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "sheetkeeper.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m := &cmdTable{t: t, store: st, core: New(st, Options{}), ch: "room"}
+	defer m.core.Close()
+	data, err := os.ReadFile("console/testdata/systems/kiln.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.runFile(gmUser, "system import", &Attachment{Name: "kiln.json", Data: data})
+	m.ok(gmUser, "campaign create", "ruleset", "low-vell", "system", "kiln")
+	m.ok(ana, "character create", "name", "Mira")
+	m.ok(ana, "character join", "name", "Mira")
+	held := func() int {
+		var n int
+		err := st.View(ctx, func(tx storage.Tx) error {
+			rec, err := tx.GameCard(m.ch, "Mira")
+			if err == nil && rec.Inventory != nil {
+				n = len(rec.Inventory.Items)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := held()
+	msg := Message{ChannelID: m.ch, GuildID: "guild", ID: "m1", Author: gmUser,
+		Content: `[inventory: action="add" item="Ember Tongs" who="Mira"] [inventory: action="equip" item="Ember Tongs" who="Mira"]`}
+	m.core.OnMessage(ctx, msg)
+	if n := held(); n != before+1 {
+		t.Fatalf("Mira holds %d items after the tongs were added, want %d", n, before+1)
+	}
+	if reg := m.core.itemRules.Clock().Registered(); !slices.Equal(reg, []string{m.ch}) {
+		t.Fatalf("equipped tongs heat on the clock: registered %v", reg)
+	}
+	msg.Content = "Mira leaves the tongs where they lay."
+	m.core.OnEdit(ctx, msg)
+	if n := held(); n != before {
+		t.Fatalf("after the edit Mira holds %d items, want %d", n, before)
+	}
+	if reg := m.core.itemRules.Clock().Registered(); len(reg) != 0 {
+		t.Errorf("the edit took the tongs away, but the campaign is still on the rules clock: %v", reg)
 	}
 }
