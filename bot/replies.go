@@ -111,9 +111,10 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	return acts
 }
 
-// holdingsChanged counts the changes of a reply's changes to a character's holdings: an
-// edit that reverts or applies them leaves the inventory rules something to see, even
-// when the new text has no inventory tag left.
+// holdingsChanged counts those of a reply's changes that are to a character's holdings:
+// an edit that reverts or applies one leaves the inventory rules something to see (an
+// item equipped again, a while rule's item gone), even when the new text has no
+// inventory tag left.
 func holdingsChanged(changes []sheet.Change) int {
 	n := 0
 	for _, ch := range changes {
