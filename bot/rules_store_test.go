@@ -25,22 +25,16 @@ func (g gate) Lead(ctx context.Context) (<-chan struct{}, error) {
 	}
 }
 
-// TestRulesOnWallTime: on wall time the rules clock runs with the schedules — only once
-// this process leads them — and heats the holder of equipped tongs a degree a second,
-// stored as it goes; Close stops it.
-func TestRulesOnWallTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits on wall time")
-	}
-	ctx := context.Background()
+// kilnTable is a campaign in channel room of the kiln system (console/testdata) on a
+// bbolt store in a temp dir, closed with the test, with Ana's Mira joined.
+func kilnTable(t *testing.T, opts Options) *cmdTable {
+	t.Helper()
 	st, err := bolt.Open(filepath.Join(t.TempDir(), "sheetkeeper.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	var mu sync.Mutex
-	var posts []Action
-	m := &cmdTable{t: t, store: st, core: New(st, Options{Post: func(_ context.Context, a Action) { mu.Lock(); posts = append(posts, a); mu.Unlock() }}), ch: "room"}
+	t.Cleanup(func() { st.Close() })
+	m := &cmdTable{t: t, store: st, core: New(st, opts), ch: "room"}
 	data, err := os.ReadFile("console/testdata/systems/kiln.json")
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +43,21 @@ func TestRulesOnWallTime(t *testing.T) {
 	m.ok(gmUser, "campaign create", "ruleset", "low-vell", "system", "kiln")
 	m.ok(ana, "character create", "name", "Mira")
 	m.ok(ana, "character join", "name", "Mira")
+	return m
+}
+
+// TestRulesOnWallTime: on wall time the rules clock runs with the schedules — only once
+// this process leads them — and heats the holder of equipped tongs a degree a second,
+// stored as it goes; Close stops it.
+func TestRulesOnWallTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits on wall time")
+	}
+	ctx := context.Background()
+	var mu sync.Mutex
+	var posts []Action
+	m := kilnTable(t, Options{Post: func(_ context.Context, a Action) { mu.Lock(); posts = append(posts, a); mu.Unlock() }})
+	st := m.store
 	m.core.OnMessage(ctx, Message{ChannelID: m.ch, GuildID: "guild", ID: "m1", Author: gmUser,
 		Content: `[inventory: action="add" item="Ember Tongs" who="Mira"] [inventory: action="equip" item="Ember Tongs" who="Mira"]`})
 	heat := func() float64 {
@@ -104,21 +113,9 @@ func TestRulesOnWallTime(t *testing.T) {
 // equipped tongs gone, nothing of the campaign moves, so it leaves the rules clock.
 func TestRulesAfterAnEdit(t *testing.T) {
 	ctx := context.Background()
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "sheetkeeper.db"), bolt.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	m := &cmdTable{t: t, store: st, core: New(st, Options{}), ch: "room"}
+	m := kilnTable(t, Options{})
 	defer m.core.Close()
-	data, err := os.ReadFile("console/testdata/systems/kiln.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.runFile(gmUser, "system import", &Attachment{Name: "kiln.json", Data: data})
-	m.ok(gmUser, "campaign create", "ruleset", "low-vell", "system", "kiln")
-	m.ok(ana, "character create", "name", "Mira")
-	m.ok(ana, "character join", "name", "Mira")
+	st := m.store
 	held := func() int {
 		var n int
 		err := st.View(ctx, func(tx storage.Tx) error {
