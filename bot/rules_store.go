@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,7 +93,10 @@ func (s storeRules) UpdateRules(ctx context.Context, campaign string, fn func(*i
 }
 
 // ruleCampaign is the system campaign's inventory plays on and its game cards; nil
-// when it has none (no campaign any more, no system, or one that cannot be read).
+// when it has none (no campaign any more, no system, or one that cannot be read) or
+// when no card holds anything rules could act on — known from the cards alone, so a
+// campaign whose cards hold nothing costs no ruleset load (the catch-up as the bot
+// starts visits every campaign).
 func (c *Core) ruleCampaign(tx storage.Tx, campaign string) (*played, []*storage.CardRecord, error) {
 	camp, err := tx.Campaign(campaign)
 	if storage.KindOf(err) == storage.NotFound {
@@ -100,6 +104,14 @@ func (c *Core) ruleCampaign(tx storage.Tx, campaign string) (*played, []*storage
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	records, err := tx.GameCards(campaign)
+	if err != nil {
+		return nil, nil, err
+	}
+	records = cardRecords(records)
+	if !slices.ContainsFunc(records, func(r *storage.CardRecord) bool { return r.Inventory.MayNeedRules() }) {
+		return nil, nil, nil
 	}
 	l, err := c.rules(tx, camp.GuildID, camp.Ruleset)
 	if err != nil {
@@ -112,11 +124,7 @@ func (c *Core) ruleCampaign(tx storage.Tx, campaign string) (*played, []*storage
 	if err != nil || p == nil {
 		return nil, nil, err
 	}
-	records, err := tx.GameCards(campaign)
-	if err != nil {
-		return nil, nil, err
-	}
-	return p, cardRecords(records), nil
+	return p, records, nil
 }
 
 // rulesAfter runs campaign's inventory rules after a change to it and returns the posts

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -147,5 +148,25 @@ func TestRulesAfterAnEdit(t *testing.T) {
 	}
 	if reg := m.core.itemRules.Clock().Registered(); len(reg) != 0 {
 		t.Errorf("the edit took the tongs away, but the campaign is still on the rules clock: %v", reg)
+	}
+}
+
+// TestRulesCatchUpLoadsNoRuleset: the rules catch-up as the bot starts visits every
+// campaign, but one whose cards hold nothing has no rules to run, known from the cards:
+// its ruleset is not loaded for it (the cache stays empty until a reply needs it).
+func TestRulesCatchUpLoadsNoRuleset(t *testing.T) {
+	obs := &recorder{}
+	m := &schedTable{t: t, path: t.TempDir() + "/sheetkeeper.db", obs: obs}
+	t0 := time.Date(2026, 4, 2, 18, 0, 0, 0, time.UTC)
+	m.open(t0)
+	m.demo()
+	obs.take()
+	m.restart(t0.Add(time.Hour))
+	if got := obs.take(); slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "rulesets") }) {
+		t.Fatalf("the catch-up loaded the ruleset of a campaign whose cards hold nothing: %q", got)
+	}
+	m.gmSays(`[sheet: who="Mira" op="damage" pool="breath" amount="1"]`)
+	if got := obs.take(); !slices.Contains(got, "rulesets 1") {
+		t.Fatalf("after the first reply: %q", got)
 	}
 }

@@ -213,12 +213,17 @@ func (c *Campaign) HasRules(inv []*Entry) bool {
 	return false
 }
 
+// MayNeedRules reports whether stored holdings (nil: none) could need a rules run,
+// without their system: only holdings that hold something, or that rules ran on before,
+// can (StoredNeedsRules says whether they do).
+func (st *Stored) MayNeedRules() bool { return st != nil && (st.Rules != nil || len(st.Items) > 0) }
+
 // StoredNeedsRules reports, without restoring them, whether stored holdings need a
 // rules run: rules ran on them before (values may be moving), or an entry's catalog item
 // has rules, or an entry embeds its own item (which may). Most holdings of most systems
 // have none, and a run after every tag would otherwise cost a write.
 func (c *Campaign) StoredNeedsRules(st *Stored) bool {
-	if st == nil {
+	if !st.MayNeedRules() {
 		return false
 	}
 	if st.Rules != nil {
