@@ -220,8 +220,8 @@ func TestJournalCutRecord(t *testing.T) {
 }
 
 // TestJournalDamaged: a record damaged in the middle of the journal (its checksum or
-// its header, with whole records after it), or a record missing, is damage: Open refuses the database (kind Damaged),
-// naming the journal, and changes nothing.
+// its header, with whole records after it), or a record missing, is damage: Open
+// refuses the database (kind Damaged), naming the journal, and changes nothing.
 func TestJournalDamaged(t *testing.T) {
 	t.Run("checksum", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "j.db")
