@@ -581,3 +581,17 @@ func BenchmarkViewUnderLoad(b *testing.B) {
 	b.ReportMetric(float64(views[len(views)/2].Microseconds())/1000, "view-p50-ms")
 	b.ReportMetric(float64(views[len(views)*99/100].Microseconds())/1000, "view-p99-ms")
 }
+
+// BenchmarkHiddenZeroedTail: what every open pays per journal file for the look past
+// its last record (readJournal's hidden) when that is a file's zeroed tail, the usual
+// case: 5 MB, a file at journalLimit and its growth. 1.3–1.6 ms here (3.2–3.9 GB/s);
+// looking at every byte, without passing zeros 8 at a time, took 5.7 ms.
+func BenchmarkHiddenZeroedTail(b *testing.B) {
+	data := make([]byte, journalLimit+journalGrowth)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if n, _ := hidden(data, 0, 1000); n != 0 {
+			b.Fatalf("record %d found in zeros", n)
+		}
+	}
+}

@@ -176,20 +176,21 @@ func readJournal(f *os.File, i int, name string, applied uint64) ([]journalRecor
 	var recs []journalRecord
 	off := 0
 	for len(data)-off >= journalHeader {
-		h := data[off : off+journalHeader]
-		n := int(binary.BigEndian.Uint32(h))
-		number := binary.BigEndian.Uint64(h[8:])
-		if n > len(data)-off-journalHeader || number == 0 || (len(recs) > 0 && number != recs[len(recs)-1].number+1) ||
-			!whole(h, data[off+journalHeader:off+journalHeader+n]) {
+		number := binary.BigEndian.Uint64(data[off+8:])
+		if number == 0 || (len(recs) > 0 && number != recs[len(recs)-1].number+1) {
+			break
+		}
+		payload, ok := wholeAt(data, off)
+		if !ok {
 			break
 		}
 		var writes []write
 		if number > applied { // only what bbolt does not hold is replayed
-			if writes, err = decodeWrites(data[off+journalHeader : off+journalHeader+n]); err != nil { // whole, so written so: not a crash's cut
+			if writes, err = decodeWrites(payload); err != nil { // whole, so written so: not a crash's cut
 				return nil, storage.Errorf(storage.Damaged, "journal %s: record %d at byte %d: %v", name, number, off, err)
 			}
 		}
-		off += journalHeader + n
+		off += journalHeader + len(payload)
 		recs = append(recs, journalRecord{number: number, writes: writes, file: i, end: int64(off)})
 	}
 	floor := applied
@@ -221,17 +222,23 @@ func hidden(data []byte, off int, floor uint64) (uint64, int) {
 		if number <= floor || number-floor > 1<<20 {
 			continue
 		}
-		h := data[off : off+journalHeader]
-		if n := int(binary.BigEndian.Uint32(h)); n <= len(data)-off-journalHeader && whole(h, data[off+journalHeader:off+journalHeader+n]) {
+		if _, ok := wholeAt(data, off); ok {
 			return number, off
 		}
 	}
 	return 0, 0
 }
 
-// whole reports whether a record's header h and payload agree with its checksum.
-func whole(h, payload []byte) bool {
-	return crc32.Update(crc32.Checksum(h[8:16], journalCRC), journalCRC, payload) == binary.BigEndian.Uint32(h[4:])
+// wholeAt returns the payload of the record at off of data (at least journalHeader
+// bytes on) when its length fits in data and its checksum agrees.
+func wholeAt(data []byte, off int) (payload []byte, ok bool) {
+	h := data[off : off+journalHeader]
+	n := int(binary.BigEndian.Uint32(h))
+	if n > len(data)-off-journalHeader {
+		return nil, false
+	}
+	payload = data[off+journalHeader : off+journalHeader+n]
+	return payload, crc32.Update(crc32.Checksum(h[8:16], journalCRC), journalCRC, payload) == binary.BigEndian.Uint32(h[4:])
 }
 
 // write makes writes durable as the journal's next record and returns its number.
