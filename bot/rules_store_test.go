@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sheetkeeper/inventory"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
 )
@@ -47,6 +48,23 @@ func kilnTable(t *testing.T, opts Options) *cmdTable {
 	return m
 }
 
+// miraHolds is Mira's stored holdings in m's channel (nil: none).
+func (m *cmdTable) miraHolds() *inventory.Stored {
+	m.t.Helper()
+	var inv *inventory.Stored
+	err := m.store.View(context.Background(), func(tx storage.Tx) error {
+		rec, err := tx.GameCard(m.ch, "Mira")
+		if err == nil {
+			inv = rec.Inventory
+		}
+		return err
+	})
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return inv
+}
+
 // TestRulesOnWallTime: on wall time the rules clock runs with the schedules — only once
 // this process leads them — and heats the holder of equipped tongs a degree a second,
 // stored as it goes; Close stops it.
@@ -58,22 +76,13 @@ func TestRulesOnWallTime(t *testing.T) {
 	var mu sync.Mutex
 	var posts []Action
 	m := kilnTable(t, Options{Post: func(_ context.Context, a Action) { mu.Lock(); posts = append(posts, a); mu.Unlock() }})
-	st := m.store
 	m.core.OnMessage(ctx, Message{ChannelID: m.ch, GuildID: "guild", ID: "m1", Author: gmUser,
 		Content: `[inventory: action="add" item="Ember Tongs" who="Mira"] [inventory: action="equip" item="Ember Tongs" who="Mira"]`})
 	heat := func() float64 {
-		var h float64
-		err := st.View(ctx, func(tx storage.Tx) error {
-			rec, err := tx.GameCard(m.ch, "Mira")
-			if err == nil && rec.Inventory != nil && rec.Inventory.Rules != nil {
-				h = rec.Inventory.Rules.Locals["heat"]
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
+		if inv := m.miraHolds(); inv != nil && inv.Rules != nil {
+			return inv.Rules.Locals["heat"]
 		}
-		return h
+		return 0
 	}
 	lead := gate{open: make(chan struct{})}
 	if err := m.core.StartLeading(ctx, lead); err != nil {
@@ -116,20 +125,11 @@ func TestRulesAfterAnEdit(t *testing.T) {
 	ctx := context.Background()
 	m := kilnTable(t, Options{})
 	defer m.core.Close()
-	st := m.store
 	held := func() int {
-		var n int
-		err := st.View(ctx, func(tx storage.Tx) error {
-			rec, err := tx.GameCard(m.ch, "Mira")
-			if err == nil && rec.Inventory != nil {
-				n = len(rec.Inventory.Items)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
+		if inv := m.miraHolds(); inv != nil {
+			return len(inv.Items)
 		}
-		return n
+		return 0
 	}
 	before := held()
 	msg := Message{ChannelID: m.ch, GuildID: "guild", ID: "m1", Author: gmUser,
