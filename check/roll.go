@@ -71,33 +71,24 @@ func markDropped(faces []int, dropped []bool, keep int, low bool) {
 }
 
 // Text is the roll as the write-back shows it, in Marinara's form: "2d6+1 = 9 (3, 5 +1)",
-// a dropped face in parentheses, "d20 = 14" alone for one die and nothing else.
+// a dropped face in parentheses, "d20 = 14" alone for one die or a constant alone. The
+// faces come first, in the notation's order, then its constants, wherever the notation
+// put them ("1+2d6 = 8 (3, 4 +1)"): a constant never runs into a face.
 func (r Roll) Text() string {
 	var b strings.Builder
 	b.WriteString(r.Dice.String())
 	b.WriteString(" = ")
 	b.WriteString(strconv.Itoa(r.Total))
-	if len(r.Dice.Terms) == 1 && r.Dice.Terms[0].Count == 1 {
+	if len(r.Faces) == 0 || len(r.Dice.Terms) == 1 && r.Dice.Terms[0].Count == 1 {
 		return b.String()
 	}
 	b.WriteString(" (")
 	fi := 0
-	first := true
 	for _, t := range r.Dice.Terms {
-		if t.Sides == 0 {
-			if t.Neg {
-				b.WriteString(" -")
-			} else {
-				b.WriteString(" +")
-			}
-			b.WriteString(strconv.Itoa(t.Const))
-			continue
-		}
 		for range t.Count {
-			if !first {
+			if fi > 0 {
 				b.WriteString(", ")
 			}
-			first = false
 			if t.Neg {
 				b.WriteByte('-')
 			}
@@ -108,6 +99,17 @@ func (r Roll) Text() string {
 			}
 			fi++
 		}
+	}
+	for _, t := range r.Dice.Terms {
+		if t.Sides != 0 {
+			continue
+		}
+		if t.Neg {
+			b.WriteString(" -")
+		} else {
+			b.WriteString(" +")
+		}
+		b.WriteString(strconv.Itoa(t.Const))
 	}
 	b.WriteByte(')')
 	return b.String()

@@ -38,6 +38,27 @@ func TestRollDiceFixedSeed(t *testing.T) {
 	}
 }
 
+// TestRollTextConstantsAfterFaces: a constant the notation puts before or between dice
+// is written after the faces, so it never runs into a face ("1+2d6" once showed its
+// faces 3 and 4 as "+13, 4"), and a roll of constants alone shows its total alone.
+func TestRollTextConstantsAfterFaces(t *testing.T) {
+	for _, c := range []struct {
+		notation string
+		faces    []int
+		text     string
+	}{
+		{"1+2d6", []int{3, 4}, "1+2d6 = 8 (3, 4 +1)"},
+		{"2-1d4+1d6", []int{3, 5}, "2-1d4+1d6 = 4 (-3, 5 +2)"},
+		{"d20+1+2", []int{10}, "1d20+1+2 = 13 (10 +1 +2)"},
+		{"5", nil, "5 = 5"},
+	} {
+		r := RollDice(mustDice(t, c.notation), NewReplay(c.faces, Seeded(1)))
+		if r.Text() != c.text {
+			t.Errorf("%s with faces %v: text %q, want %q", c.notation, c.faces, r.Text(), c.text)
+		}
+	}
+}
+
 func TestReplayGivesBackTheFaces(t *testing.T) {
 	d := mustDice(t, "3d8+2")
 	first := RollDice(d, Seeded(7))
