@@ -4,7 +4,7 @@
 // Nothing here is global: main builds one prometheus.Registry, NewMetrics registers
 // the metrics on it, and the parts report through plain hooks — the core through
 // bot.Options.Observe (Metrics satisfies bot.Observer without bot importing a metrics
-// library), the store through its Options.OnUpdate, the gateway through
+// library), the store through its Options.OnUpdate (and bbolt's OnSync), the gateway through
 // discord.Options.OnReconnect.
 package ops
 
@@ -21,6 +21,7 @@ type Metrics struct {
 	commands     *prometheus.HistogramVec
 	autocomplete *prometheus.HistogramVec
 	commits      prometheus.Histogram
+	syncs        prometheus.Histogram
 	conflicts    prometheus.Counter
 	reconnects   prometheus.Counter
 	fired        prometheus.Counter
@@ -34,6 +35,7 @@ var (
 	commandBuckets      = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2, 3, 5, 10}
 	autocompleteBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2}
 	commitBuckets       = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}
+	syncBuckets         = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}
 )
 
 // NewMetrics makes the metrics and registers them on reg; registering them twice on one
@@ -59,6 +61,11 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Help:    "How long a store Update that committed took, waiting for the write lock (bbolt) or retrying conflicts (etcd) included.",
 			Buckets: commitBuckets,
 		}),
+		syncs: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "sheetkeeper_store_sync_duration_seconds",
+			Help:    "How long the disk took to make one batch of store Updates durable: the journal's fdatasync (bbolt only).",
+			Buckets: syncBuckets,
+		}),
 		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "sheetkeeper_store_conflicts_total",
 			Help: "Store Update attempts that lost their compare-and-swap to another writer and ran again (etcd; always 0 on bbolt).",
@@ -80,7 +87,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Help: "Parsed rulesets the core holds in memory (one per namespace, id and version used).",
 		}),
 	}
-	for _, c := range []prometheus.Collector{m.tags, m.commands, m.autocomplete, m.commits, m.conflicts, m.reconnects, m.fired, m.missed, m.rulesets} {
+	for _, c := range []prometheus.Collector{m.tags, m.commands, m.autocomplete, m.commits, m.syncs, m.conflicts, m.reconnects, m.fired, m.missed, m.rulesets} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -119,6 +126,11 @@ func (m *Metrics) OnUpdate(took time.Duration, conflicts int, err error) {
 		m.commits.Observe(took.Seconds())
 	}
 }
+
+// OnSync is the bbolt store's disk hook (bolt.Options.OnSync): one journal record's
+// sync. Beside the commit latency it tells an operator whether a slow commit waited
+// for the disk or for the CPUs.
+func (m *Metrics) OnSync(took time.Duration) { m.syncs.Observe(took.Seconds()) }
 
 // Reconnected counts one gateway reconnect (discord.Options.OnReconnect).
 func (m *Metrics) Reconnected() { m.reconnects.Inc() }

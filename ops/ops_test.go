@@ -95,6 +95,7 @@ func TestMetricsScraped(t *testing.T) {
 	m.OnUpdate(3*time.Millisecond, 0, nil)
 	m.OnUpdate(40*time.Millisecond, 2, nil)
 	m.OnUpdate(time.Millisecond, 1, errors.New("refused by its function"))
+	m.OnSync(300 * time.Microsecond)
 	m.Reconnected()
 	m.ScheduleFired()
 	m.ScheduleMissed(4)
@@ -137,6 +138,9 @@ func TestMetricsScraped(t *testing.T) {
 	}
 	if h := find(t, fams, "sheetkeeper_store_commit_duration_seconds").GetHistogram(); h.GetSampleCount() != 2 {
 		t.Errorf("commits %d, want 2 (the failed Update is no commit)", h.GetSampleCount())
+	}
+	if h := find(t, fams, "sheetkeeper_store_sync_duration_seconds").GetHistogram(); h.GetSampleCount() != 1 || h.GetSampleSum() != 0.0003 {
+		t.Errorf("syncs: count %d sum %v, want 1 and 0.0003", h.GetSampleCount(), h.GetSampleSum())
 	}
 	if got := counter("sheetkeeper_store_conflicts_total"); got != 3 {
 		t.Errorf("conflicts %v, want 3", got)

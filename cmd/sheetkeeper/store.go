@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sheetkeeper/config"
+	"sheetkeeper/ops"
 	"sheetkeeper/storage"
 	"sheetkeeper/storage/bolt"
 	"sheetkeeper/storage/etcd"
@@ -19,12 +20,18 @@ import (
 const storeTimeout = 5 * time.Second
 
 // openStore opens the store at loc (cfg.Store, or one side of a migrate) with cfg's
-// etcd prefix, TLS files and credentials; onUpdate, when set, is told of every Update
-// (the operator's commit metrics). Every command that opens a store opens it here.
-func openStore(cfg *config.Config, loc config.Location, onUpdate func(time.Duration, int, error)) (storage.Store, error) {
+// etcd prefix, TLS files and credentials; metrics, when not nil, hear of every Update
+// (the operator's commit metrics) and, on bbolt, of every sync of its journal. Every
+// command that opens a store opens it here.
+func openStore(cfg *config.Config, loc config.Location, metrics *ops.Metrics) (storage.Store, error) {
+	var onUpdate func(time.Duration, int, error)
+	var onSync func(time.Duration)
+	if metrics != nil {
+		onUpdate, onSync = metrics.OnUpdate, metrics.OnSync
+	}
 	switch loc.Backend {
 	case config.Bolt:
-		return bolt.Open(loc.Path, bolt.Options{Timeout: storeTimeout, OnUpdate: onUpdate})
+		return bolt.Open(loc.Path, bolt.Options{Timeout: storeTimeout, OnUpdate: onUpdate, OnSync: onSync})
 	case config.Etcd:
 		tc, err := etcdTLS(cfg)
 		if err != nil {
@@ -74,11 +81,7 @@ func errBoltOnly(what string, loc config.Location) error {
 // backed up by any process, so it needs none.
 func (m *Main) openStore() error {
 	at := m.Config.StoreAt()
-	var onUpdate func(time.Duration, int, error)
-	if m.Metrics != nil {
-		onUpdate = m.Metrics.OnUpdate
-	}
-	store, err := openStore(m.Config, at, onUpdate)
+	store, err := openStore(m.Config, at, m.Metrics)
 	if err != nil {
 		return err
 	}

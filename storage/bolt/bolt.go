@@ -35,6 +35,11 @@ type Options struct {
 	// bbolt has one writer, so no Update ever runs again) and its error. It is the
 	// operator's store commit metrics (SPEC 12); it must not block.
 	OnUpdate func(took time.Duration, conflicts int, err error)
+	// OnSync, when set, is told how long each journal record's sync took: the disk's
+	// part of every commit, one record a batch of Updates (journal.go). A commit slower
+	// than its syncs waited for the CPUs or for the batch before it; one as slow as
+	// them waited for the disk. It is the operator's disk metric; it must not block.
+	OnSync func(took time.Duration)
 }
 
 // DefaultTimeout is the lock wait when Options.Timeout is 0.
@@ -121,6 +126,7 @@ func open(path string, opts Options) (*store, error) {
 	s := &store{db: db, journal: j, batches: make(chan *batch, 1), stopped: make(chan struct{}),
 		kick: make(chan struct{}, 1), urge: make(chan struct{}, 1), closing: make(chan struct{}), applierStopped: make(chan struct{}), open: &batch{id: 1}, onUpdate: opts.OnUpdate}
 	s.caught.L = &s.hand
+	j.onSync = opts.OnSync
 	if len(replay) > 0 {
 		groups := make([][]write, len(replay))
 		for i, r := range replay {

@@ -338,3 +338,40 @@ func TestOnUpdateHearsEachUpdate(t *testing.T) {
 		}
 	}
 }
+
+// TestOnSyncHearsEachRecord: the OnSync hook hears of each journal record's sync — one
+// per batch that wrote something — and of nothing else: not a View, not an Update that
+// wrote nothing or was turned away by its function.
+func TestOnSyncHearsEachRecord(t *testing.T) {
+	var syncs []time.Duration
+	s, err := open(filepath.Join(t.TempDir(), "s.db"), Options{OnSync: func(took time.Duration) { syncs = append(syncs, took) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for i := range 3 {
+		if err := s.Update(ctx, func(tx storage.Tx) error {
+			return tx.PutGameCard("ch", storagetest.Card("u", "Mira", float64(10+i)))
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Update(ctx, func(storage.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(ctx, func(storage.Tx) error { return errors.New("turned away") }); err == nil {
+		t.Fatal("a function's error was lost")
+	}
+	if err := s.View(ctx, func(storage.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(syncs) != 3 || s.journal.next-1 != 3 {
+		t.Fatalf("OnSync heard %d syncs, the journal holds %d records; want 3 each", len(syncs), s.journal.next-1)
+	}
+	for _, d := range syncs {
+		if d <= 0 {
+			t.Fatalf("a sync took %v", d)
+		}
+	}
+}

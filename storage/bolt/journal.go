@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"sheetkeeper/storage"
 )
@@ -57,7 +58,8 @@ type journal struct {
 	// one — which may have reached the disk — is overwritten, never read beside its
 	// namesake in the other file.
 	failed bool
-	buf    []byte // the record being written, kept for the next
+	onSync func(time.Duration) // Options.OnSync
+	buf    []byte              // the record being written, kept for the next
 }
 
 // journalLimit is where a journal file is started again: 4 MB is ~3,000 replies, so a
@@ -274,8 +276,15 @@ func (j *journal) write(writes []write, waitApplied func(uint64) error) (uint64,
 	if _, err := f.WriteAt(j.buf, j.off); err != nil {
 		return 0, fmt.Errorf("storage: write journal: %w", err)
 	}
+	var start time.Time
+	if j.onSync != nil {
+		start = time.Now()
+	}
 	if err := syncData(f); err != nil {
 		return 0, fmt.Errorf("storage: sync journal: %w", err)
+	}
+	if j.onSync != nil {
+		j.onSync(time.Since(start))
 	}
 	j.failed = false
 	if len(j.buf) > 1<<20 {
