@@ -98,8 +98,27 @@ func TestRegenerateKeepsFaces(t *testing.T) {
 	if got := acts[0].Content; !strings.Contains(got, `rolls="2|3"`) || !strings.Contains(got, "[dice: 1d12 = 7]") {
 		t.Fatalf("continue: %s", got)
 	}
-	if r := m.lastReply(); len(r.Rolls) != 3 || r.Rolls[len(r.Rolls)-1].Tag != "[dice: 1d12]" {
+	// The text's own rolls in its order, then the faces it left unused, as a regenerate
+	// stores them.
+	if r := m.lastReply(); len(r.Rolls) != 3 || r.Rolls[0].Tag != sneak || r.Rolls[1].Tag != "[dice: 1d12]" || r.Rolls[2].Tag != changed {
 		t.Fatalf("continue stores %+v", r.Rolls)
+	}
+}
+
+// TestContinueKeepsFaces: a check edited out of a reply and written back after the old
+// text — a continue, not a regenerate — throws the faces it threw, so no pair of edits
+// can fish for a better roll.
+func TestContinueKeepsFaces(t *testing.T) {
+	m := checkTable(t, 2, 3)
+	id, _ := m.say(gmUser, "Wren edges along. "+sneak)
+	m.core.dice = noMoreDice{t}
+	m.edit(id, gmUser, "Wren edges along.") // a regenerate: the check's faces are kept
+	acts := m.edit(id, gmUser, "Wren edges along. "+sneak)
+	if len(acts) == 0 || !strings.Contains(acts[0].Content, `rolls="2|3"`) || !strings.Contains(acts[0].Content, `result="failure"`) {
+		t.Fatalf("written back on a continue, the check rolled anew: %+v", acts)
+	}
+	if r := m.lastReply(); len(r.Rolls) != 1 || r.Rolls[0].Tag != sneak {
+		t.Fatalf("stored rolls %+v, want the one check's", r.Rolls)
 	}
 }
 

@@ -14,17 +14,20 @@ import (
 
 // Edits and deletes of replies (SPEC 6). Only the latest live reply can change what it
 // did: an edit regenerates it (its changes reverted, the new text applied, so it can
-// never spend twice) or continues it (only the added text applied, joining the same
-// reply); a delete reverts it and, newest first, the deleted replies before it back to
-// the previous live one. An earlier reply stands until the later ones are gone. A
+// never spend twice) or continues it (the old text kept, its tags as they were, and only
+// the added text applied, joining the same reply); either keeps the faces its checks
+// threw. A delete reverts it and, newest first, the deleted replies before it back to
+// the previous live one that changed anything. An earlier reply stands until the later
+// ones are gone. A
 // revert puts a value back only where it still holds what the reply left, so a player's
 // later edit survives and an unrelated edit never blocks undoing an XP award.
 
-// OnEdit handles an edit of a message. An edit of a reply already applied regenerates
-// or continues it; an edit of a GM's message whose create has not arrived yet applies it
-// as the message (see lateCreate). Anything else — an edit of a message never a reply,
-// of one deleted before it arrived, or one whose text did not change (Discord sends
-// edits when it unfurls a link) — does nothing.
+// OnEdit handles an edit of a message. An edit of a reply applied regenerates or
+// continues it, and of a reply undone is the text its Redo applies; an edit of a GM's
+// message whose create has not arrived yet applies it as the message (see lateCreate).
+// Anything else — an edit of a message never a reply, of one deleted before it arrived,
+// or one whose text did not change (Discord sends edits when it unfurls a link) — does
+// nothing.
 func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 	var acts []Action
 	fresh := false // the edit came first and applied the message as new (lateCreate)
@@ -47,11 +50,17 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		if err != nil {
 			return err
 		}
-		if r.Status != storage.ReplyLive {
-			return skip("edit of a deleted reply")
-		}
 		if r.Text == m.Content {
 			return skip("the text did not change")
+		}
+		if r.Status == storage.ReplyReverted {
+			// Undone: the edit applies nothing, but Redo applies the text as it reads now
+			// (undo a misclick, mend the tag, redo), its unchanged checks keeping their faces.
+			r.Text, r.UpdatedAt = m.Content, c.Now()
+			return tx.PutReply(r)
+		}
+		if r.Status != storage.ReplyLive {
+			return skip("edit of a deleted reply")
 		}
 		latest, err := latestLive(tx, r)
 		if err != nil {
@@ -72,7 +81,7 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		var shown []applied
 		changed := true
 		held := holdingsChanged(r.Changes)
-		if strings.HasPrefix(m.Content, r.Text) {
+		if continues(r.Text, m.Content) {
 			shown, changed = continueReply(t, r, m.Content, def)
 			rules = holdingsChanged(r.Changes) > held // the earlier changes stand
 		} else {
@@ -153,6 +162,26 @@ func regenerate(t *table, r *storage.Reply, text, def string) []applied {
 	return t.reapply(r, text, def) // an unchanged check keeps its roll (check.go)
 }
 
+// continues reports whether an edit from old to text continues the reply: text starts
+// with old, and every tag of old reads the same in text. Added text can change how the
+// old reads — a closing backtick puts an old tag in a code span, where it is no tag — and
+// the edit then regenerates, so the card is what the new text alone would make it.
+func continues(old, text string) bool {
+	if !strings.HasPrefix(text, old) {
+		return false
+	}
+	was := parser.Read(old).Tags
+	var kept []parser.Tag
+	for _, tag := range parser.Read(text).Tags {
+		if tag.End <= len(old) {
+			kept = append(kept, tag)
+		}
+	}
+	return slices.EqualFunc(was, kept, func(a, b parser.Tag) bool {
+		return a.Start == b.Start && a.End == b.End && a.Canonical() == b.Canonical()
+	})
+}
+
 // continueReply applies only the tags text adds after r's text (those ending past it),
 // joining their changes to r's. The post shows every tag, so the earlier tags' outcomes
 // are worked out again on a scratch copy of the cards as they were before r — the same
@@ -176,8 +205,14 @@ func continueReply(t *table, r *storage.Reply, text, def string) (shown []applie
 	s.revert(r.Changes)
 	s.replay = r.Rolls // the earlier tags show the rolls they threw (check.go)
 	shown = s.apply(before, def)
+	// The added tags throw the faces an earlier text of the reply threw for the same tag
+	// and the earlier tags left, as a regenerate's do (reapply): a check edited out and
+	// written back at the end cannot fish for a better roll.
+	t.replay = s.replay
 	done := t.apply(added, def)
-	r.Changes, r.Rolls = append(r.Changes, changesOf(done)...), append(r.Rolls, rollsOf(done)...)
+	rolls := slices.Concat(rollsOf(shown), rollsOf(done), t.replay)
+	t.replay = nil
+	r.Changes, r.Rolls = append(r.Changes, changesOf(done)...), rolls[:min(len(rolls), keptRolls)]
 	return append(shown, done...), true
 }
 
@@ -270,7 +305,8 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 }
 
 // revertLatest reverts r, the latest live reply, then, newest first, the deleted replies
-// before it back to the previous live one, and returns the edits that say so on their
+// before it back to the previous live one that changed anything (one that changed
+// nothing holds none back, as latestLive says), and returns the edits that say so on their
 // posts, each with a Redo button (an edit of a reply whose post is not known has no
 // Posted: the caller drops it or shows it where it can). It is the one way a reply is
 // undone: a delete of the GM's message (by "") and the post's Undo button (by the GM
@@ -289,8 +325,8 @@ func (c *Core) revertLatest(tx storage.Tx, camp *storage.Campaign, r *storage.Re
 		if err != nil {
 			return nil, err
 		}
-		if prev.Status == storage.ReplyLive {
-			break
+		if prev.Status == storage.ReplyLive && len(prev.Changes) > 0 {
+			break // the previous live reply: it builds on those before it
 		}
 		if prev.Status == storage.ReplyDeleted {
 			undo = append(undo, prev)

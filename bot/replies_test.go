@@ -239,3 +239,35 @@ func TestRegenerateAdvance(t *testing.T) {
 		t.Errorf("xp %v oath %v", got, oath)
 	}
 }
+
+// TestDeleteRevertsPastANarration: a delete of the latest live reply reverts the deleted
+// replies before it back to the previous live reply that changed anything — a narration
+// between them, which changed nothing, holds none back (as it holds back no edit).
+func TestDeleteRevertsPastANarration(t *testing.T) {
+	m := lowVell(t)
+	m.say(gmUser, spendTag("1"))
+	id2, _ := m.say(gmUser, spendTag("2"))
+	m.say(gmUser, "Mira catches her breath.")
+	id4, _ := m.say(gmUser, spendTag("3"))
+	m.delete(id2) // an earlier reply: it waits
+	wantPool(t, m, "Mira", "breath", "2/8")
+	wantStatus(t, m, 2, storage.ReplyDeleted)
+	m.delete(id4) // the latest: it and reply 2 are reverted
+	wantPool(t, m, "Mira", "breath", "7/8")
+	wantStatus(t, m, 2, storage.ReplyReverted)
+	wantStatus(t, m, 3, storage.ReplyLive)
+}
+
+// TestContinueIntoACodeSpanRegenerates: added text that puts an earlier tag in a code
+// span (where a tag is not applied) makes the edit a regenerate, so the card is what the
+// new text alone makes it, not the old tag's change and the new one's.
+func TestContinueIntoACodeSpanRegenerates(t *testing.T) {
+	m := lowVell(t)
+	first := "Note: `" + spendTag("3")
+	id, _ := m.say(gmUser, first)
+	wantPool(t, m, "Mira", "breath", "5/8")
+	m.edit(id, gmUser, first+"` is how you write it. "+spendTag("1"))
+	wantPool(t, m, "Mira", "breath", "7/8")
+	m.edit(id, gmUser, first+"` is how you write it. "+spendTag("1")+" "+spendTag("2")) // a continue
+	wantPool(t, m, "Mira", "breath", "5/8")
+}

@@ -215,3 +215,22 @@ func TestQuietRestStillNotesAGap(t *testing.T) {
 		t.Errorf("%d replies, want 2 (both quiet rests recorded)", n)
 	}
 }
+
+// TestRedoAppliesTheTextAsEdited: an edit of an undone reply applies nothing, and its
+// Redo applies the text as it reads now (undo a misclick, mend the tag, redo).
+func TestRedoAppliesTheTextAsEdited(t *testing.T) {
+	m := newSchedTable(t, time.Date(2026, 4, 2, 18, 0, 0, 0, time.UTC))
+	m.demo()
+	id := m.gmSays(`[sheet: who="Bram" op="spend" pool="breath" amount="5"]`)
+	m.record(1, "p1")
+	m.wantPool("Bram", "breath", "4/9")
+	m.press(gmUser, undoRow(1), "p1")
+	m.wantPool("Bram", "breath", "9/9")
+	if acts := m.core.OnEdit(context.Background(), Message{ChannelID: "table", ID: id, Author: gmUser,
+		Content: `[sheet: who="Bram" op="spend" pool="breath" amount="1"]`}); len(acts) != 0 {
+		t.Fatalf("the edit of an undone reply answered %+v", acts)
+	}
+	m.wantPool("Bram", "breath", "9/9")
+	m.press(gmUser, redoRow(1), "p1")
+	m.wantPool("Bram", "breath", "8/9")
+}
