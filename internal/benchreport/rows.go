@@ -97,6 +97,12 @@ var rows = []row{
 			return "p50 " + dur(v(kOffered, "p50-ms")*1e6) + ", p99 " + dur(p99),
 				"bbolt's floor p50 " + dur(v(kOffered, "floor-p50-ms")*1e6) + ", p99 " + dur(floor), p99 / floor, p99 <= 5e6
 		}},
+	// The disk's part of the offered load: a reply waits for at most two of these (the
+	// one under way as it joins its batch, then its batch's own).
+	{what: "journal syncs under the offered load", goal: "", keys: []string{kOffered},
+		eval: func(v func(k, u string) float64) (string, string, float64, bool) {
+			return "p50 " + dur(v(kOffered, "sync-p50-ms")*1e6) + ", p99 " + dur(v(kOffered, "sync-p99-ms")*1e6), "slowest " + dur(v(kOffered, "sync-max-ms")*1e6), 0, true
+		}},
 	{what: "replies flat out, 64 channels", goal: "≥ 15,000/s", keys: []string{kSustained},
 		eval: func(v func(k, u string) float64) (string, string, float64, bool) {
 			rate, floor := v(kSustained, "replies/s"), v(kSustained, "floor-replies/s")

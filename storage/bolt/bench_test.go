@@ -90,8 +90,13 @@ func benchDir(b *testing.B) string {
 }
 
 func benchStore(b *testing.B, channels int) storage.Store {
+	return benchStoreWith(b, channels, Options{})
+}
+
+// benchStoreWith is benchStore opened with opts.
+func benchStoreWith(b *testing.B, channels int, opts Options) storage.Store {
 	b.Helper()
-	s, err := Open(filepath.Join(benchDir(b), "bench.db"), Options{})
+	s, err := Open(filepath.Join(benchDir(b), "bench.db"), opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -300,7 +305,8 @@ func batches(s storage.Store) uint64 {
 func BenchmarkSustained(b *testing.B) {
 	for _, channels := range []int{8, 64} {
 		b.Run(fmt.Sprintf("channels=%d", channels), func(b *testing.B) {
-			s := benchStore(b, channels)
+			var syncs syncTimes
+			s := benchStoreWith(b, channels, Options{OnSync: syncs.hear})
 			lat := make([][]time.Duration, channels)
 			pages, commits := pagesWritten(s), batches(s)
 			elapsed := flatOut(b, s, channels, func(c int, took time.Duration) { lat[c] = append(lat[c], took) })
@@ -311,6 +317,7 @@ func BenchmarkSustained(b *testing.B) {
 			b.ReportMetric(float64(pagesWritten(s)-pages)/float64(b.N), "pages/reply")
 			batch := float64(b.N) / float64(batches(s)-commits)
 			b.ReportMetric(batch, "replies/commit")
+			syncs.report(b)
 			b.ReportMetric(floorRate(floor(b, channels, batch, 300)), "floor-replies/s")
 		})
 	}
@@ -351,7 +358,8 @@ func flatOut(b *testing.B, s storage.Store, channels int, done func(channel int,
 // this is the load the goal describes (issue 19: p99 ≤ 5 ms). b.N replies in all.
 func BenchmarkOffered(b *testing.B) {
 	const channels, rate = 64, 5000
-	s := benchStore(b, channels)
+	var syncs syncTimes
+	s := benchStoreWith(b, channels, Options{OnSync: syncs.hear})
 	pages, commits := pagesWritten(s), batches(s)
 	offer(b, channels, rate, func(ch string) error {
 		return s.Update(context.Background(), func(tx storage.Tx) error { return applyReply(tx, ch) })
@@ -359,11 +367,42 @@ func BenchmarkOffered(b *testing.B) {
 	b.ReportMetric(float64(pagesWritten(s)-pages)/float64(b.N), "pages/reply")
 	batch := float64(b.N) / float64(batches(s)-commits)
 	b.ReportMetric(batch, "replies/commit")
+	syncs.report(b)
 	b.ReportMetric(float64(sleepOvershoot(200).Microseconds())/1000, "sleep-late-p99-ms")
 	_, times := floor(b, channels, batch, 600)
 	p50, p99 := floorLatency(rate, times)
 	b.ReportMetric(float64(p50.Microseconds())/1000, "floor-p50-ms")
 	b.ReportMetric(float64(p99.Microseconds())/1000, "floor-p99-ms")
+}
+
+// syncTimes gathers a store's journal syncs (Options.OnSync) for a benchmark's report:
+// the disk's part of the run. A reply waits for at most two (the one under way as it
+// joins, then its own), so a p99 well above twice sync-p99-ms was spent elsewhere.
+type syncTimes struct {
+	mu   sync.Mutex
+	took []time.Duration
+}
+
+func (s *syncTimes) hear(took time.Duration) {
+	s.mu.Lock()
+	s.took = append(s.took, took)
+	s.mu.Unlock()
+}
+
+// report reports the syncs' p50, p99 and slowest, and forgets them (a benchmark
+// function runs more than once).
+func (s *syncTimes) report(b *testing.B) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.took) == 0 {
+		return
+	}
+	slices.Sort(s.took)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(s.took[len(s.took)/2]), "sync-p50-ms")
+	b.ReportMetric(ms(s.took[len(s.took)*99/100]), "sync-p99-ms")
+	b.ReportMetric(ms(s.took[len(s.took)-1]), "sync-max-ms")
+	s.took = s.took[:0]
 }
 
 // BenchmarkOfferedWithoutStore is BenchmarkOffered's harness alone, each reply a 60 µs
