@@ -200,3 +200,47 @@ func TestTradeExpires(t *testing.T) {
 		return nil
 	})
 }
+
+// TestTradeSwapsItemsWithTheSameUID: C0's Backpack and C1's Dagger are both the first
+// entry of their holdings ("i1"); a trade of one for the other hands each to the other
+// side, the Backpack with what is inside it and nothing else (C0 got both, and C1 was
+// left with nothing).
+func TestTradeSwapsItemsWithTheSameUID(t *testing.T) {
+	m, users := shopTable(t, 2)
+	m.ok(gmUser, "item add", "item", "Dagger", "name", "C1")
+	first := m.gameRecord("C0").Inventory.Items[0]
+	if first.UID != m.gameRecord("C1").Inventory.Items[0].UID || first.Item["name"] != "Backpack" {
+		t.Fatalf("C0 starts with %v %q, C1 with %+v", first.Item["name"], first.UID, m.gameRecord("C1").Inventory.Items)
+	}
+	m.ok(users[0], "trade offer", "to", "C1", "give", "Backpack", "want", "Dagger")
+	m.ok(users[1], "trade accept")
+	wantText(t, "C0 holds", m.heldRows("C0"), "1 Compass; 1 Totem; 1 Pocket watch; 1 Playing cards; 1 dagger")
+	wantText(t, "C1 holds", m.heldRows("C1"), "1 Backpack; 4 Rations (1 day) in Backpack; 7 Arrows in Backpack")
+}
+
+// heldRows is a game card's stored holdings in order, as "qty item" rows, an item
+// inside another "in" it (a catalog item by its id, a character's own by its name).
+func (m *cmdTable) heldRows(name string) string {
+	m.t.Helper()
+	items := m.gameRecord(name).Inventory.Items
+	what := func(uid string) string {
+		for _, e := range items {
+			if e.UID == uid {
+				if e.ID != "" {
+					return e.ID
+				}
+				return fmt.Sprint(e.Item["name"])
+			}
+		}
+		return fmt.Sprintf("nothing (%q)", uid)
+	}
+	var rows []string
+	for _, e := range items {
+		row := fmt.Sprintf("%d %s", e.Qty, what(e.UID))
+		if e.In != "" {
+			row += " in " + what(e.In)
+		}
+		rows = append(rows, row)
+	}
+	return strings.Join(rows, "; ")
+}

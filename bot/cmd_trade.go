@@ -381,8 +381,8 @@ func entrySet(inv []*inventory.Entry) map[*inventory.Entry]bool {
 }
 
 // adopt gives the entries that came into h from holdings from by a trade uids of h's
-// own (the giver's uids may be h's already), keeping what is inside what, and the JSON
-// of the giver's own items (Held.Adopt).
+// own counter (Trade named them "trade-1", "trade-2"…, for the swap alone), keeping what
+// is inside what, and the JSON of the giver's own items (Held.Adopt).
 func adopt(h, from *inventory.Held, before map[*inventory.Entry]bool) {
 	renamed := map[string]string{}
 	for _, e := range h.Inv {

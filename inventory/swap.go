@@ -28,8 +28,13 @@ type Give struct {
 // Trade swaps an offer between two players at once, as Pack Rat's party server does: a
 // gives give, b gives ask, both checked before anything moves, so a trade either happens
 // whole or not at all. An entry given whole goes with everything inside it; part of a
-// stack is split off (newUID names the new entry). What moves is unequipped and loose,
-// and stacks onto the same thing where it stacks.
+// stack is split off. What moves is unequipped and loose, and stacks onto the same thing
+// where it stacks.
+//
+// Uids are counted per character, so what a gives and what b gives are often both "i1":
+// each side's entries are taken out of its own inventory before anything arrives in
+// either, and whatever arrives is named by newUID (which must make uids neither party
+// has), so an arrival never shares a uid with what the receiver holds.
 func (c *Campaign) Trade(a, b *Party, give, ask Offer, newUID func() string) error {
 	if err := c.checkOffer(a, give); err != nil {
 		return err
@@ -37,12 +42,9 @@ func (c *Campaign) Trade(a, b *Party, give, ask Offer, newUID func() string) err
 	if err := c.checkOffer(b, ask); err != nil {
 		return err
 	}
-	for _, g := range give.Items {
-		c.transfer(a, b, g, newUID)
-	}
-	for _, g := range ask.Items {
-		c.transfer(b, a, g, newUID)
-	}
+	fromA, fromB := takeOut(a, give), takeOut(b, ask)
+	c.bringIn(b, fromA, newUID)
+	c.bringIn(a, fromB, newUID)
 	moveCoins(a, b, give.Coins)
 	moveCoins(b, a, ask.Coins)
 	return nil
@@ -74,42 +76,77 @@ func (c *Campaign) checkOffer(p *Party, o Offer) error {
 	return nil
 }
 
-func (c *Campaign) transfer(src, dst *Party, g Give, newUID func() string) {
-	e := find(src.Inv, g.UID)
-	if g.Qty < e.Qty {
-		e.Qty -= g.Qty
-		part := *e
-		part.UID, part.Qty, part.Parent, part.Compartment, part.Equipped = newUID(), g.Qty, "", "", false
-		part.Own, part.GM = maps.Clone(e.Own), maps.Clone(e.GM)
-		dst.Inv, _ = c.Add(dst.Inv, &part)
-		return
+// parcel is one given thing on its way: the entry (the part split off, for part of a
+// stack) and what was inside it, in inventory order, still under their giver's uids.
+type parcel struct {
+	e    *Entry
+	kids []*Entry
+}
+
+// takeOut takes what offer o lists out of p's inventory (checkOffer found it all there):
+// part of a stack is split off and the rest stays; an entry given whole leaves with
+// everything inside it.
+func takeOut(p *Party, o Offer) []parcel {
+	var out []parcel
+	for _, g := range o.Items {
+		e := find(p.Inv, g.UID)
+		if g.Qty < e.Qty {
+			e.Qty -= g.Qty
+			part := *e
+			part.Qty = g.Qty
+			part.Own, part.GM = maps.Clone(e.Own), maps.Clone(e.GM)
+			out = append(out, parcel{e: &part})
+			continue
+		}
+		kept, kids := takeWhole(p.Inv, e)
+		p.Inv = kept
+		out = append(out, parcel{e: e, kids: kids})
 	}
+	return out
+}
+
+// takeWhole splits inv into what stays and what goes with e: everything inside it,
+// however deep (found by the giver's uids, which are unique in inv).
+func takeWhole(inv []*Entry, e *Entry) (kept, kids []*Entry) {
 	moving := map[string]bool{e.UID: true}
 	for changed := true; changed; {
 		changed = false
-		for _, x := range src.Inv {
+		for _, x := range inv {
 			if !moving[x.UID] && moving[x.Parent] {
 				moving[x.UID], changed = true, true
 			}
 		}
 	}
-	kept := src.Inv[:0:0]
-	var kids []*Entry
-	for _, x := range src.Inv {
+	kept = inv[:0:0]
+	for _, x := range inv {
 		switch {
 		case !moving[x.UID]:
 			kept = append(kept, x)
 		case x != e:
-			x.Equipped = false
 			kids = append(kids, x)
 		}
 	}
-	src.Inv = kept
-	e.Parent, e.Compartment, e.Equipped = "", "", false
-	if len(kids) > 0 {
-		dst.Inv = append(append(dst.Inv, e), kids...)
-	} else {
-		dst.Inv, _ = c.Add(dst.Inv, e)
+	return kept, kids
+}
+
+// bringIn puts parcels into dst, each entry renamed by newUID (what is inside a
+// container keeps to it under its new uid), unequipped, and the given entry loose.
+func (c *Campaign) bringIn(dst *Party, parcels []parcel, newUID func() string) {
+	for _, pc := range parcels {
+		renamed := map[string]string{}
+		for _, x := range append([]*Entry{pc.e}, pc.kids...) {
+			n := newUID()
+			renamed[x.UID], x.UID, x.Equipped = n, n, false
+		}
+		for _, x := range pc.kids {
+			x.Parent = renamed[x.Parent]
+		}
+		pc.e.Parent, pc.e.Compartment = "", ""
+		if len(pc.kids) > 0 {
+			dst.Inv = append(append(dst.Inv, pc.e), pc.kids...)
+		} else {
+			dst.Inv, _ = c.Add(dst.Inv, pc.e)
+		}
 	}
 }
 
