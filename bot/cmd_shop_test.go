@@ -201,6 +201,105 @@ func TestTradeExpires(t *testing.T) {
 	})
 }
 
+// TestOldAcceptAnswersNoLaterOffer: an offer accepted, declined or expired is deleted,
+// and the next offer in the channel takes another id, so the Accept button left on the
+// old offer's message is refused, the offer is no longer open, and the later offer is
+// untouched, still open to its own Accept (the old button accepted it: both offers were
+// "1").
+func TestOldAcceptAnswersNoLaterOffer(t *testing.T) {
+	for _, end := range []string{"accepted", "declined", "expired"} {
+		t.Run(end, func(t *testing.T) {
+			m, users := shopTable(t, 2)
+			m.ok(gmUser, "item add", "item", "Dagger", "name", "C1")
+			first := m.offer(users[0], "to", "C1", "give_coins", "5 gp")
+			switch end {
+			case "accepted":
+				m.ok(users[1], "trade accept")
+			case "declined":
+				if err := m.answerTrade(tradeDeclineID, users[1], first.Buttons[1]); err != nil {
+					t.Fatal(err)
+				}
+			case "expired":
+				m.core.clock.(*schedule.ManualClock).Set(cmdTime.Add(tradeTTL + 1))
+				if err := m.answerTrade(tradeAcceptID, users[1], first.Buttons[0]); refusal.Of(err) != refusal.NotAllowed || !strings.Contains(err.Error(), "expired") {
+					t.Fatalf("a late accept: %v", err)
+				}
+			}
+			before := map[string]string{"C0": m.heldRows("C0"), "C1": m.heldRows("C1")}
+			second := m.offer(users[0], "to", "C1", "give_coins", "1 gp", "want", "Dagger")
+			if second.Buttons[0].CustomID == first.Buttons[0].CustomID {
+				t.Errorf("both offers' Accept is %q", first.Buttons[0].CustomID)
+			}
+			err := m.answerTrade(tradeAcceptID, users[1], first.Buttons[0])
+			if refusal.Of(err) != refusal.NotAllowed || !strings.Contains(err.Error(), "no longer open") {
+				t.Fatalf("the first offer's Accept: %v", err)
+			}
+			for name, rows := range before {
+				wantText(t, name+" after the old Accept", m.heldRows(name), rows)
+			}
+			if err := m.answerTrade(tradeAcceptID, users[1], second.Buttons[0]); err != nil {
+				t.Fatalf("the second offer's Accept: %v", err)
+			}
+			if got := m.heldRows("C0"); !strings.HasSuffix(got, "1 dagger") {
+				t.Errorf("C0 after the second offer: %s", got)
+			}
+		})
+	}
+}
+
+// TestOfferCountsOnFromAnOldPendingOffer: a campaign stored before offers were counted
+// in it (no tradeOffers) counts on from the offer pending in its channel, so the offer
+// that replaces it has an id of its own.
+func TestOfferCountsOnFromAnOldPendingOffer(t *testing.T) {
+	m, users := shopTable(t, 2)
+	m.offer(users[0], "to", "C1", "give_coins", "5 gp")
+	m.update(func(tx storage.Tx) error {
+		camp, err := tx.Campaign(m.ch)
+		if err != nil {
+			return err
+		}
+		o, err := tx.Trade(m.ch)
+		if err != nil {
+			return err
+		}
+		camp.TradeOffers, o.ID = 0, "3"
+		if err := tx.PutCampaign(camp); err != nil {
+			return err
+		}
+		return tx.PutTrade(o)
+	})
+	next := m.offer(users[0], "to", "C1", "give_coins", "1 gp")
+	wantText(t, "the next offer's Accept", next.Buttons[0].CustomID, tradeAcceptID.encode("4"))
+}
+
+// offer makes a trade offer as u, with options as name, value pairs, and returns its
+// row of buttons (Accept, Decline).
+func (m *cmdTable) offer(u User, opts ...string) Row {
+	m.t.Helper()
+	r := m.run(u, "trade offer", opts...)
+	if len(r.Components) == 0 || len(r.Components[0].Buttons) != 2 {
+		m.t.Fatalf("/trade offer %q: %+v", opts, r)
+	}
+	return r.Components[0]
+}
+
+// answerTrade presses an offer's button b of kind k (Accept or Decline) as u, and
+// returns its refusal, if any.
+func (m *cmdTable) answerTrade(k componentKind, u User, b Button) error {
+	m.t.Helper()
+	args, err := k.parse(b.CustomID)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	comp := Component{CustomID: b.CustomID, User: u, ChannelID: m.ch}
+	if k == tradeDeclineID {
+		_, err = m.core.tradeDecline(context.Background(), comp, args)
+	} else {
+		_, err = m.core.tradeAccept(context.Background(), comp, args)
+	}
+	return err
+}
+
 // TestTradeSwapsItemsWithTheSameUID: C0's Backpack and C1's Dagger are both the first
 // entry of their holdings ("i1"); a trade of one for the other hands each to the other
 // side, the Backpack with what is inside it and nothing else (C0 got both, and C1 was

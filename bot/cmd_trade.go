@@ -20,7 +20,9 @@ import (
 // not the entries found then, and Accept checks both sides' holdings again and swaps
 // them in one Update (inventory.Campaign.Trade), so a trade happens whole or not at all:
 // an offer expired, replaced, or whose items or coins are gone is refused with the
-// reason, and nothing moves. An accepted trade is recorded with Undo.
+// reason, and nothing moves. An offer's id, which its buttons name, is never used twice
+// in a campaign (nextOfferID), so the buttons left on an answered offer's message answer
+// no later one. An accepted trade is recorded with Undo.
 
 var (
 	tradeAcceptID  = componentKind{name: "trade:accept", arity: 1}
@@ -75,12 +77,10 @@ func (c *Core) cmdTradeOffer(ctx context.Context, cmd Command) (Response, error)
 			return err
 		}
 		o.ChannelID, o.CreatedAt, o.Expires = camp.ChannelID, c.Now(), c.Now().Add(tradeTTL)
-		o.ID = "1"
-		if prev, err := tx.Trade(camp.ChannelID); err == nil {
-			n, _ := strconv.Atoi(prev.ID)
-			o.ID = strconv.Itoa(n + 1)
-		}
 		if _, err := c.tradeParties(t, o, true); err != nil {
+			return err
+		}
+		if o.ID, err = nextOfferID(tx, camp); err != nil {
 			return err
 		}
 		if err := tx.PutTrade(o); err != nil {
@@ -97,6 +97,25 @@ func (c *Core) cmdTradeOffer(ctx context.Context, cmd Command) (Response, error)
 		return nil
 	})
 	return resp, err
+}
+
+// nextOfferID numbers a new offer in camp's channel, counting it in the campaign
+// (storage.Campaign.TradeOffers). An answered offer is deleted, so a number counted from
+// the stored offer alone came round again ("1" after every answer), and the Accept of an
+// old message answered the offer made since. A campaign from before the count counts on
+// from its pending offer, so the offer that replaces it takes another id.
+func nextOfferID(tx storage.Tx, camp *storage.Campaign) (string, error) {
+	n := camp.TradeOffers
+	if prev, err := tx.Trade(camp.ChannelID); err == nil {
+		if id, err := strconv.ParseInt(prev.ID, 10, 64); err == nil {
+			n = max(n, id)
+		}
+	}
+	camp.TradeOffers = n + 1
+	if err := tx.PutCampaign(camp); err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(camp.TradeOffers, 10), nil
 }
 
 // offerOf reads the offer's options into a record.
@@ -230,7 +249,7 @@ func (c *Core) tradeDecline(ctx context.Context, comp Component, args []string) 
 func pendingTrade(tx storage.Tx, comp Component, id string) (*storage.TradeRecord, error) {
 	o, err := tx.Trade(comp.ChannelID)
 	if storage.KindOf(err) == storage.NotFound || err == nil && o.ID != id {
-		return nil, refusal.New(refusal.NotAllowed, "this offer is no longer open: it was answered, or another offer replaced it")
+		return nil, refusal.New(refusal.NotAllowed, "this offer is no longer open: it was answered, it expired, or another offer replaced it")
 	}
 	return o, err
 }

@@ -52,7 +52,8 @@ type ShopListing struct {
 // there.
 type TradeRecord struct {
 	ChannelID string `json:"channelId"`
-	// ID tells this offer from a later one in the same channel: the buttons name it.
+	// ID tells this offer from every other in the same channel (Campaign.TradeOffers
+	// counts them): the buttons name it.
 	ID       string      `json:"id"`
 	From     string      `json:"from"` // card names
 	To       string      `json:"to"`

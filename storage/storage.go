@@ -180,6 +180,11 @@ type Campaign struct {
 	// RulesMessages is where inventory rules' messages to a player go: "" (the channel)
 	// or RulesMessagesDM (a direct message); /campaign set rules-messages sets it.
 	RulesMessages string `json:"rulesMessages,omitempty"`
+	// TradeOffers counts the trade offers made in the channel (bot's /trade offer): an
+	// offer's id is its number, and its buttons name it, so the buttons of an offer
+	// answered and deleted never answer a later one. A campaign written before it was
+	// kept has 0, and counts on from its pending offer's id.
+	TradeOffers int64 `json:"tradeOffers,omitempty"`
 }
 
 // RulesMessagesDM is Campaign.RulesMessages for messages sent to the player directly.

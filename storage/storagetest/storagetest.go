@@ -197,7 +197,7 @@ func testRulesets(t *testing.T, s storage.Store) {
 func testCampaigns(t *testing.T, s storage.Store) {
 	c1 := &storage.Campaign{ChannelID: "c1", GuildID: "g", Ruleset: sheet.RulesetRef{ID: "lowvell", Version: 2},
 		System: "dnd5e", Layers: []string{"a"}, GMs: []storage.GM{{Kind: "user", ID: "u1"}, {Kind: "webhook", ID: "w"}},
-		CreatedBy: "u1", CreatedAt: When, TimeZone: "Europe/Paris"}
+		CreatedBy: "u1", CreatedAt: When, TimeZone: "Europe/Paris", TradeOffers: 7}
 	c2 := &storage.Campaign{ChannelID: "c2", Ruleset: sheet.RulesetRef{ID: "x", Version: 1}, GMs: []storage.GM{}, CreatedBy: "u2", CreatedAt: When}
 	update(t, s, func(tx storage.Tx) error {
 		_, err := tx.Campaign("c1")
