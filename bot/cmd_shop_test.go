@@ -169,6 +169,69 @@ func TestShopRefusals(t *testing.T) {
 	}
 }
 
+// TestCoinsAddRefusesAPursePastItsLimit: /coins add that would take a purse past what
+// it is read back with is refused bad-amount, saying the limit, and the purse stays as
+// it was and usable; an add up to the limit itself is accepted, and the purse still
+// reads back.
+func TestCoinsAddRefusesAPursePastItsLimit(t *testing.T) {
+	m, _ := shopTable(t, 1)
+	ctx := context.Background()
+	add := func(amount string) error {
+		_, err := coinsHandler("add")(m.core, ctx, Command{Name: "coins add", User: gmUser, ChannelID: m.ch,
+			Options: []Option{{Name: "amount", Value: amount}, {Name: "name", Value: "C0"}}})
+		return err
+	}
+	err := add("10000000000 gp")
+	if refusal.Of(err) != refusal.BadAmount || !strings.Contains(err.Error(), "up to 10,000,000,000 gp") {
+		t.Errorf("10,000,000,000 gp onto 60 gp: %v, want bad-amount saying the purse's limit", err)
+	}
+	if got := m.gameRecord("C0").Inventory.Purse; fmt.Sprint(got) != fmt.Sprint(map[string]int64{"gp": 60}) {
+		t.Errorf("the refused add changed the purse: %v", got)
+	}
+	if r := m.run(gmUser, "coins remove", "amount", "1 gp", "name", "C0"); r.Ephemeral {
+		t.Errorf("the purse after the refused add: %q", r.Content)
+	}
+	if err := add("9999999941 gp"); err != nil {
+		t.Fatalf("an add up to the limit: %v", err)
+	}
+	if got := m.gameRecord("C0").Inventory.Purse; fmt.Sprint(got) != fmt.Sprint(map[string]int64{"gp": 10000000000}) {
+		t.Errorf("the purse at its limit: %v", got)
+	}
+	if r := m.run(gmUser, "inventory", "name", "C0"); strings.Contains(r.Content, "does not fit") || len(r.Embeds) == 0 {
+		t.Errorf("/inventory of a purse at its limit: %+v", r)
+	}
+	if err := add("1 gp"); refusal.Of(err) != refusal.BadAmount {
+		t.Errorf("1 gp onto a purse at its limit: %v, want bad-amount", err)
+	}
+}
+
+// TestTradeRefusesCoinsPastThePurseLimit: a trade whose coins would take the
+// receiver's purse past its limit is refused bad-amount when accepted, and neither
+// purse changes.
+func TestTradeRefusesCoinsPastThePurseLimit(t *testing.T) {
+	m, users := shopTable(t, 2)
+	m.ok(gmUser, "coins add", "amount", "9999999940 gp", "name", "C1")
+	r := m.core.OnCommand(context.Background(), Command{Name: "trade offer", User: users[0], ChannelID: m.ch,
+		Options: []Option{{Name: "to", Value: "C1"}, {Name: "give_coins", Value: "1 gp"}}})
+	if len(r.Components) == 0 {
+		t.Fatalf("/trade offer: %+v", r)
+	}
+	accept := r.Components[0].Buttons[0]
+	args, err := tradeAcceptID.parse(accept.CustomID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.core.tradeAccept(context.Background(), Component{CustomID: accept.CustomID, User: users[1], ChannelID: m.ch}, args)
+	if refusal.Of(err) != refusal.BadAmount {
+		t.Errorf("1 gp into a purse at its limit: %v, want bad-amount", err)
+	}
+	for name, gp := range map[string]int64{"C0": 60, "C1": 10000000000} {
+		if rec := m.gameRecord(name); fmt.Sprint(rec.Inventory.Purse) != fmt.Sprint(map[string]int64{"gp": gp}) {
+			t.Errorf("%s after the refused trade: %v", name, rec.Inventory.Purse)
+		}
+	}
+}
+
 // TestTradeExpires: an offer answered after it expired is refused, nothing moves, and
 // the offer is gone.
 func TestTradeExpires(t *testing.T) {

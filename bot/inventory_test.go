@@ -126,6 +126,29 @@ func TestInventoryTags(t *testing.T) {
 	}
 }
 
+// TestMoneyTagsRefuseAPursePastItsLimit: a receive, or a pay to= a character, that
+// would take a purse past what it is read back with is refused bad-amount, all or
+// nothing (the payer keeps the coins), and both purses go on being used.
+func TestMoneyTagsRefuseAPursePastItsLimit(t *testing.T) {
+	m := newMsgTable(t, "low-vell")
+	m.card(ana.ID, "Mira", nil)
+	m.card(bo.ID, "Bram", nil)
+	_, acts := m.say(gmUser, `[inventory: action="receive" amount="5 crowns" who="Mira"] [inventory: action="receive" amount="10000000000 crowns" who="Bram"]`)
+	wantOutcomes(t, "up to the limit", acts, "", "")
+	mira, bram := m.holdings("Mira"), m.holdings("Bram")
+	_, acts = m.say(gmUser, `[inventory: action="receive" amount="10000000000 crowns" who="Mira"] [inventory: action="pay" amount="1 crown" who="Mira" to="Bram"] `+
+		`[inventory: action="earn" count="1" item="crown" who="Bram"]`)
+	wantOutcomes(t, "past the limit", acts, refusal.BadAmount, refusal.BadAmount, refusal.BadAmount)
+	if got := m.holdings("Mira"); got != mira {
+		t.Errorf("the refused tags changed Mira's holdings: %s, were %s", got, mira)
+	}
+	if got := m.holdings("Bram"); got != bram {
+		t.Errorf("the refused tags changed Bram's holdings: %s, were %s", got, bram)
+	}
+	_, acts = m.say(gmUser, `[inventory: action="pay" amount="1 crown" who="Bram" to="Mira"] [inventory: action="pay" amount="1 crown" who="Mira" to="Bram"]`)
+	wantOutcomes(t, "after the refusals", acts, "", "")
+}
+
 // TestInventoryBinding: Low Vell binds charms up to the sheet's charm limit (a blocking
 // limit); binding past it is refused limit, and a state the system has not is
 // unknown-state.

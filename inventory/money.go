@@ -63,13 +63,41 @@ func (m *Money) PurseOf(coins map[string]int64) (Purse, error) {
 		if i < 0 {
 			return nil, refusal.New(refusal.BadAmount, "%q is not a coin of this system", k)
 		}
-		if n < 0 || n > maxMoney/m.Coins[i].Value {
+		if !m.coinFits(i, n) {
 			return nil, refusal.New(refusal.BadAmount, "%d %s is out of bounds", n, k)
 		}
 		p[i] = n
 	}
 	return p, nil
 }
+
+// PurseFits refuses, bad-amount, a purse holding more of a coin than PurseOf reads
+// back (or fewer than none). One amount is bounded when it is read (ParseAmount), but
+// a purse is the sum of every amount it was given: Keep asks this of every purse it
+// writes, so an addition that would take one past the bound is refused whole rather
+// than stored where Restore then refuses the character's whole inventory.
+func (m *Money) PurseFits(p Purse) error {
+	for i, n := range p {
+		if m.coinFits(i, n) {
+			continue
+		}
+		key, limit, count := m.Coins[i].Key, m.coinLimit(i), strconv.FormatInt(n, 10)
+		if n > 0 {
+			count = group(n)
+		}
+		e := refusal.New(refusal.BadAmount, "a purse holds 0 up to %s %s, this would be %s %s", group(limit), key, count, key)
+		e.Bounds = "0.." + strconv.FormatInt(limit, 10)
+		return e
+	}
+	return nil
+}
+
+// coinFits reports whether a purse may hold n of coin i: none up to what is worth
+// maxMoney of the smallest coin.
+func (m *Money) coinFits(i int, n int64) bool { return n >= 0 && n <= m.coinLimit(i) }
+
+// coinLimit is the most of coin i a purse holds.
+func (m *Money) coinLimit(i int) int64 { return maxMoney / m.Coins[i].Value }
 
 // Map returns the purse by coin key, leaving out coins it has none of.
 func (m *Money) Map(p Purse) map[string]int64 {

@@ -348,7 +348,8 @@ func (c *Campaign) parseOwn(data []byte) (*Item, strictjson.Problems) {
 
 // Keep writes holdings in play back into their stored shape. An entry whose item is
 // neither the catalog's nor recorded with Own or Adopt cannot be written, and is
-// refused not-ruleset-item; more entries than MaxHeld are refused too-many (RowsFit).
+// refused not-ruleset-item; more entries than MaxHeld are refused too-many (RowsFit);
+// a purse past what Restore reads back is refused bad-amount (Money.PurseFits).
 func (c *Campaign) Keep(h *Held) (*Stored, error) { return c.KeepOver(nil, h) }
 
 // KeepOver is Keep of holdings that were prev (restored from it, or kept into it),
@@ -361,7 +362,10 @@ func (c *Campaign) KeepOver(prev *Stored, h *Held) (*Stored, error) {
 	if err := RowsFit(int64(len(h.Inv))); err != nil {
 		return nil, err
 	}
-	st := c.keptBare(h)
+	st, err := c.keptBare(h)
+	if err != nil {
+		return nil, err
+	}
 	if len(h.Inv) == 0 {
 		return st, nil
 	}
@@ -406,13 +410,18 @@ func (c *Campaign) storedEntry(h *Held, e *Entry) (StoredEntry, error) {
 }
 
 // keptBare is holdings h kept without their entries: the uid counter, what rules
-// left and the purse.
-func (c *Campaign) keptBare(h *Held) *Stored {
-	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: c.System.Money().Map(h.Purse)}
+// left and the purse. Every keep passes here, so this is where a purse that would not
+// restore is refused (Money.PurseFits), whichever addition took it there.
+func (c *Campaign) keptBare(h *Held) (*Stored, error) {
+	m := c.System.Money()
+	if err := m.PurseFits(h.Purse); err != nil {
+		return nil, err
+	}
+	st := &Stored{Next: h.next, Rules: h.rules.clone(), Purse: m.Map(h.Purse)}
 	if len(st.Purse) == 0 {
 		st.Purse = nil
 	}
-	return st
+	return st, nil
 }
 
 // keptAs reports whether se is what Keep writes for entry e (a NaN fill never is).

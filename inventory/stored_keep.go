@@ -53,7 +53,9 @@ func (c *Campaign) keepSpan(prev *Stored, h *Held, reuse bool, same, tail int) (
 	if !diffStaysWithin(gone, mid, have[len(have)-tail:]) {
 		return c.keepThenDiff(prev, h)
 	}
-	st = c.keptBare(h)
+	if st, err = c.keptBare(h); err != nil {
+		return nil, nil, nil, err
+	}
 	// The change reads what was there before the new holdings are written over it.
 	before, after = diffWithin(prev, st, gone, mid, same)
 	st.Items = spliced(have, same, tail, mid, reuse)

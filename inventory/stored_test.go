@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"sheetkeeper/refusal"
 	"sheetkeeper/strictjson"
 )
 
@@ -348,5 +349,53 @@ func TestRestoreHintsFromOtherHoldings(t *testing.T) {
 	}
 	if _, ps := c.Restore(of("lr-ring", "lr-nothing")); len(ps) == 0 {
 		t.Fatal("an id the catalog has not was restored")
+	}
+}
+
+// TestKeepRefusesAPursePastWhatRestores: every keep holds a purse to what Restore reads
+// back. At its bound a purse keeps and restores; one coin past it, however it got
+// there (a sale paid in change, coins handed over), is refused bad-amount by Keep,
+// KeepOver, KeepChange and KeepEntry alike, saying the purse's limit, and nothing is
+// kept: the holdings stored before still restore.
+func TestKeepRefusesAPursePastWhatRestores(t *testing.T) {
+	c := campaign(t)
+	m := c.System.Money()
+	h := heldOf(t, c)
+	sp := m.coinIndex("sp")
+	limit := m.coinLimit(sp)
+	h.Purse[sp] = limit
+	full, err := c.Keep(h)
+	if err != nil {
+		t.Fatalf("a purse at its bound: %v", err)
+	}
+	if _, ps := c.Restore(full); len(ps) > 0 {
+		t.Fatalf("a purse at its bound does not restore: %v", ps)
+	}
+	for _, over := range []struct {
+		how   string
+		purse Purse
+	}{
+		{"a sale's pay", m.Receive(h.Purse, m.Coins[sp].Value)},
+		{"coins handed over", Purse{h.Purse[0], limit + 1, h.Purse[2]}},
+		{"a corrupt count", Purse{h.Purse[0], -1, h.Purse[2]}},
+	} {
+		h.Purse = over.purse
+		for _, keep := range []struct {
+			name string
+			run  func() error
+		}{
+			{"Keep", func() error { _, err := c.Keep(h); return err }},
+			{"KeepOver", func() error { _, err := c.KeepOver(full, h); return err }},
+			{"KeepChange", func() error { _, _, _, err := c.KeepChange(full, h, false); return err }},
+			{"KeepEntry", func() error { _, _, _, err := c.KeepEntry(full, h, false, nil); return err }},
+		} {
+			err := keep.run()
+			if refusal.Of(err) != refusal.BadAmount || !strings.Contains(err.Error(), group(limit)+" sp") {
+				t.Errorf("%s, then %s: %v, want bad-amount naming the limit of %s sp", over.how, keep.name, err, group(limit))
+			}
+		}
+	}
+	if _, ps := c.Restore(full); len(ps) > 0 {
+		t.Errorf("the holdings kept before no longer restore: %v", ps)
 	}
 }
