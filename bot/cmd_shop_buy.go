@@ -51,7 +51,7 @@ func (c *Core) cmdSell(ctx context.Context, cmd Command) (Response, error) {
 		return Response{}, err
 	}
 	return c.trade(ctx, cmd, func(m *market, rec *storage.CardRecord, h *inventory.Held) (string, error) {
-		return m.sell(rec, h, cmd.Get("item"), qty)
+		return m.sell(rec, h, cmd.Get("item"), qty, isGM(m.t.camp, cmd.User))
 	})
 }
 
@@ -171,11 +171,20 @@ func (m *market) buy(rec *storage.CardRecord, h *inventory.Held, item string, lo
 		money.Format(p.Paid), purseWords(money, h.Purse)), nil
 }
 
-// sell sells qty of the item names (the character's, by FindEntry) to the shop.
-func (m *market) sell(rec *storage.CardRecord, h *inventory.Held, item string, qty int64) (string, error) {
+// sell sells qty of the item names (the character's, by FindEntry) to the shop. A sale
+// lets the item go as a give does, so unless a GM sells it (gm: the GM's override, as a
+// GM's /item is) what the character cannot let go of (heldFast: a cursed binding, a
+// state the GM set) is refused locked, in the entry or anything inside it — before
+// "take them out first", since that could not be done either.
+func (m *market) sell(rec *storage.CardRecord, h *inventory.Held, item string, qty int64, gm bool) (string, error) {
 	e, err := m.ic.FindEntry(h.Inv, strings.TrimSpace(item))
 	if err != nil {
 		return "", refusal.New(refusal.Of(err), "%s cannot sell %s: %s", rec.Card.Name, strings.TrimSpace(item), plain(err))
+	}
+	if !gm {
+		if err := heldFast(m.ic, append([]*inventory.Entry{e}, inside(h.Inv, e.UID)...)); err != nil {
+			return "", refusal.New(refusal.Of(err), "%s cannot sell %s: %s", rec.Card.Name, m.ic.Now(e).Name, plain(err))
+		}
 	}
 	for _, o := range h.Inv {
 		if o.Parent == e.UID {

@@ -232,6 +232,66 @@ func TestTradeRefusesCoinsPastThePurseLimit(t *testing.T) {
 	}
 }
 
+// TestSellRefusesALockedItem: a player cannot sell away what they cannot let go of —
+// a bound cursed ring is refused locked, as a remove of it is, and stays held — while
+// the GM, who alone ends it, can sell it for them.
+func TestSellRefusesALockedItem(t *testing.T) {
+	m := fenlightTable(t)
+	m.card(ana.ID, "Wren", nil)
+	if _, err := itemAs(m, gmUser, "add", "name", "Wren", "item", "Hollow Ring"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := itemAs(m, ana, "state", "item", "Hollow Ring", "key", "bound", "state", "on"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := itemAs(m, ana, "remove", "item", "Hollow Ring"); refusal.Of(err) != refusal.Locked {
+		t.Fatalf("remove: %v, want locked", err)
+	}
+	ctx := context.Background()
+	if _, err := m.core.cmdShopOpen(ctx, Command{Name: "shop open", User: gmUser, ChannelID: m.ch}); err != nil {
+		t.Fatal(err)
+	}
+	sell := func(u User, opts ...Option) error {
+		_, err := m.core.cmdSell(ctx, Command{Name: "sell", User: u, ChannelID: m.ch, Options: append([]Option{{Name: "item", Value: "Hollow Ring"}}, opts...)})
+		return err
+	}
+	if err := sell(ana); refusal.Of(err) != refusal.Locked {
+		t.Errorf("selling the bound cursed ring: %v, want locked", err)
+	}
+	if got := m.holdings("Wren"); !strings.Contains(got, "hollow-ring") {
+		t.Fatalf("Wren sold her cursed ring away: holds %s", got)
+	}
+	if err := sell(gmUser, Option{Name: "name", Value: "Wren"}); err != nil {
+		t.Errorf("the GM selling it for her: %v", err)
+	}
+	if got := m.holdings("Wren"); strings.Contains(got, "hollow-ring") {
+		t.Errorf("the GM's sale left the ring: holds %s", got)
+	}
+}
+
+// TestSellRefusesAContainerHoldingALockedItem: a container with something inside that
+// the player cannot let go of (a state the GM set) is refused locked when sold, as when
+// given — not "take them out first", which could not be done either.
+func TestSellRefusesAContainerHoldingALockedItem(t *testing.T) {
+	m, users := shopTable(t, 2)
+	m.ok(gmUser, "item state", "item", "Rations (1 day)", "key", "identified", "state", "on", "name", "C0")
+	held := func() string { inv := m.gameRecord("C0").Inventory; return fmt.Sprint(inv.Items, inv.Purse) }
+	before := held()
+	ctx := context.Background()
+	_, err := itemHandler("give")(m.core, ctx, Command{Name: "item give", User: users[0], ChannelID: m.ch,
+		Options: []Option{{Name: "item", Value: "Backpack"}, {Name: "to", Value: "C1"}}})
+	if refusal.Of(err) != refusal.Locked {
+		t.Fatalf("giving the Backpack holding the GM's Rations: %v, want locked", err)
+	}
+	_, err = m.core.cmdSell(ctx, Command{Name: "sell", User: users[0], ChannelID: m.ch, Options: []Option{{Name: "item", Value: "Backpack"}}})
+	if refusal.Of(err) != refusal.Locked {
+		t.Errorf("selling the Backpack holding the GM's Rations: %v, want locked", err)
+	}
+	if got := held(); got != before {
+		t.Errorf("the refused sale changed C0's holdings: %s, were %s", got, before)
+	}
+}
+
 // TestTradeExpires: an offer answered after it expired is refused, nothing moves, and
 // the offer is gone.
 func TestTradeExpires(t *testing.T) {
