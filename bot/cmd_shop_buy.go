@@ -160,12 +160,15 @@ func (m *market) buy(rec *storage.CardRecord, h *inventory.Held, item string, lo
 		return "", refusal.New(refusal.Of(err), "%s cannot buy: %s", rec.Card.Name, plain(err))
 	}
 	name := m.itemName(i)
-	p, err := m.ic.Buy(m.shop, i, lots, h.Purse, h.NewUID())
+	// The entry is named as its rows are made (putRows), as an add's are.
+	p, err := m.ic.Buy(m.shop, i, lots, h.Purse, "")
+	if err == nil {
+		err = putRows(m.ic, h, p.Entry)
+	}
 	if err != nil {
 		return "", refusal.New(refusal.Of(err), "%s cannot buy %d %s: %s", rec.Card.Name, lots, name, plain(err))
 	}
 	h.Purse = p.Purse
-	h.Inv, _ = m.ic.Add(h.Inv, p.Entry)
 	money := m.ic.System.Money()
 	return fmt.Sprintf("%s buys %d %s from %s for %s; the purse holds %s.", rec.Card.Name, lots, name, m.rec.Name,
 		money.Format(p.Paid), purseWords(money, h.Purse)), nil

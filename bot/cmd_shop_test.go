@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -289,6 +290,147 @@ func TestSellRefusesAContainerHoldingALockedItem(t *testing.T) {
 	}
 	if got := held(); got != before {
 		t.Errorf("the refused sale changed C0's holdings: %s, were %s", got, before)
+	}
+}
+
+// storedJSON is a game card's stored holdings as JSON.
+func (m *cmdTable) storedJSON(name string) string {
+	m.t.Helper()
+	data, err := json.Marshal(m.gameRecord(name).Inventory)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return string(data)
+}
+
+// undo presses the Undo button of a command's reply as the GM.
+func (m *cmdTable) undo(r Response) {
+	m.t.Helper()
+	if len(r.Components) == 0 {
+		m.t.Fatalf("no Undo button on %+v", r)
+	}
+	undo := r.Components[0].Buttons[0]
+	if got := m.core.OnComponent(context.Background(), Component{CustomID: undo.CustomID, User: gmUser, ChannelID: m.ch}); !strings.Contains(got.Content, "Undone") {
+		m.t.Fatalf("undo: %+v", got)
+	}
+}
+
+// TestBuyMakesTheRowsAnAddMakes: three backpacks bought are three rows of one, the
+// very rows three added make (a bag never shares a row), and Undo of the purchase puts
+// back the holdings, the purse and the stock exactly.
+func TestBuyMakesTheRowsAnAddMakes(t *testing.T) {
+	m, users := shopTable(t, 2)
+	m.ok(gmUser, "coins add", "amount", "100 gp", "name", "C1")
+	m.ok(gmUser, "shop stock", "item", "Backpack", "count", "3", "price", "2 gp")
+	before, items := m.storedJSON("C1"), len(m.gameRecord("C1").Inventory.Items)
+	shop := func() string { data, _ := json.Marshal(m.shop()); return string(data) }
+	stocked := shop()
+	r := m.run(users[1], "buy", "item", "Backpack", "count", "3")
+	if r.Ephemeral {
+		t.Fatalf("/buy: %q", r.Content)
+	}
+	bought := m.gameRecord("C1").Inventory.Items[items:]
+	if len(bought) != 3 {
+		t.Fatalf("3 backpacks bought make %d rows, want 3: %+v", len(bought), bought)
+	}
+	m.undo(r)
+	if got := m.storedJSON("C1"); got != before {
+		t.Errorf("C1 after Undo of the purchase:\n%s\nwant\n%s", got, before)
+	}
+	if got := shop(); got != stocked {
+		t.Errorf("the shop after Undo of the purchase:\n%s\nwant\n%s", got, stocked)
+	}
+	m.ok(gmUser, "item add", "item", "Backpack", "count", "3", "name", "C1")
+	added := m.gameRecord("C1").Inventory.Items[items:]
+	if b, a := fmt.Sprint(bought), fmt.Sprint(added); b != a {
+		t.Errorf("3 backpacks bought make rows %s, added %s", b, a)
+	}
+}
+
+// TestBuyKeepsToTheStackLimit: 25 Eel Jerky (a stack of at most 10) bought are rows of
+// 10, 10 and 5, the very rows 25 added make; Undo of the purchase puts back the
+// holdings, the purse and the stock exactly.
+func TestBuyKeepsToTheStackLimit(t *testing.T) {
+	m := fenlightTable(t)
+	m.card(ana.ID, "Wren", nil)
+	ctx := context.Background()
+	gm := func(run CommandFunc, name string, opts ...string) {
+		t.Helper()
+		cmd := Command{Name: name, User: gmUser, ChannelID: m.ch}
+		for i := 0; i+1 < len(opts); i += 2 {
+			cmd.Options = append(cmd.Options, Option{Name: opts[i], Value: opts[i+1]})
+		}
+		if _, err := run(m.core, ctx, cmd); err != nil {
+			t.Fatalf("/%s %q: %v", name, opts, err)
+		}
+	}
+	gm((*Core).cmdShopOpen, "shop open")
+	gm((*Core).cmdShopStock, "shop stock", "item", "Eel Jerky", "count", "25")
+	gm(coinsHandler("add"), "coins add", "amount", "60 reeds", "name", "Wren")
+	before := m.holdings("Wren")
+	stock := func() int64 {
+		var n int64
+		if err := m.store.View(ctx, func(tx storage.Tx) error {
+			s, err := tx.Shop(m.ch)
+			if err == nil {
+				n = *s.Listings[0].Stock
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	r, err := m.core.cmdBuy(ctx, Command{Name: "buy", User: ana, ChannelID: m.ch, Options: []Option{{Name: "item", Value: "Eel Jerky"}, {Name: "count", Value: "25"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bought, _, _ := strings.Cut(m.holdings("Wren"), `],`)
+	if want := `{"items":[{"uid":"i1","id":"pack/eel-jerky","qty":10},{"uid":"i2","id":"pack/eel-jerky","qty":10},{"uid":"i3","id":"pack/eel-jerky","qty":5}`; bought != want {
+		t.Errorf("25 Eel Jerky bought, a stack of at most 10, make %s, want %s", bought, want)
+	}
+	undo := r.Components[0].Buttons[0]
+	if got := m.core.OnComponent(ctx, Component{CustomID: undo.CustomID, User: gmUser, ChannelID: m.ch}); !strings.Contains(got.Content, "Undone") {
+		t.Fatalf("undo: %+v", got)
+	}
+	if got := m.holdings("Wren"); got != before {
+		t.Errorf("Wren after Undo of the purchase: %s, want %s", got, before)
+	}
+	if n := stock(); n != 25 {
+		t.Errorf("the stock after Undo of the purchase: %d, want 25", n)
+	}
+	if _, err := itemAs(m, gmUser, "add", "name", "Wren", "item", "Eel Jerky", "count", "25"); err != nil {
+		t.Fatal(err)
+	}
+	if added, _, _ := strings.Cut(m.holdings("Wren"), `],`); added != bought {
+		t.Errorf("25 Eel Jerky added make %s, bought %s", added, bought)
+	}
+}
+
+// TestBuyRefusesMoreRowsThanAnInventoryHolds: a purchase that would make more rows
+// than an inventory holds is refused too-many, and neither the stock nor the purse
+// changes — by /buy, and by a buy tag, where the next tag of the message still finds
+// the stock as it was.
+func TestBuyRefusesMoreRowsThanAnInventoryHolds(t *testing.T) {
+	m, users := shopTable(t, 2)
+	m.ok(gmUser, "shop stock", "item", "Backpack", "count", "2001", "price", "1 cp")
+	before, stocked := m.storedJSON("C1"), *m.shop().Listings[1].Stock
+	_, err := m.core.cmdBuy(context.Background(), Command{Name: "buy", User: users[1], ChannelID: m.ch,
+		Options: []Option{{Name: "item", Value: "Backpack"}, {Name: "count", Value: "2001"}}})
+	if refusal.Of(err) != refusal.TooMany {
+		t.Errorf("2001 backpacks bought: %v, want too-many", err)
+	}
+	if got := m.storedJSON("C1"); got != before {
+		t.Errorf("the refused purchase changed C1's holdings: %s, were %s", got, before)
+	}
+	if got := *m.shop().Listings[1].Stock; got != stocked {
+		t.Errorf("the refused purchase changed the stock: %d, was %d", got, stocked)
+	}
+	acts := m.core.OnMessage(context.Background(), Message{ID: "m1", ChannelID: m.ch, Author: gmUser,
+		Content: `[inventory: action="buy" item="Backpack" count="2001" who="C1"] [inventory: action="buy" item="Backpack" who="C1"]`})
+	wantOutcomes(t, "the buy tags", acts, refusal.TooMany, "")
+	if got := *m.shop().Listings[1].Stock; got != stocked-1 {
+		t.Errorf("the stock after a refused and a bought backpack: %d, want %d", got, stocked-1)
 	}
 }
 

@@ -439,6 +439,7 @@ func (it *invTag) buyFromShop(rec *storage.CardRecord, h *inventory.Held) error 
 	before := t.market.state()
 	said, err := t.market.buy(rec, h, it.attr("item"), it.count())
 	if err != nil {
+		t.market = nil // the shop may have sold before the holdings refused the rows: read it afresh
 		return err
 	}
 	it.bought = &sheet.Change{Card: t.market.rec.Name, Path: pathShop, Before: before, After: t.market.state()}

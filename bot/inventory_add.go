@@ -51,19 +51,29 @@ func (it *invTag) put(h *inventory.Held, a added, n int64) error {
 			return err
 		}
 	}
-	e := it.c.NewEntry("", a.item, n)
-	if !it.c.Stacks(e) {
+	return putRows(it.c, h, it.c.NewEntry("", a.item, n))
+}
+
+// putRows puts e, a new entry of any count not yet named, into h in the rows an add
+// makes, for an add and a purchase alike: a thing that never shares a row is a row
+// each; what stacks goes onto the stacks there are (Campaign.Add) and the rest into
+// rows of its own, each at most the item's stack. Campaign.Add leaves that split to
+// its caller, and one split for both is why three bags bought are three bags, as three
+// added are, not one row of three. Rows past MaxHeld are refused too-many.
+func putRows(c *inventory.Campaign, h *inventory.Held, e *inventory.Entry) error {
+	n := e.Qty
+	if !c.Stacks(e) {
 		// A thing that never shares a row (a sword, a bag) is a row of its own each.
 		if err := inventory.RowsFit(int64(len(h.Inv)) + n); err != nil {
 			return err // before making them: Keep would refuse them too
 		}
 		for range n {
-			h.Inv = append(h.Inv, it.c.NewEntry(h.NewUID(), a.item, 1))
+			h.Inv = append(h.Inv, c.NewEntry(h.NewUID(), e.Item, 1))
 		}
-	} else if inv, at := it.c.Add(h.Inv, e); at == e {
+	} else if inv, at := c.Add(h.Inv, e); at == e {
 		// What the stacks there were could not take starts rows of its own, each at most
-		// the item's stack (Campaign.Add leaves the split to the caller).
-		limit, rest := it.c.StackLimit(e), e.Qty
+		// the item's stack.
+		limit, rest := c.StackLimit(e), e.Qty
 		if limit > 0 {
 			if err := inventory.RowsFit(int64(len(inv)) + (rest-1)/limit); err != nil {
 				return err
@@ -73,7 +83,7 @@ func (it *invTag) put(h *inventory.Held, a added, n int64) error {
 		if limit > 0 && rest > limit {
 			e.Qty, rest = limit, rest-limit
 			for rest > 0 {
-				h.Inv = append(h.Inv, it.c.NewEntry(h.NewUID(), a.item, min(rest, limit)))
+				h.Inv = append(h.Inv, c.NewEntry(h.NewUID(), e.Item, min(rest, limit)))
 				rest -= limit
 			}
 		}
