@@ -99,11 +99,12 @@ func (c *Core) cmdTradeOffer(ctx context.Context, cmd Command) (Response, error)
 	return resp, err
 }
 
-// nextOfferID numbers a new offer in camp's channel, counting it in the campaign
-// (storage.Campaign.TradeOffers). An answered offer is deleted, so a number counted from
-// the stored offer alone came round again ("1" after every answer), and the Accept of an
-// old message answered the offer made since. A campaign from before the count counts on
-// from its pending offer, so the offer that replaces it takes another id.
+// nextOfferID names a new offer in camp's channel: its number, counted in the campaign
+// (storage.Campaign.TradeOffers), and the campaign's creation time. An answered offer is
+// deleted, so a number counted from the stored offer alone came round again ("1" after
+// every answer), and the Accept of an old message answered the offer made since; the
+// time keeps a later campaign here, whose count starts again, from reusing a name. A
+// campaign from before the count counts on from its pending offer.
 func nextOfferID(tx storage.Tx, camp *storage.Campaign) (string, error) {
 	n := camp.TradeOffers
 	if prev, err := tx.Trade(camp.ChannelID); err == nil {
@@ -115,7 +116,7 @@ func nextOfferID(tx storage.Tx, camp *storage.Campaign) (string, error) {
 	if err := tx.PutCampaign(camp); err != nil {
 		return "", err
 	}
-	return strconv.FormatInt(camp.TradeOffers, 10), nil
+	return strconv.FormatInt(camp.TradeOffers, 10) + "-" + strconv.FormatInt(camp.CreatedAt.UnixNano(), 36), nil
 }
 
 // offerOf reads the offer's options into a record.

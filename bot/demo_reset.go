@@ -133,9 +133,9 @@ func (c *Core) demoKeepClick(ctx context.Context, comp Component, _ []string) (R
 	return Response{Update: true, Content: "The campaign goes on: nothing changed."}, nil
 }
 
-// endCampaign deletes camp, its game cards and its schedules, and closes its replies
-// (storage.ReplyReverted: an edit or delete of their messages does nothing). It returns
-// how many game cards went. A scheduler entry of a deleted schedule stays until the
+// endCampaign deletes camp, its game cards, its schedules, its shop and its pending
+// trade offer, and closes its replies (storage.ReplyReverted: an edit or delete of their
+// messages changes no card). It returns how many game cards went. A scheduler entry of a deleted schedule stays until the
 // process restarts, and does nothing: a firing reads its schedule first.
 func endCampaign(tx storage.Tx, camp *storage.Campaign, now time.Time) (int, error) {
 	records, err := tx.GameCards(camp.ChannelID)
@@ -161,6 +161,13 @@ func endCampaign(tx storage.Tx, camp *storage.Campaign, now time.Time) (int, err
 	}
 	if err := closeReplies(tx, camp.ChannelID, now); err != nil {
 		return 0, err
+	}
+	// The shop and a pending offer name the campaign's items and characters: left, a new
+	// campaign here would sell the old stock, and the offer's Accept swap its cards.
+	for _, del := range []func(string) error{tx.DeleteShop, tx.DeleteTrade} {
+		if err := del(camp.ChannelID); err != nil && storage.KindOf(err) != storage.NotFound {
+			return 0, err
+		}
 	}
 	return len(cardRecords(records)), tx.DeleteCampaign(camp.ChannelID)
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -127,4 +128,53 @@ func (m *cmdTable) gameCount() int {
 		return err
 	})
 	return n
+}
+
+// TestEndingACampaignEndsItsShopAndOffer: the campaign's end takes its shop and its
+// pending trade offer with it, and a later campaign in the channel names its offers
+// apart from the ended one's, so an Accept left on an old offer's message, its number
+// counted again from one, answers none of the new campaign's.
+func TestEndingACampaignEndsItsShopAndOffer(t *testing.T) {
+	ctx := context.Background()
+	m, users := shopTable(t, 2)
+	old := m.offer(users[0], "to", "C1", "give_coins", "5 gp")
+	if err := m.answerTrade(tradeAcceptID, users[1], old.Buttons[0]); err != nil {
+		t.Fatal(err)
+	}
+	m.offer(users[0], "to", "C1", "give_coins", "1 gp") // pending as the campaign ends
+	ask := m.run(gmUser, "demo reset")
+	end := ask.Components[0].Buttons[0].CustomID
+	args, err := demoEndID.parse(end)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.core.demoEndClick(ctx, Component{CustomID: end, User: gmUser, ChannelID: m.ch}, args); err != nil {
+		t.Fatal(err)
+	}
+	m.view(func(tx storage.Tx) error {
+		if _, err := tx.Shop(m.ch); storage.KindOf(err) != storage.NotFound {
+			t.Errorf("the ended campaign's shop: %v, want NotFound", err)
+		}
+		if _, err := tx.Trade(m.ch); storage.KindOf(err) != storage.NotFound {
+			t.Errorf("the ended campaign's offer: %v, want NotFound", err)
+		}
+		return nil
+	})
+
+	m.core.clock.(*schedule.ManualClock).Set(cmdTime.Add(time.Minute))
+	m.ok(gmUser, "campaign create", "ruleset", "dnd5e-srd", "system", "dnd5e-srd")
+	for i, u := range users {
+		m.ok(u, "character join", "name", fmt.Sprint("C", i))
+		m.ok(gmUser, "coins add", "amount", "60 gp", "name", fmt.Sprint("C", i))
+	}
+	fresh := m.offer(users[0], "to", "C1", "give_coins", "5 gp")
+	if fresh.Buttons[0].CustomID == old.Buttons[0].CustomID {
+		t.Fatalf("the new campaign's first offer is named as the old one's: %q", old.Buttons[0].CustomID)
+	}
+	if err := m.answerTrade(tradeAcceptID, users[1], old.Buttons[0]); refusal.Of(err) != refusal.NotAllowed {
+		t.Errorf("the old offer's Accept: %v, want %s", err, refusal.NotAllowed)
+	}
+	if err := m.answerTrade(tradeAcceptID, users[1], fresh.Buttons[0]); err != nil {
+		t.Errorf("the new offer's own Accept: %v", err)
+	}
 }
