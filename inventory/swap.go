@@ -57,6 +57,9 @@ func (c *Campaign) checkOffer(p *Party, o Offer) error {
 		if e == nil || g.Qty < 1 || g.Qty > e.Qty {
 			return refusal.New(refusal.NotHeld, "an item in the offer is no longer there")
 		}
+		if listed[g.UID] {
+			return refusal.New(refusal.NotAllowed, "list each item of the offer once, with its whole count")
+		}
 		listed[g.UID] = true
 	}
 	for _, g := range o.Items {

@@ -42,6 +42,11 @@ func TestTrade(t *testing.T) {
 	if refusal.Of(err) != refusal.NotAllowed {
 		t.Errorf("the mail goes with the sack: %v", err)
 	}
+	// One entry listed twice (each part within its count) is refused, not taken twice.
+	err = c.Trade(a, b, Offer{Items: []Give{{UID: "skins", Qty: 3}, {UID: "skins", Qty: 1}}}, Offer{}, uid)
+	if refusal.Of(err) != refusal.NotAllowed || len(a.Inv) != before || skins.Qty != 3 {
+		t.Errorf("skins listed twice: %v, a holds %v", err, a.Inv)
+	}
 }
 
 // TestTradeSwapsEntriesWithTheSameUID: uids are counted per character, so the two sides
