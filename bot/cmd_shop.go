@@ -233,7 +233,8 @@ func (c *Core) cmdShopOpen(ctx context.Context, cmd Command) (Response, error) {
 			return err
 		}
 		rec, err := tx.Shop(camp.ChannelID)
-		if storage.KindOf(err) == storage.NotFound {
+		fresh := storage.KindOf(err) == storage.NotFound
+		if fresh {
 			rec, err = &storage.ShopRecord{ChannelID: camp.ChannelID, Name: "The shop"}, nil
 		}
 		if err != nil {
@@ -246,10 +247,12 @@ func (c *Core) cmdShopOpen(ctx context.Context, cmd Command) (Response, error) {
 			rec.Name = n
 		}
 		rec.Open, rec.UpdatedAt = true, c.Now()
-		if cmd.Get("markup") != "" || rec.Markup == 0 {
+		// A reopened shop keeps the prices it had unless told others (a rate of 0, a shop
+		// that buys nothing, is one the GM set, not one missing).
+		if cmd.Get("markup") != "" || fresh {
 			rec.Markup = markup
 		}
-		if cmd.Get("rate") != "" || rec.SellRate == 0 {
+		if cmd.Get("rate") != "" || fresh {
 			rec.SellRate = rate
 		}
 		if err := tx.PutShop(rec); err != nil {

@@ -610,3 +610,19 @@ func (m *cmdTable) heldRows(name string) string {
 	}
 	return strings.Join(rows, "; ")
 }
+
+// TestShopReopensWithItsPrices: a shop closed and opened again keeps the markup and
+// rate it had, a rate of 0 (it buys nothing) too, unless the GM names others.
+func TestShopReopensWithItsPrices(t *testing.T) {
+	m, _ := shopTable(t, 1)
+	m.ok(gmUser, "shop open", "markup", "20", "rate", "0")
+	m.ok(gmUser, "shop close")
+	m.ok(gmUser, "shop open")
+	if s := m.shop(); s.Markup != 20 || s.SellRate != 0 {
+		t.Errorf("reopened at markup %d, rate %d; want 20 and 0", s.Markup, s.SellRate)
+	}
+	m.ok(gmUser, "shop open", "rate", "30")
+	if s := m.shop(); s.Markup != 20 || s.SellRate != 30 {
+		t.Errorf("reopened with rate 30 at markup %d, rate %d", s.Markup, s.SellRate)
+	}
+}
