@@ -144,6 +144,9 @@ func ParseDice(s string) (Dice, error) {
 		d.Terms = append(d.Terms, term)
 		return nil
 	}
+	if ast.First.Count == nil && ast.First.Die == nil {
+		return Dice{}, refusal.New(refusal.Malformed, "%q starts with a sign: a roll starts with dice or a number, like 2d6-1", CapRunes(s, 40))
+	}
 	if err := add(false, ast.First); err != nil {
 		return Dice{}, err
 	}

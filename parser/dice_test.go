@@ -65,6 +65,17 @@ func TestParseDiceRefuses(t *testing.T) {
 	}
 }
 
+// TestParseDiceLeadingSign: a notation that starts with a sign is refused saying so,
+// not as "a sign with nothing after it".
+func TestParseDiceLeadingSign(t *testing.T) {
+	for _, in := range []string{"-1d6", "+2", " -d20+1"} {
+		_, err := ParseDice(in)
+		if refusal.Of(err) != refusal.Malformed || !strings.Contains(err.Error(), "starts with a sign") {
+			t.Errorf("ParseDice(%q): %v, want malformed saying it starts with a sign", in, err)
+		}
+	}
+}
+
 func asRefusal(err error, e **refusal.Error) bool {
 	r, ok := err.(*refusal.Error)
 	*e = r
