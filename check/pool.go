@@ -78,17 +78,19 @@ func (r *run) pool() {
 			out.Outcome = CriticalSuccess
 		}
 	}
-	// A botch: no die succeeded and a low face showed (noSuccesses), or low faces on at
+	// A botch: no success at all and a low face showed (noSuccesses), or low faces on at
 	// least half the dice first thrown (halfOrMore), which beside a success is a
-	// complication instead. A pool whose one success was cancelled away has failed.
+	// complication instead. A pool whose one success was cancelled away has failed; one
+	// with a success a spend bought has a success, which no face can take away.
 	if b := res.Botch; b != nil {
+		none := raw == 0 && buy.successes == 0
 		half := n > 0 && 2*lowFirst >= n
 		switch {
-		case b.Rule == "halfOrMore" && half && raw == 0:
+		case b.Rule == "halfOrMore" && half && none:
 			out.Outcome = CriticalFailure
 		case b.Rule == "halfOrMore" && half:
 			out.Complication = true
-		case b.Rule != "halfOrMore" && raw == 0 && low > 0:
+		case b.Rule != "halfOrMore" && none && low > 0:
 			out.Outcome = CriticalFailure
 		}
 	}

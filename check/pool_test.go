@@ -83,6 +83,12 @@ func TestPoolSpend(t *testing.T) {
 	if len(res.Paid) != 0 || res.Successes != 0 {
 		t.Errorf("paid %v successes %d with one Resolve left", res.Paid, res.Successes)
 	}
+	// A bought success is a success: faces with none and a 1 do not botch it.
+	c.Live.Pools = map[string]sheet.PoolValue{"resolve": {Value: 3}}
+	res, _ = replayed(t, rs, c, `[skill_check: skill="Ward" dc="1" spend="resolve:1"]`, 1, 2, 3, 4, 5)
+	if res.Outcome != Success || res.Successes != 1 {
+		t.Errorf("a bought success beside a 1: %s, %d successes; want success, 1", res.Outcome, res.Successes)
+	}
 	// A pool no spend rule names is ignored.
 	res, _ = replayed(t, rs, c, `[skill_check: skill="Ward" dc="2" spend="luck:1"]`, 2, 3, 3, 4, 5)
 	if len(res.Paid) != 0 {
