@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -313,5 +314,31 @@ func TestToggles(t *testing.T) {
 	_, ps = Parse([]byte(`{"packrat":"system","id":"r2","templates":[{"id":"t","name":"T"}],"toggles":[{"key":"attuned","label":"Attuned","feature":"attune"}]}`))
 	if !has(ps, "toggles[0].feature", `unknown feature "attune"`) {
 		t.Errorf("a toggle's mistake is named at the toggle: %v", ps)
+	}
+}
+
+// TestParseRefusesDuplicateKeysInsideItems: a key given twice inside a catalog item (in
+// a layer, a trigger, its features), where the item is read as generic JSON, is refused
+// with its path, as it is on every struct of the file — never resolved to the last one.
+func TestParseRefusesDuplicateKeysInsideItems(t *testing.T) {
+	data, err := os.ReadFile("testdata/lantern.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ps := Parse(data); len(ps) > 0 {
+		t.Fatalf("lantern.json itself: %v", ps)
+	}
+	for _, c := range []struct{ name, old, new string }{
+		{"layer", `"cost": 350000,`, `"cost": 350000, "cost": 1,`},
+		{"trigger", `"message": "The wand crumbles to dust."`, `"message": "The wand crumbles to dust.", "message": "Nothing happens."`},
+		{"features", `"features": { "liquid": true }`, `"features": { "liquid": true, "liquid": false }`},
+	} {
+		if !bytes.Contains(data, []byte(c.old)) {
+			t.Fatalf("%s: %q not in lantern.json", c.name, c.old)
+		}
+		_, ps := Parse(bytes.Replace(data, []byte(c.old), []byte(c.new), 1))
+		if !strings.Contains(fmt.Sprint(ps), "duplicate key") {
+			t.Errorf("%s: a duplicated key %s: %v, want a duplicate key problem", c.name, c.new, ps)
+		}
 	}
 }

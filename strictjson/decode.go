@@ -510,6 +510,9 @@ func (d *decoder) generic(depth int) any {
 	case c == '{':
 		m := map[string]any{}
 		d.bounded(d.members, depth, d.opt.MaxItems, "keys", func(key string) {
+			if _, seen := m[key]; seen {
+				d.problem(MsgDuplicateKey) // as in a struct or a typed map: never the last one silently
+			}
 			m[key] = d.generic(depth + 1)
 		})
 		return m

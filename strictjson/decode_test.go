@@ -94,6 +94,17 @@ func TestDecodeSyntax(t *testing.T) {
 	}
 }
 
+// TestDecodeGenericDuplicate: a key given twice in an object decoded into any, or in
+// one nested in it, is refused as in a struct or a typed map (it was kept silently,
+// the last one winning).
+func TestDecodeGenericDuplicate(t *testing.T) {
+	var o outer
+	ps := Decode([]byte(`{"name":"n","any":{"x":1,"x":2},"deep":{"k":[{"y":1,"y":2}]}}`), &o, "doc", Options{})
+	if got, want := ps.Error(), "doc.any.x: duplicate key\ndoc.deep.k[0].y: duplicate key"; got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestDecodeMapDuplicateAndGiven(t *testing.T) {
 	var o outer
 	var given []string
