@@ -77,6 +77,13 @@ func readUpload(att *Attachment) (*storage.RulesetRecord, *ruleset.Loaded, error
 	rec := &storage.RulesetRecord{}
 	switch {
 	case att.Folder != nil:
+		// Read as a package first, as a zip is: a link leading out of the folder (which
+		// its os.Root refuses to follow) is refused unsafe, naming the file.
+		b, err := bundle.FromFS(att.Folder)
+		if err != nil {
+			return nil, nil, err
+		}
+		b.Close()
 		files, err := packageFiles(att.Folder)
 		if err != nil {
 			return nil, nil, err

@@ -68,8 +68,10 @@ type Option struct {
 // Attachment is a file given to a command: a ruleset .json, a package .zip, or (from the
 // console) a package folder.
 type Attachment struct {
-	Name   string
-	Data   []byte
+	Name string
+	Data []byte
+	// Folder is a folder on disk (the console's, the CLI's), read through an os.Root's
+	// FS: it refuses a path or link leading outside the folder, which an os.DirFS follows.
 	Folder fs.FS
 }
 

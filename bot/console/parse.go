@@ -331,7 +331,13 @@ func attach(path, dir string) (*bot.Attachment, error) {
 	}
 	name := filepath.Base(path)
 	if info.IsDir() {
-		return &bot.Attachment{Name: name, Folder: os.DirFS(path)}, nil
+		// An os.Root, not an os.DirFS, which follows links out of the folder. Its
+		// finalizer closes it once the command is done with the attachment.
+		root, err := os.OpenRoot(path)
+		if err != nil {
+			return nil, err
+		}
+		return &bot.Attachment{Name: name, Folder: root.FS()}, nil
 	}
 	if info.Size() > maxAttachment {
 		return nil, fmt.Errorf("%s is %d bytes, over Discord's 25 MB limit", given, info.Size())

@@ -53,3 +53,38 @@ func TestRulesetCheckHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestImportRefusesALinkOutOfTheFolder: a package folder whose catalogs/spells.json is a
+// link to a file outside it is refused — by the console's /ruleset import as by
+// `ruleset import` and `ruleset check` — as a link leading outside the package, and
+// nothing is installed (the console read the folder through an os.DirFS, which followed
+// the link).
+func TestImportRefusesALinkOutOfTheFolder(t *testing.T) {
+	src := corpus + "5e-2014"
+	outside := filepath.Join(t.TempDir(), "elsewhere.json")
+	if err := os.WriteFile(outside, readFile(t, src+"/catalogs/spells.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkg := filepath.Join(t.TempDir(), "5e-2014")
+	for _, p := range []string{"manifest.json", "ruleset.json", "catalogs/features.json", "catalogs/creatures.json"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(pkg, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, p), readFile(t, filepath.Join(src, p)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(pkg, "catalogs", "spells.json")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	const refused = "catalogs/spells.json: is a link leading outside the package"
+	db := storeEnv(t)
+	_, out, errOut := runCLI(t, "ana: /ruleset import file:"+pkg+"\n", "console", "--db", db)
+	if strings.Contains(out, "Installed") || !strings.Contains(out+errOut, refused) {
+		t.Errorf("the console's /ruleset import:\n%s%s\nwant it refused: %s", out, errOut, refused)
+	}
+	code, out, errOut := runCLI(t, "", "ruleset", "import", "--db", db, pkg)
+	if code == 0 || !strings.Contains(out+errOut, refused) {
+		t.Errorf("ruleset import: exit %d\n%s%s\nwant it refused: %s", code, out, errOut, refused)
+	}
+}

@@ -79,7 +79,13 @@ func attachment(path string) (*bot.Attachment, error) {
 	}
 	name := st.Name()
 	if st.IsDir() {
-		return &bot.Attachment{Name: name, Folder: os.DirFS(path)}, nil
+		// An os.Root, not an os.DirFS, which follows links out of the folder. Its
+		// finalizer closes it once the command is done with the attachment.
+		root, err := os.OpenRoot(path)
+		if err != nil {
+			return nil, err
+		}
+		return &bot.Attachment{Name: name, Folder: root.FS()}, nil
 	}
 	if st.Size() > maxRulesetUpload {
 		return nil, fmt.Errorf("%s is %d bytes, over the %d-byte upload limit", path, st.Size(), maxRulesetUpload)
