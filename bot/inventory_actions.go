@@ -111,11 +111,16 @@ func (it *invTag) take(h *inventory.Held, item *inventory.Item, n int64) ([]*inv
 
 // takeOut takes n of item out of h, from its last rows first, and returns what it took,
 // with what was inside a container taken whole when whole is set (a give). Less than n
-// held is refused.
+// held is refused. What of item goes along inside a container taken counts toward n, so
+// a row that would take more than is left to take is passed over for one that fits: a
+// give of two sacks is two, one of them perhaps inside the other, never a third with
+// them. Such a row always stands while any of item is left (the innermost of it fits),
+// save in a corrupt ring of containers, refused not-allowed.
 func (it *invTag) takeOut(h *inventory.Held, item *inventory.Item, n int64, whole bool) ([]*inventory.Entry, error) {
 	if held := heldCount(h, item); held < n {
 		return nil, refusal.New(refusal.Insufficient, "%s has only %d", item.Name, held)
 	}
+	want := n
 	var moved []*inventory.Entry
 	for i := len(h.Inv) - 1; i >= 0 && n > 0; i-- {
 		e := h.Inv[i]
@@ -127,9 +132,17 @@ func (it *invTag) takeOut(h *inventory.Held, item *inventory.Item, n int64, whol
 			part.Qty, part.Equipped, part.Parent = n, false, ""
 			e.Qty -= n
 			moved = append(moved, part)
+			n = 0
 			break
 		}
-		n -= e.Qty
+		goes := e.Qty
+		if whole {
+			goes += sameInside(h.Inv, e)
+		}
+		if goes > n {
+			continue // it would take more than is left to take
+		}
+		n -= goes
 		moved = append(moved, h.Inv[i])
 		h.Inv = slices.Delete(h.Inv, i, i+1)
 		if !whole {
@@ -139,12 +152,30 @@ func (it *invTag) takeOut(h *inventory.Held, item *inventory.Item, n int64, whol
 		moved = append(moved, takeContents(h, e.UID)...)
 		i = len(h.Inv) // contents may have stood before it: look again from the end
 	}
+	if n > 0 {
+		return nil, refusal.New(refusal.NotAllowed, "%s: %d cannot be taken without more of it inside going along; take the inner one out first", item.Name, want)
+	}
 	if it.t.actor != actorGM {
 		if err := heldFast(it.c, moved); err != nil {
 			return nil, err
 		}
 	}
 	return moved, nil
+}
+
+// sameInside is how many of e's item are inside container e, however deep: they go
+// along when it is taken whole. e itself is not counted, even in a corrupt ring.
+func sameInside(inv []*inventory.Entry, e *inventory.Entry) int64 {
+	if e.UID == "" {
+		return 0 // no uid holds nothing (inside would read the loose rows as its contents)
+	}
+	var n int64
+	for _, x := range inside(inv, e.UID) {
+		if x.Item == e.Item && x != e {
+			n += x.Qty
+		}
+	}
+	return n
 }
 
 // heldFast refuses, locked, letting go of entries a character cannot end a state of: one
