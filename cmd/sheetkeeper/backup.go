@@ -10,6 +10,7 @@ import (
 
 	"sheetkeeper/config"
 	"sheetkeeper/storage"
+	"sheetkeeper/storage/bolt"
 )
 
 // cmdBackup writes a hot copy of the database: a read transaction's view, taken while
@@ -45,12 +46,11 @@ func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	what := at.String()
 	if at.Backend == config.Bolt {
 		what = at.Path
-		src, serr := os.Stat(at.Path)
-		if serr != nil {
+		if _, serr := os.Stat(at.Path); serr != nil {
 			return fail(fmt.Errorf("no database to back up: %w", serr))
 		}
-		if d, derr := os.Stat(dest); derr == nil && os.SameFile(src, d) {
-			return fail(fmt.Errorf("%s is the database itself", dest))
+		if err := notItsOwn(at.Path, dest); err != nil {
+			return fail(err)
 		}
 		if n, err = askBackup(at.Path, dest); errors.Is(err, errNoControl) {
 			n, err = fromStore()
@@ -95,6 +95,27 @@ func flagsFirst(args []string) []string {
 
 // writeBackup copies store to a temporary file beside dest, syncs it and renames it into
 // place, so dest is always either the old file or a whole new copy.
+// notItsOwn refuses a backup destination that is one of the files the database at
+// dbPath keeps — the file itself, a journal (holding commits bbolt has not taken yet),
+// or its control socket — by name or as the same file under another.
+func notItsOwn(dbPath, dest string) error {
+	sock, _ := controlPath(dbPath)
+	d, derr := os.Stat(dest)
+	for _, own := range append(bolt.Files(dbPath), sock) {
+		abs, err := filepath.Abs(own)
+		if err != nil {
+			return err
+		}
+		if abs == dest {
+			return fmt.Errorf("%s is the database's own file: a backup there would lose its commits", dest)
+		}
+		if o, err := os.Stat(own); err == nil && derr == nil && os.SameFile(o, d) {
+			return fmt.Errorf("%s is the database's own file %s: a backup there would lose its commits", dest, own)
+		}
+	}
+	return nil
+}
+
 func writeBackup(store storage.Store, dest string) (int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-*")
 	if err != nil {

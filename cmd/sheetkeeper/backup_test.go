@@ -114,7 +114,7 @@ func TestBackupCommandRefuses(t *testing.T) {
 	}
 	s.Close()
 	code, _, errOut = runCLI(t, "", "backup", "--db", db, db)
-	if code != 1 || !strings.Contains(errOut, "database itself") {
+	if code != 1 || !strings.Contains(errOut, "the database's own file") {
 		t.Fatalf("onto itself: exit %d, %q", code, errOut)
 	}
 	// A PATH in a folder that does not exist fails and leaves nothing.
@@ -215,5 +215,78 @@ func TestControlSocketApart(t *testing.T) {
 	}
 	if n, err := askBackup(db, filepath.Join(t.TempDir(), "copy.db")); err != nil || n == 0 {
 		t.Fatalf("backup through the runtime folder: %d bytes, %v", n, err)
+	}
+}
+
+// TestBackupRefusesTheDatabasesOwnFiles: a backup is never written over a file the
+// database keeps — a journal holds commits bbolt has not taken yet, so a copy renamed
+// over it loses them at the next crash — whether the CLI asks the running process or
+// another client asks its socket directly; the journal is left as it was.
+func TestBackupRefusesTheDatabasesOwnFiles(t *testing.T) {
+	_, db, s := openLive(t)
+	stop, err := serveControl(db, s, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stop(); s.Close() }()
+	if err := s.Update(context.Background(), func(tx storage.Tx) error {
+		return tx.PutGameCard("ch", storagetest.Card("u1", "Mira", 12))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sock, _ := controlPath(db)
+	for _, own := range []string{db, db + ".journal0", db + ".journal1", sock} {
+		before, _ := os.Stat(own)
+		code, out, errOut := runCLI(t, "", "backup", "--db", db, own)
+		if code == 0 || !strings.Contains(errOut, "the database's own file") {
+			t.Errorf("backup to %s: exit %d, %q %q; want it refused as the database's own file", own, code, out, errOut)
+		}
+		if after, _ := os.Stat(own); before != nil && (after == nil || !os.SameFile(before, after)) {
+			t.Errorf("%s was replaced", own)
+		}
+		if _, err := askBackup(db, own); err == nil || !strings.Contains(err.Error(), "the database's own file") {
+			t.Errorf("the socket asked for a backup to %s: %v, want it refused", own, err)
+		}
+	}
+}
+
+// TestBackupTrustsOnlyItsUsersSocket: a socket beside the database that another user
+// made (a database in a folder others may write to, a sticky /tmp) is not asked for the
+// backup, though it would answer "done": backup reads the database itself, and the copy
+// is there. Root only: it gives the socket to another user.
+func TestBackupTrustsOnlyItsUsersSocket(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to give the socket to another user")
+	}
+	_, db, s := openLive(t)
+	s.Close()
+	sock, apart := controlPath(db)
+	if apart {
+		t.Skip("the socket is apart from the database here")
+	}
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := os.Chown(sock, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			var req controlRequest
+			_ = readLine(c, &req)
+			c.Write([]byte(`{"bytes":4242}` + "\n"))
+			c.Close()
+		}
+	}()
+	dest := filepath.Join(t.TempDir(), "copy.db")
+	code, out, errOut := runCLI(t, "", "backup", "--db", db, dest)
+	if _, err := os.Stat(dest); code != 0 || err != nil || strings.Contains(out, "4242") {
+		t.Fatalf("backup: exit %d, %q %q; the copy: %v", code, out, errOut, err)
 	}
 }

@@ -94,13 +94,13 @@ func serveControl(dbPath string, store storage.Store, log *slog.Logger) (stop fu
 			if err != nil {
 				return // closed
 			}
-			go answerControl(c, store, log)
+			go answerControl(c, dbPath, store, log)
 		}
 	}()
 	return func() { l.Close(); <-done }, nil
 }
 
-func answerControl(c net.Conn, store storage.Store, log *slog.Logger) {
+func answerControl(c net.Conn, dbPath string, store storage.Store, log *slog.Logger) {
 	defer c.Close()
 	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	var req controlRequest
@@ -113,6 +113,8 @@ func answerControl(c net.Conn, store storage.Store, log *slog.Logger) {
 		rep.Error = fmt.Sprintf("unknown op %q", req.Op)
 	case !filepath.IsAbs(req.Path):
 		rep.Error = fmt.Sprintf("backup path %q is not absolute", req.Path)
+	case notItsOwn(dbPath, req.Path) != nil:
+		rep.Error = notItsOwn(dbPath, req.Path).Error()
 	default:
 		_ = c.SetReadDeadline(time.Time{})
 		if rep.Bytes, err = writeBackup(store, req.Path); err != nil {
@@ -156,13 +158,26 @@ func readLine(c net.Conn, v any) error {
 	return json.Unmarshal(line, v)
 }
 
+// ownSocket reports whether path is a socket of this user's: one beside the database
+// in a folder others may write to (a sticky /tmp) could be anyone's, answering "done"
+// for a backup never written. Another's is as good as none: backup then opens the
+// database itself, and waits for the lock if a process holds it.
+func ownSocket(path string) bool {
+	info, err := os.Lstat(path)
+	if err != nil || info.Mode()&os.ModeSocket == 0 {
+		return false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return !ok || int(st.Uid) == os.Getuid()
+}
+
 // errNoControl is askBackup's answer when no process serves the database's socket.
 var errNoControl = errors.New("no process answers for this database")
 
 // askBackup asks the process holding dbPath to back it up to dest (absolute).
 func askBackup(dbPath, dest string) (int64, error) {
 	path, apart := controlPath(dbPath)
-	if apart && ownFolder(filepath.Dir(path)) != nil {
+	if apart && ownFolder(filepath.Dir(path)) != nil || !ownSocket(path) {
 		return 0, errNoControl
 	}
 	c, err := net.DialTimeout("unix", path, 2*time.Second)

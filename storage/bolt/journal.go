@@ -77,6 +77,10 @@ var journalCRC = crc32.MakeTable(crc32.Castagnoli)
 // journalPath is the name of journal file i of the database at path.
 func journalPath(path string, i int) string { return fmt.Sprintf("%s.journal%d", path, i) }
 
+// Files are the files a database at path keeps: the bbolt file and its journal's two.
+// Writing over any of them (a backup's destination, say) would lose commits.
+func Files(path string) []string { return []string{path, journalPath(path, 0), journalPath(path, 1)} }
+
 // journalRecord is one journal record as read on open.
 type journalRecord struct {
 	number uint64
