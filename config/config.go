@@ -8,6 +8,7 @@ package config
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -175,8 +177,8 @@ func (c *Config) validate(use []string) error {
 		errs = append(errs, fmt.Errorf("log-format: %q is not one of text, json", c.LogFormat))
 	}
 	if contains(use, "http") && c.HTTP != "" {
-		if _, port, err := net.SplitHostPort(c.HTTP); err != nil || port == "" {
-			errs = append(errs, fmt.Errorf("http: %q is not a host:port to listen on (like 127.0.0.1:9464)", c.HTTP))
+		if _, port, err := net.SplitHostPort(c.HTTP); err != nil || !isPort(port) {
+			errs = append(errs, fmt.Errorf("http: %q is not a host:port to listen on (like 127.0.0.1:9464; a port is 0 to 65535)", c.HTTP))
 		}
 	}
 	if contains(use, "discord-api") {
@@ -191,6 +193,16 @@ func (c *Config) validate(use []string) error {
 	return errors.Join(errs...)
 }
 
+// isPort reports whether p is a port number to listen on: 0 (any) to 65535.
+func isPort(p string) bool {
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 0 && n <= 65535 && strings.Trim(p, "0123456789") == ""
+}
+
+// maxConfigFile bounds a config file: far past any real one, and refused whole beyond
+// (never read in part, which would drop the settings past the cut).
+const maxConfigFile = 1 << 20
+
 // readFile reads `name = value` lines; `#` starts a comment line. Values may be quoted.
 func readFile(path string) (map[string]string, error) {
 	f, err := os.Open(path)
@@ -198,9 +210,17 @@ func readFile(path string) (map[string]string, error) {
 		return nil, fmt.Errorf("config file: %w", err)
 	}
 	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("config file %s: %w", path, err)
+	}
+	if len(data) > maxConfigFile {
+		return nil, fmt.Errorf("config file %s: over %d bytes", path, maxConfigFile)
+	}
 	out := map[string]string{}
-	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
-	for n := 1; sc.Scan(); n++ {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -215,7 +235,13 @@ func readFile(path string) (map[string]string, error) {
 		}
 		out[name] = value
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("config file %s:%d: a line over %d bytes", path, n, bufio.MaxScanTokenSize)
+		}
+		return nil, fmt.Errorf("config file %s:%d: %w", path, n, err)
+	}
+	return out, nil
 }
 
 // DefaultDB is sheetkeeper.db in the user's data directory.

@@ -70,7 +70,10 @@ func TestValidation(t *testing.T) {
 		"guild":      {[]string{"--discord-guild", "abc"}, `discord-guild: "abc" is not a guild id (digits)`},
 		"db":         {[]string{"--db", " "}, `db: the database path is empty`},
 		"log-format": {[]string{"--log-format", "xml"}, `log-format: "xml" is not one of text, json`},
-		"http":       {[]string{"--http", "9464"}, `http: "9464" is not a host:port to listen on (like 127.0.0.1:9464)`},
+		"http":       {[]string{"--http", "9464"}, `http: "9464" is not a host:port to listen on (like 127.0.0.1:9464; a port is 0 to 65535)`},
+		"http port":  {[]string{"--http", "127.0.0.1:99999"}, `http: "127.0.0.1:99999" is not a host:port to listen on (like 127.0.0.1:9464; a port is 0 to 65535)`},
+		"http -1":    {[]string{"--http", "127.0.0.1:-1"}, `http: "127.0.0.1:-1" is not a host:port to listen on (like 127.0.0.1:9464; a port is 0 to 65535)`},
+		"http name":  {[]string{"--http", "127.0.0.1:http-ish"}, `http: "127.0.0.1:http-ish" is not a host:port to listen on (like 127.0.0.1:9464; a port is 0 to 65535)`},
 	}
 	for name, tc := range cases {
 		_, _, err := load(t, tc.args, nil)
@@ -87,6 +90,16 @@ func TestValidation(t *testing.T) {
 	os.WriteFile(bad, []byte("just words\n"), 0o600)
 	if _, _, err := load(t, []string{"--config", bad}, nil); err == nil || !strings.Contains(err.Error(), "bad.conf:1: expected name = value") {
 		t.Fatalf("bad line: %v", err)
+	}
+	// A line too long to read, and a file too big to read whole, say which file (and
+	// line): never bufio's words alone, never the settings before the cut.
+	os.WriteFile(bad, []byte("log-level = warn\n# "+strings.Repeat("x", 70_000)+"\ndb = /x.db\n"), 0o600)
+	if _, _, err := load(t, []string{"--config", bad}, nil); err == nil || !strings.Contains(err.Error(), bad+":2: a line over") {
+		t.Fatalf("a long line: %v", err)
+	}
+	os.WriteFile(bad, []byte(strings.Repeat("# a comment line of some length\n", 40_000)+"db = /x.db\n"), 0o600)
+	if _, _, err := load(t, []string{"--config", bad}, nil); err == nil || !strings.Contains(err.Error(), bad+": over") {
+		t.Fatalf("a file over the bound: %v", err)
 	}
 }
 
