@@ -41,6 +41,26 @@ func TestTxnLimits(t *testing.T) {
 	if storage.KindOf(err) != storage.Invalid || !strings.Contains(err.Error(), "1.50 MiB") {
 		t.Fatalf("a 2 MiB ruleset: %v (kind %s), want Invalid naming the limit of 1.50 MiB", err, storage.KindOf(err))
 	}
+	// At the edge of the size limit, the check and etcd agree: bisecting the largest
+	// ruleset the check lets through, every size is either refused by the check, before
+	// anything is sent, or taken by etcd — never sent and refused in etcd's words (the
+	// check once counted keys and values alone, and sizes a few bytes under its limit
+	// were sent).
+	lo, hi := 1<<20, 2<<20 // taken, refused by the check
+	for hi-lo > 1 {
+		n := (lo + hi) / 2
+		err := s.Update(context.Background(), func(tx storage.Tx) error {
+			return tx.PutRuleset(&storage.RulesetRecord{ID: "edge", Version: 1, File: bytes.Repeat([]byte("x"), n)})
+		})
+		switch {
+		case err == nil:
+			lo = n
+		case strings.Contains(err.Error(), "--max-request-bytes"):
+			hi = n
+		default:
+			t.Fatalf("a %d-byte ruleset passed the check and was refused by etcd: %v", n, err)
+		}
+	}
 	if err := s.View(context.Background(), func(tx storage.Tx) error {
 		cards, err := tx.GameCards("ch")
 		if err != nil || len(cards) != 0 {

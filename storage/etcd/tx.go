@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -296,6 +297,27 @@ func decodeAll[T any](t *tx, start string, o scanOpts) ([]*T, error) {
 	return out, nil
 }
 
+// The request size etcd holds to --max-request-bytes is the whole transaction as
+// protobuf, wrapped in its raft request: each compare and write a length-delimited field
+// of a field of a field. Counted so (field), an Update the check passes is one etcd
+// takes; counted by its keys and values alone, one a few bytes under the limit was sent
+// and refused by etcd in its own words.
+const (
+	// raftOverhead bounds what the raft request adds around the transaction: its
+	// header (an id, a user name) and the field holding the transaction.
+	raftOverhead = 64
+	// cmpFixed bounds a compare's fields beside its key and range end: its result and
+	// target (a tag and a byte each) and the revision it names (a tag and a varint).
+	cmpFixed = 2 + 2 + 1 + binary.MaxVarintLen64
+)
+
+// field is the size of a length-delimited protobuf field of n bytes: a tag (a byte for
+// the field numbers a transaction uses), the length as a varint, the bytes.
+func field(n int) int {
+	var b [binary.MaxVarintLen64]byte
+	return 1 + binary.PutUvarint(b[:], uint64(n)) + n
+}
+
 // txn is the commit of what the function wrote, if nothing it read has changed: the
 // compares of every key and range read, then the writes, in key order. It is nil when
 // nothing was written (a read-only Update has nothing to commit). It is refused as
@@ -305,25 +327,26 @@ func (t *tx) txn() ([]clientv3.Cmp, []clientv3.Op, error) {
 	if len(t.writes) == 0 {
 		return nil, nil, nil
 	}
-	size := 0
+	size := raftOverhead
 	cmps := make([]clientv3.Cmp, 0, len(t.reads)+len(t.ranges))
 	for _, k := range slices.Sorted(maps.Keys(t.reads)) {
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(k), "=", t.reads[k]))
-		size += len(k) + 16
+		size += field(cmpFixed + field(len(k)))
 	}
 	for _, r := range t.ranges {
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(r.start).WithRange(r.end), "<", t.rev+1))
-		size += len(r.start) + len(r.end) + 16
+		size += field(cmpFixed + field(len(r.start)) + field(len(r.end)))
 	}
 	ops := make([]clientv3.Op, 0, len(t.writes))
 	for _, k := range slices.Sorted(maps.Keys(t.writes)) {
 		w := t.writes[k]
 		if w.del {
 			ops = append(ops, clientv3.OpDelete(k))
+			size += field(field(field(len(k))))
 		} else {
 			ops = append(ops, clientv3.OpPut(k, string(w.val)))
+			size += field(field(field(len(k)) + field(len(w.val))))
 		}
-		size += len(k) + len(w.val) + 8
 	}
 	lim := t.s.limits
 	if n := max(len(cmps), len(ops)); n > lim.ops {
