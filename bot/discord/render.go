@@ -230,10 +230,12 @@ func clip(s string, n int) string {
 	return s[:byteIndexOfRune(s, n-1)] + "…"
 }
 
-// embedsOf renders one embed of the core as one or more Discord embeds within the limits:
-// a description over 4,096 characters continues in a second embed, a field value over
-// 1,024 continues in a second field, more than 25 fields (or 6,000 characters) continue
-// in a second embed titled "… (continued)". An embed with nothing in it gives none.
+// embedsOf renders one embed of the core as one or more Discord embeds, each within every
+// limit Discord has, the 6,000 characters of the whole included: a description over
+// 4,096 characters continues in a second embed, a field value over 1,024 continues in a
+// second field, more than 25 fields (or 6,000 characters) continue in a second embed
+// titled "… (continued)", and the footer goes on the last embed, cut to the room it
+// leaves (fitTotal). An embed with nothing in it gives none.
 func embedsOf(e bot.Embed) []*discordgo.MessageEmbed {
 	colour := e.Color
 	if colour == 0 {
@@ -271,7 +273,27 @@ func embedsOf(e bot.Embed) []*discordgo.MessageEmbed {
 	if len(out) == 1 && cur.Title == "" && cur.Description == "" && len(cur.Fields) == 0 && cur.Footer == nil {
 		return nil
 	}
+	for _, m := range out {
+		fitTotal(m)
+	}
 	return out
+}
+
+// fitTotal keeps m within the 6,000 characters Discord counts for one embed, the one
+// limit that spans an embed's parts: each part is cut to its own limit first, and then
+// the footer gives way, cut (marked "…") to the room the rest of m leaves. The footer is
+// the card's small print — the filters a listing ran with, a hint — and cutting it keeps
+// the body whole and the card one embed: moving the description on instead would break a
+// listing into "(continued)" cards for the sake of its footer's tail. Nothing else need
+// give way: a title and a description piece take at most 4,352 characters, which leaves
+// the footer 1,648 of its 2,048, and fields are laid out counting the footer whole.
+func fitTotal(m *discordgo.MessageEmbed) {
+	if m.Footer == nil {
+		return
+	}
+	if over := embedSize(m) - maxEmbedTotal; over > 0 {
+		m.Footer.Text = clip(m.Footer.Text, utf8.RuneCountInString(m.Footer.Text)-over)
+	}
 }
 
 // fieldsOf renders fields within their limits: a long name is cut, a long value

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -279,4 +280,118 @@ func TestLongFooterCut(t *testing.T) {
 	if f := got[0].Footer.Text; utf8.RuneCountInString(f) != maxFooter || !strings.HasSuffix(f, "…") {
 		t.Errorf("footer of %d characters: %q", utf8.RuneCountInString(f), f)
 	}
+}
+
+// TestEmbedDescriptionPlusFooterWithin6000: a /catalog search listing — a title, a
+// description of 4,000 characters and a footer of filters past 2,048 — is one embed
+// Discord takes: the footer gives way to the 6,000 of the whole, and the message is sent.
+func TestEmbedDescriptionPlusFooterWithin6000(t *testing.T) {
+	e := bot.Embed{Title: "Knacks: 40 entries", Description: strings.Repeat("word ", 800), Footer: strings.Repeat("Filters: tier, guild. ", 200)}
+	got := embedsOf(e)
+	for i, m := range got {
+		if n := embedSize(m); n > maxEmbedTotal {
+			t.Errorf("embed %d counts %d characters toward Discord's 6,000", i, n)
+		}
+	}
+	if len(got) != 1 || got[0].Description != strings.TrimSpace(e.Description) || got[0].Footer == nil || !strings.HasSuffix(got[0].Footer.Text, "…") {
+		t.Errorf("the listing is %d embeds, or lost its description or its footer's mark", len(got))
+	}
+	msgs := split("", []bot.Embed{e})
+	for i, m := range msgs {
+		total := 0
+		for _, em := range m.embeds {
+			total += embedSize(em)
+		}
+		if total > maxEmbedTotal {
+			t.Errorf("message %d: embeds total %d > %d", i, total, maxEmbedTotal)
+		}
+	}
+}
+
+// TestEmbedsWithinEveryLimitAtAnySize: whatever sizes the core's titles, descriptions,
+// footers and fields come in, every embed the adapter makes and every message it packs
+// them into is within Discord's limits, and the descriptions and field values arrive
+// whole: only a title, a field name or a footer is cut, and marked "…".
+func TestEmbedsWithinEveryLimitAtAnySize(t *testing.T) {
+	r := rand.New(rand.NewPCG(6000, 4096))
+	for c := range 300 {
+		var embeds []bot.Embed
+		for range 1 + r.IntN(3) {
+			e := bot.Embed{Title: randomText(r, r.IntN(300)), Description: randomText(r, r.IntN(9000)), Footer: randomText(r, r.IntN(2600))}
+			if r.IntN(3) == 0 {
+				for range r.IntN(40) {
+					e.Fields = append(e.Fields, bot.EmbedField{Name: randomText(r, r.IntN(300)), Value: randomText(r, 1+r.IntN(1500))})
+				}
+			}
+			embeds = append(embeds, e)
+			checkEmbedsOf(t, c, e)
+		}
+		for i, m := range split("", embeds) {
+			total := 0
+			for _, em := range m.embeds {
+				total += embedSize(em)
+			}
+			if len(m.embeds) > maxEmbeds || total > maxEmbedTotal {
+				t.Errorf("case %d, message %d: %d embeds, %d characters", c, i, len(m.embeds), total)
+			}
+		}
+	}
+}
+
+// checkEmbedsOf checks the embeds e is rendered as: each within Discord's limits, the
+// description and the field values all there, the footer whole or cut with a mark.
+func checkEmbedsOf(t *testing.T, c int, e bot.Embed) {
+	t.Helper()
+	got := embedsOf(e)
+	var desc, values, want strings.Builder
+	for _, m := range got {
+		checkEmbed(t, m)
+		desc.WriteString(m.Description)
+		for _, f := range m.Fields {
+			values.WriteString(f.Value)
+		}
+	}
+	for _, f := range e.Fields {
+		want.WriteString(f.Value)
+	}
+	if squeeze(desc.String()) != squeeze(e.Description) {
+		t.Errorf("case %d: the description lost text", c)
+	}
+	if squeeze(values.String()) != squeeze(want.String()) {
+		t.Errorf("case %d: the field values lost text", c)
+	}
+	if footer := strings.TrimSpace(e.Footer); footer != "" && len(got) > 0 {
+		f := got[len(got)-1].Footer
+		if f == nil || (f.Text != footer && !(strings.HasSuffix(f.Text, "…") && strings.HasPrefix(footer, strings.TrimSuffix(f.Text, "…")))) {
+			t.Errorf("case %d: the footer is neither whole nor cut with a mark: %+v", c, f)
+		}
+	}
+}
+
+// squeeze is s without its white space (and the zero-width space that stands for an
+// empty value), the text that must survive however it is cut.
+func squeeze(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u200b", "")), "")
+}
+
+// randomText is about n characters of words, with line breaks, two-byte letters and now
+// and then a run no cut point breaks.
+func randomText(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for count := 0; count < n; {
+		w := 1 + r.IntN(12)
+		if r.IntN(40) == 0 {
+			w = r.IntN(n + 1)
+		}
+		for range w {
+			b.WriteRune([]rune("abcdeéü")[r.IntN(7)])
+		}
+		if r.IntN(8) == 0 {
+			b.WriteByte('\n')
+		} else {
+			b.WriteByte(' ')
+		}
+		count += w + 1
+	}
+	return b.String()
 }
