@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/parser"
 )
 
 // Discord's limits on what one message may carry. Lengths are in characters.
@@ -77,11 +79,11 @@ type message struct {
 }
 
 // split renders content and embeds as the messages needed to carry them within Discord's
-// limits, in reading order: the content cut where it reads well (a line break, else
-// between tags, else a space), then the embeds, each within its own limits, packed ten
-// and 6,000 characters to a message — the first of them with the last piece of content.
-// Nothing is dropped: an over-long description or field value continues in the next
-// embed or field. Empty input gives no messages.
+// limits, in reading order: the content cut where it reads well and never inside a tag (a
+// line break, else between tags, else a space), then the embeds, each within its own
+// limits, packed ten and 6,000 characters to a message — the first of them with the last
+// piece of content. Nothing is dropped: an over-long description or field value continues
+// in the next embed or field. Empty input gives no messages.
 func split(content string, embeds []bot.Embed) []message {
 	var out []message
 	for _, c := range splitText(content, maxContent) {
@@ -112,18 +114,21 @@ func split(content string, embeds []bot.Embed) []message {
 }
 
 // splitText cuts s into pieces of at most n characters, preferring a line break, then the
-// end of a tag ("] "), then a space, in the second half of each window. A piece that ends
+// end of a tag ("] "), then a space, in the second half of each window, and never cutting
+// inside a tag while the window has a cut outside one (cutPoint). A piece that ends
 // inside a ``` code block closes it and the next piece opens it again with the same fence
 // line ("```text"), so formatting survives the cut.
 //
-// It reads s once: each window is walked a bounded number of times and nothing is copied
-// but the pieces themselves, so a 40 MB text costs what reading it costs (an earlier
-// version prepended the reopened fence to the whole rest at every cut: quadratic).
+// It reads s once: the tags are found once for the whole text, each window is walked a
+// bounded number of times and nothing is copied but the pieces themselves, so a 40 MB
+// text costs what reading it costs (an earlier version prepended the reopened fence to
+// the whole rest at every cut: quadratic).
 func splitText(s string, n int) []string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil
 	}
+	tags, whole := tagsOf(s), len(s)
 	var out []string
 	reopen := "" // the fence line the next piece opens with, "" outside a block
 	for s != "" {
@@ -137,7 +142,7 @@ func splitText(s string, n int) []string {
 		}
 		// Leave room to close a code block.
 		cut := byteIndexOfRune(s, room-len("\n"+fence))
-		at := cutPoint(s[:cut])
+		at := cutPoint(s[:cut], tags, whole-len(s))
 		if at == 0 { // a window too small for one character: cut after one anyway
 			_, at = utf8.DecodeRuneInString(s)
 		}
@@ -158,21 +163,94 @@ func splitText(s string, n int) []string {
 
 const fence = "```"
 
-// cutPoint is where to end a piece cut from window: after the last line break, tag end or
-// space in its second half, else at its end.
-func cutPoint(window string) int {
-	for _, sep := range []string{"\n", "] ", " "} {
-		if i := strings.LastIndex(window, sep); i >= len(window)/2 {
-			if sep == "\n" {
-				return i
-			}
-			return i + len(sep)
+// separators are where a piece may end, the best first: a line break (left out of both
+// pieces), the end of a tag, a space.
+var separators = []string{"\n", "] ", " "}
+
+// cutAfter is where a piece ends that is cut at the separator sep found at i.
+func cutAfter(i int, sep string) int {
+	if sep == "\n" {
+		return i
+	}
+	return i + len(sep)
+}
+
+// cutPoint is where to end a piece cut from window, which starts at byte off of the text
+// whose tags are tags: after the last line break, tag end or space in its second half,
+// else at its end — but never inside a tag while there is a cut outside one. A reply is
+// its tags written back one a line, which the AI GM reads in the channel next turn, and a
+// tag cut in two is two broken tags to it; so a window ending inside a tag ends before
+// that tag instead, at its best cut there. Only a tag that starts the window and runs
+// past its end is cut inside, as before: the parser reads no body over MaxBody (1,500
+// characters), so no tag is that long for a message's 2,000.
+func cutPoint(window string, tags tagSpans, off int) int {
+	for _, sep := range separators {
+		if i := lastOutside(window, sep, tags, off); i >= len(window)/2 {
+			return cutAfter(i, sep)
 		}
 	}
-	if len(window) == 0 {
-		return 0
+	start, inside := tags.around(off + len(window))
+	switch {
+	case !inside:
+		return len(window)
+	case start > off: // the tag the window ends in starts in it: end before the tag
+		return cutPoint(window[:start-off], tags, off)
+	}
+	return cutAnywhere(window)
+}
+
+// lastOutside is the byte offset of the last sep in window (at byte off of its text)
+// whose cut falls outside every tag, or -1. It walks window back once: a sep inside a tag
+// sends the search on before that tag.
+func lastOutside(window, sep string, tags tagSpans, off int) int {
+	for w := window; ; {
+		i := strings.LastIndex(w, sep)
+		if i < 0 {
+			return -1
+		}
+		start, inside := tags.around(off + cutAfter(i, sep))
+		if !inside {
+			return i
+		}
+		w = w[:max(start-off, 0)]
+	}
+}
+
+// cutAnywhere is where to end a piece cut from window when no cut outside a tag is in it:
+// after the last line break, tag end or space in its second half, else at its end.
+func cutAnywhere(window string) int {
+	for _, sep := range separators {
+		if i := strings.LastIndex(window, sep); i >= len(window)/2 {
+			return cutAfter(i, sep)
+		}
 	}
 	return len(window)
+}
+
+// tagSpans are the byte ranges [start, end) of a text's tags, in order and apart.
+type tagSpans [][2]int
+
+// tagsOf finds the tags of s as the parser reads them, the way the AI GM reading the
+// channel does (tags in code and quotes are quoted, not read, and left out).
+func tagsOf(s string) tagSpans {
+	var out tagSpans
+	for _, t := range parser.Read(s).Tags {
+		if n := len(out); n > 0 && out[n-1][0] == t.Start {
+			continue // another item of the same inventory tag
+		}
+		out = append(out, [2]int{t.Start, t.End})
+	}
+	return out
+}
+
+// around reports whether a cut at byte p falls inside a tag, after its '[' and before the
+// end of its ']', and where that tag starts.
+func (ts tagSpans) around(p int) (start int, inside bool) {
+	i := sort.Search(len(ts), func(i int) bool { return ts[i][1] > p })
+	if i < len(ts) && ts[i][0] < p {
+		return ts[i][0], true
+	}
+	return 0, false
 }
 
 func joinReopened(reopen, piece string) string {

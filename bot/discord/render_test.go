@@ -3,6 +3,7 @@ package discord
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -10,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/parser"
 )
 
 func TestSplitTextKeepsShortTextWhole(t *testing.T) {
@@ -61,6 +63,102 @@ func TestSplitTextCutsWhereItReads(t *testing.T) {
 	parts = splitText(long, maxContent)
 	if len(parts) != 3 || strings.Join(parts, "") != long {
 		t.Errorf("hard cut: %d parts", len(parts))
+	}
+}
+
+// TestSplitNeverCutsInsideAWriteBack: a reply whose only line break is in the first half
+// of a message's window is cut at that break, not at the last space, inside the next tag:
+// the AI GM reading the channel next turn sees every write-back whole.
+func TestSplitNeverCutsInsideAWriteBack(t *testing.T) {
+	v := func(c string) string { return strings.Repeat(c, 110) }
+	gm := fmt.Sprintf(`[inventory: action="add" item="%s" like="%s" category="%s" rarity="%s" tags="%s" stats="%s" slots="%s" who="Mira"]`+"\n"+
+		`[inventory: action="add" item="%s" like="%s" category="%s" rarity="%s" tags="%s" stats="%s" slots="%s" summary="%s" worn="%s" carried="%s" who="Bram"]`,
+		v("a"), v("b"), v("c"), v("d"), v("e"), v("f"), v("g"), v("h"), v("i"), v("j"), v("k"), v("l"), v("m"), v("n"), v("o"), v("p"), v("q"))
+	var lines []string
+	for _, tg := range parser.Read(gm).Tags {
+		lines = append(lines, tg.WriteBack(parser.Outcome{Result: parser.ResultOK, Now: "1"}))
+	}
+	if len(lines) != 2 {
+		t.Fatalf("%d tags", len(lines))
+	}
+	content := strings.Join(lines, "\n")
+	parts := splitText(content, maxContent)
+	if len(parts) < 2 {
+		t.Fatalf("%d characters in %d part", utf8.RuneCountInString(content), len(parts))
+	}
+	for i, p := range parts {
+		if strings.Count(p, "[") != strings.Count(p, "]") || !strings.HasPrefix(p, "[inventory:") || !strings.HasSuffix(p, "]") {
+			t.Errorf("part %d cuts a tag: starts %q … ends %q", i, p[:20], p[len(p)-20:])
+		}
+	}
+}
+
+// TestSplitKeepsEveryTagWhole: replies of tags of any length the parser reads, one a line
+// or several on a line, after prose or not, are cut between tags: each tag is whole in
+// one piece, and the pieces are within the limit.
+func TestSplitKeepsEveryTagWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(2000, 1500))
+	for c := range 200 {
+		var text strings.Builder
+		var tags []string
+		for i := range 1 + r.IntN(12) {
+			head := []string{"sheet:", "inventory:", "skill_check:", "dice:"}[r.IntN(4)]
+			tag := fmt.Sprintf("[%s n=\"%d\" note=\"%s\"]", head, i, randomText(r, r.IntN(parser.MaxBody-40)))
+			tag = strings.ReplaceAll(tag, "\n", " ")
+			tags = append(tags, tag)
+			switch r.IntN(3) {
+			case 0:
+				text.WriteString(randomText(r, r.IntN(1200)))
+			case 1:
+				text.WriteString("\n")
+			}
+			text.WriteString(tag + " ")
+		}
+		if n := len(tagsOf(text.String())); n != len(tags) {
+			t.Fatalf("case %d: the parser reads %d of the %d tags", c, n, len(tags))
+		}
+		parts := splitText(text.String(), maxContent)
+		for i, p := range parts {
+			if n := utf8.RuneCountInString(p); n > maxContent {
+				t.Errorf("case %d: part %d of %d characters", c, i, n)
+			}
+		}
+		for _, tag := range tags {
+			if !slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(p, tag) }) {
+				t.Errorf("case %d: the tag %.30q… is cut", c, tag)
+			}
+		}
+	}
+}
+
+// TestSplitCutsInsideATagOnlyWhenItIsLongerThanTheWindow: the longest tag the parser reads
+// (a [skill_check: head and MaxBody characters) is never cut in a message, wherever the
+// window ends in it; a window shorter than a tag, the one case with no cut outside it,
+// still cuts it where it reads, and nothing is lost.
+func TestSplitCutsInsideATagOnlyWhenItIsLongerThanTheWindow(t *testing.T) {
+	body := " " + strings.Repeat("x ", parser.MaxBody/2-1) + "y"
+	tag := "[skill_check:" + body + "]"
+	if n := len(tag); n != len("[skill_check:]")+parser.MaxBody {
+		t.Fatalf("the tag is %d bytes", n)
+	}
+	for _, prose := range []int{1, 300, 999, 1000, 1900} {
+		text := strings.Repeat("word ", prose/5+1) + tag + " and on"
+		if len(parser.Read(text).Tags) != 1 {
+			t.Fatal("the parser does not read the tag")
+		}
+		parts := splitText(text, maxContent)
+		if !slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(p, tag) }) {
+			t.Errorf("after %d characters of prose the tag is cut", prose)
+		}
+	}
+	parts := splitText(tag, 400)
+	if len(parts) < 4 || squeeze(strings.Join(parts, "")) != squeeze(tag) {
+		t.Errorf("a tag longer than the window: %d parts, or text lost", len(parts))
+	}
+	for i, p := range parts {
+		if utf8.RuneCountInString(p) > 400 {
+			t.Errorf("part %d too long", i)
+		}
 	}
 }
 
@@ -374,8 +472,8 @@ func squeeze(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u200b", "")), "")
 }
 
-// randomText is about n characters of words, with line breaks, two-byte letters and now
-// and then a run no cut point breaks.
+// randomText is n characters of words, with line breaks, two-byte letters and now and
+// then a run no cut point breaks.
 func randomText(r *rand.Rand, n int) string {
 	var b strings.Builder
 	for count := 0; count < n; {
@@ -383,15 +481,18 @@ func randomText(r *rand.Rand, n int) string {
 		if r.IntN(40) == 0 {
 			w = r.IntN(n + 1)
 		}
-		for range w {
+		for range min(w, n-count) {
 			b.WriteRune([]rune("abcdeéü")[r.IntN(7)])
+		}
+		if count += w; count >= n {
+			break
 		}
 		if r.IntN(8) == 0 {
 			b.WriteByte('\n')
 		} else {
 			b.WriteByte(' ')
 		}
-		count += w + 1
+		count++
 	}
 	return b.String()
 }
