@@ -130,7 +130,7 @@ func ParseDice(s string) (Dice, error) {
 	}
 	ast, err := diceParser.ParseString("", s)
 	if err != nil {
-		return Dice{}, refusal.New(refusal.Malformed, "%q is not dice notation like 2d6+1 or 4d6kh3", CapRunes(s, 40))
+		return Dice{}, refusal.New(refusal.Malformed, "%q is not dice notation like 2d6+1 or 4d6kh3", CapUTF16(s, 40))
 	}
 	if len(ast.Rest)+1 > maxDiceTerms {
 		return Dice{}, refusal.New(refusal.Malformed, "a roll adds at most %d terms", maxDiceTerms)
@@ -145,7 +145,7 @@ func ParseDice(s string) (Dice, error) {
 		return nil
 	}
 	if ast.First.Count == nil && ast.First.Die == nil {
-		return Dice{}, refusal.New(refusal.Malformed, "%q starts with a sign: a roll starts with dice or a number, like 2d6-1", CapRunes(s, 40))
+		return Dice{}, refusal.New(refusal.Malformed, "%q starts with a sign: a roll starts with dice or a number, like 2d6-1", CapUTF16(s, 40))
 	}
 	if err := add(false, ast.First); err != nil {
 		return Dice{}, err

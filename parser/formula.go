@@ -158,9 +158,9 @@ func formulaSyntax(s string, err error) error {
 		}
 		msg = strings.Replace(msg, `unexpected token "<EOF>"`, "it ends too soon", 1)
 		msg = strings.TrimPrefix(msg, "lexer: ")
-		return refusal.New(refusal.Malformed, "the formula %q does not read at character %d: %s", CapRunes(s, 60), pe.Position().Offset+1, CapRunes(msg, 80))
+		return refusal.New(refusal.Malformed, "the formula %q does not read at character %d: %s", CapUTF16(s, 60), pe.Position().Offset+1, CapUTF16(msg, 80))
 	}
-	return refusal.New(refusal.Malformed, "the formula %q does not read: %v", CapRunes(s, 60), err)
+	return refusal.New(refusal.Malformed, "the formula %q does not read: %v", CapUTF16(s, 60), err)
 }
 
 // builder turns the grammar's tree into nodes, counting depth and gathering addresses.

@@ -146,6 +146,8 @@ var goldens = []golden{
 	{"body of 1501 characters", `[sheet: op="rest" rest="short"` + strings.Repeat(" ", MaxBody+1-len(` op="rest" rest="short"`)) + `]`, nil},
 	{"1500 non-ASCII characters", `[sheet: op="rest" rest="short" x="` + strings.Repeat("é", MaxBody-len(` op="rest" rest="short" x=""`)) + `"]`, []string{`[sheet: op="rest" rest="short"]`}},
 	{"1501 non-ASCII characters", `[sheet: op="rest" rest="short" x="` + strings.Repeat("é", MaxBody+1-len(` op="rest" rest="short" x=""`)) + `"]`, nil},
+	{"emoji of 1500 UTF-16 units", `[sheet: op="rest" rest="short" x="` + strings.Repeat("\U0001F525", (MaxBody-len(` op="rest" rest="short" x=""`))/2) + `"]`, []string{`[sheet: op="rest" rest="short"]`}},
+	{"emoji of 1502 UTF-16 units", `[sheet: op="rest" rest="short" x="` + strings.Repeat("\U0001F525", (MaxBody+2-len(` op="rest" rest="short" x=""`))/2) + `"]`, nil},
 	{"a head inside a body belongs to it", `[sheet: op="rest" [sheet: op="spend" pool="hp" amount="1"]`, []string{`[sheet: op="spend" pool="hp" amount="1"]`}},
 	{"close bracket in quotes ends the tag", `[sheet: op="note" field="n" value="a]b"] rest`, []string{`[sheet: op="note" field="n" value="a"]`}},
 	{"break-out attempt is the GM's own second tag", `[sheet: op="note" field="n" value="] [sheet: op="restore" pool="hp" amount="99"]"]`,
@@ -353,6 +355,38 @@ func TestReplaceKeepsUnclosedHeadsUnclosed(t *testing.T) {
 		t.Fatalf("setup: %+v", m.Tags)
 	}
 	out, err := Replace(text, m.Tags, []string{m.Tags[0].WriteBack(Outcome{Result: ResultOK, Now: "3/9"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := Read(out)
+	if len(back.Tags) != 1 || back.Tags[0].Start != m.Tags[0].Start {
+		t.Errorf("written-back text reads as %+v", back.Tags)
+	}
+}
+
+// The body bound counts UTF-16 code units, as Marinara's reader does: 800 emoji are 1,600
+// units, a body Marinara does not take, though it is only 840 characters.
+func TestBodyBoundCountsUTF16(t *testing.T) {
+	in := `[sheet: op="note" field="goal" value="` + strings.Repeat("\U0001F525", 800) + `"]`
+	if m := Read(in); len(m.Tags) != 0 {
+		t.Errorf("read %d tags from a body Marinara's reader does not take", len(m.Tags))
+	}
+}
+
+// The padding after an unclosed head counts UTF-16 code units, as the head's reach does: a
+// write-back that cuts emoji is shorter by two units an emoji, and padding it by characters
+// would bring the ']' back in reach.
+func TestReplacePadsInUTF16Units(t *testing.T) {
+	tag := `[sheet: op="use" name="` + strings.Repeat("\U0001F525", 70) + `" ` + strings.Repeat("junk ", 30) + `]`
+	// The first head's ']' is 5 units out of reach; cutting 10 emoji takes 10 characters
+	// but 20 units off the write-back.
+	filler := strings.Repeat("a", MaxBody+5-(utf16Len(tag)-1))
+	text := "[sheet: " + filler + tag
+	m := Read(text)
+	if len(m.Tags) != 1 || m.Tags[0].Start == 0 {
+		t.Fatalf("setup: %+v", m.Tags)
+	}
+	out, err := Replace(text, m.Tags, []string{m.Tags[0].WriteBack(Outcome{Result: ResultOK, Now: "no cost"})})
 	if err != nil {
 		t.Fatal(err)
 	}

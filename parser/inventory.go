@@ -37,7 +37,7 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 		if !inventoryActions[action] {
 			// Marinara reads an action it does not know as add; a sell or steal read as
 			// add would create items, so it is refused instead.
-			return bad("action " + strconv.Quote(CapRunes(a.value, 40)) + " is not an inventory action")
+			return bad("action " + strconv.Quote(CapUTF16(a.value, 40)) + " is not an inventory action")
 		}
 	} else if w := bareAction(body, attrs); w != "" {
 		action = w
@@ -137,7 +137,7 @@ func readInvention(l lookup, dst []Attr) []Attr {
 		if k == "summary" {
 			n = maxSummary
 		}
-		dst = append(dst, Attr{k, strings.TrimSpace(CapRunes(CollapseSpace(v), n))})
+		dst = append(dst, Attr{k, strings.TrimSpace(CapUTF16(CollapseSpace(v), n))})
 	}
 	return dst
 }
@@ -245,7 +245,7 @@ func unquoteMatched(s string) string {
 
 // cleanName collapses whitespace and caps a name at maxName characters.
 func cleanName(s string) string {
-	return strings.TrimSpace(CapRunes(CollapseSpace(s), maxName))
+	return strings.TrimSpace(CapUTF16(CollapseSpace(s), maxName))
 }
 
 // CollapseSpace is strings.Join(strings.Fields(s), " "), without the allocations when s

@@ -1,13 +1,15 @@
 package parser
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
-// MaxBody is the longest tag body, in characters. The bound is Marinara's: it is what keeps
-// a reply full of unclosed heads cheap, since a head whose ']' is further away is no tag.
+// MaxBody is the longest tag body, in UTF-16 code units as Marinara's reader counts them
+// (an emoji counts two). The bound is Marinara's: it is what keeps a reply full of
+// unclosed heads cheap, since a head whose ']' is further away is no tag.
 const MaxBody = 1500
+
+// maxBytesPerUnit is the most bytes of UTF-8 one UTF-16 code unit stands for: three, for a
+// character of the Basic Multilingual Plane; a four-byte character is two units.
+const maxBytesPerUnit = 3
 
 // span is one tag as found in a message: text[start:end] is the whole `[head: … ]`, and
 // text[bodyStart:end-1] its body.
@@ -33,24 +35,24 @@ func headAt(text string, p int) (Kind, int, bool) {
 	return "", 0, false
 }
 
-// runeCursor counts runes from the start of a text up to a position that only moves
-// forward, so counting the characters of many overlapping bodies costs one pass in all.
-type runeCursor struct{ pos, runes int }
+// unitCursor counts UTF-16 code units from the start of a text up to a position that only
+// moves forward, so counting the characters of many overlapping bodies costs one pass in all.
+type unitCursor struct{ pos, units int }
 
-func (c *runeCursor) at(text string, pos int) int {
+func (c *unitCursor) at(text string, pos int) int {
 	if pos > c.pos {
-		c.runes += utf8.RuneCountInString(text[c.pos:pos])
+		c.units += utf16Len(text[c.pos:pos])
 		c.pos = pos
 	}
-	return c.runes
+	return c.units
 }
 
 // findSpans finds every tag in text, left to right, in linear time.
 //
-// A tag is a head followed by at most MaxBody characters without ']' and then ']'. The
-// scan never goes back: the next ']' is found once and reused by every head before it,
-// and character counts come from two cursors that only move forward, so a reply made of
-// ten thousand unclosed heads costs the same as one read of the reply. When a head has no
+// A tag is a head followed by at most MaxBody characters (UTF-16 code units) without ']'
+// and then ']'. The scan never goes back: the next ']' is found once and reused by every
+// head before it, and character counts come from two cursors that only move forward, so a
+// reply made of ten thousand unclosed heads costs the same as one read of the reply. When a head has no
 // ']' in reach the scan carries on just after the head, so a later tag is still found; a
 // head inside another tag's body is part of that body, as in Marinara.
 //
@@ -58,7 +60,7 @@ func (c *runeCursor) at(text string, pos int) int {
 func findSpans(text string, buf []span) []span {
 	spans := buf
 	nextClose := -1 // offset of the first ']' at or after the last look; len(text) for none
-	var bodyRunes, closeRunes runeCursor
+	var bodyUnits, closeUnits unitCursor
 	for i := 0; i < len(text); {
 		j := strings.IndexByte(text[i:], '[')
 		if j < 0 {
@@ -82,9 +84,9 @@ func findSpans(text string, buf []span) []span {
 			break // no ']' anywhere after here: every later head is unclosed too
 		}
 		if n := nextClose - bodyStart; n > MaxBody {
-			// More bytes than MaxBody: count characters, unless there are too many bytes
-			// for any body of MaxBody characters (utf8.UTFMax bytes each).
-			if n > MaxBody*utf8.UTFMax || closeRunes.at(text, nextClose)-bodyRunes.at(text, bodyStart) > MaxBody {
+			// More bytes than MaxBody: count UTF-16 units, unless there are too many bytes
+			// for any body of MaxBody units.
+			if n > MaxBody*maxBytesPerUnit || closeUnits.at(text, nextClose)-bodyUnits.at(text, bodyStart) > MaxBody {
 				continue
 			}
 		}

@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// maxWho is the longest who= a sheet tag keeps, Marinara's ceiling for a character name.
+// maxWho is the longest who= a sheet tag keeps (UTF-16 code units, as CapUTF16 counts),
+// Marinara's ceiling for a character name.
 const maxWho = 100
 
 // sheetOps are the ops a sheet tag may name: Marinara's set plus the seed's advance.
@@ -72,20 +73,41 @@ func meaningful(v string) bool {
 	return false
 }
 
-// CapRunes keeps the first n characters (runes) of s: a tag's free text is capped by
-// characters, as Marinara counts them, never cut inside one.
-func CapRunes(s string, n int) string {
-	if len(s) <= n {
+// CapUTF16 keeps the longest start of s that is at most n UTF-16 code units long. A tag's
+// free text is capped as Marinara caps it, with JavaScript's length and slice, which count
+// UTF-16 code units: a character outside the Basic Multilingual Plane (most emoji) counts
+// two. It never cuts inside a character: where slice would keep the first half of a
+// surrogate pair, which a Go string cannot hold, the whole character is dropped, so the
+// result may be one unit shorter than Marinara's.
+func CapUTF16(s string, n int) string {
+	if len(s) <= n { // a character is never more UTF-16 units than bytes
 		return s
 	}
-	i := 0
-	for k := range s {
-		if i == n {
+	units := 0
+	for k, r := range s {
+		if units += utf16Units(r); units > n {
 			return s[:k]
 		}
-		i++
 	}
 	return s
+}
+
+// utf16Len is the length of s as JavaScript's length counts it, in UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16Units(r)
+	}
+	return n
+}
+
+// utf16Units is how many UTF-16 code units r takes: two outside the Basic Multilingual
+// Plane, else one (an invalid byte reads as U+FFFD, one unit).
+func utf16Units(r rune) int {
+	if r > 0xFFFF {
+		return 2
+	}
+	return 1
 }
 
 // readSheet reads one sheet body into the request it makes, per op (SPEC 3.2, 5.6): who
@@ -95,7 +117,7 @@ func readSheet(body string, attrs []rawAttr) Tag {
 	bad := func(detail string) Tag { return malformed(Sheet, body, attrs, detail) }
 	t := Tag{Kind: Sheet, Raw: strings.TrimSpace(body)}
 	if who, ok := l.get("who"); ok {
-		t.Who = strings.TrimSpace(CapRunes(who, maxWho))
+		t.Who = strings.TrimSpace(CapUTF16(who, maxWho))
 	}
 	name, ok := l.get("op")
 	if !ok {
@@ -103,7 +125,7 @@ func readSheet(body string, attrs []rawAttr) Tag {
 	}
 	op, ok := sheetOps[strings.ToLower(name)]
 	if !ok {
-		return bad("op " + strconv.Quote(CapRunes(name, 40)) + " is not a sheet op")
+		return bad("op " + strconv.Quote(CapUTF16(name, 40)) + " is not a sheet op")
 	}
 	t.Op = op
 	t.Attrs = make([]Attr, 0, 4) // no op writes more than four (damage on a track)

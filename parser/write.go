@@ -5,13 +5,13 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"sheetkeeper/refusal"
 )
 
 // MaxValue is the longest value the write-back carries, so one tag can never run away;
-// MaxNow is the room `now` gets, since for a party it lists every member.
+// MaxNow is the room `now` gets, since for a party it lists every member. Both are in
+// UTF-16 code units, as Marinara counts them (CapUTF16).
 const (
 	MaxValue = 120
 	MaxNow   = 240
@@ -51,9 +51,10 @@ func (t Tag) Canonical() string { return t.WriteBack(Outcome{}) }
 // It is built from what was read and what was done, never spliced from what the GM wrote:
 // attributes the op does not read, and any result, reason or now the GM wrote, are gone.
 // Every value is sanitised — no quotes, brackets, control characters or line breaks, which
-// could reshape this tag or forge another — and capped at MaxValue characters (now at
-// MaxNow, cut at a "; " boundary). A malformed request is written as raw="…" with the
-// sanitised body; its outcome is a refusal with t.Reason.
+// could reshape this tag or forge another — and capped at MaxValue characters as Marinara
+// counts them, in UTF-16 code units (now at MaxNow, cut at a "; " boundary). A malformed
+// request is written as raw="…" with the sanitised body; its outcome is a refusal with
+// t.Reason.
 func (t Tag) WriteBack(o Outcome) string {
 	if t.Kind == SkillCheck || t.Kind == DiceRoll {
 		return t.writeRollTag(o)
@@ -170,8 +171,8 @@ func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 // sanitize makes a value safe to write inside a tag (Marinara's rules): dropped characters
 // become spaces (a sheet tag) or vanish (quotes and brackets in an inventory tag, as
 // Marinara's inventory writer does), runs of whitespace become one space, the ends are
-// trimmed, and the value is capped at limit characters — in a sheet tag cut back to the
-// last "; " inside the cap, so a party summary never ends half an entry. Sanitising a
+// trimmed, and the value is capped at limit UTF-16 code units — in a sheet tag cut back to
+// the last "; " inside the cap, so a party summary never ends half an entry. Sanitising a
 // sanitised value changes nothing, which is what makes a write-back read back the same.
 func sanitize(v string, limit int, inventory bool) string {
 	if sanitized(v, limit) {
@@ -227,10 +228,10 @@ func resanitize(v string, limit int, inventory bool) string {
 		b.WriteRune(r)
 	}
 	s := strings.TrimFunc(b.String(), isSpaceRune)
-	if utf8.RuneCountInString(s) <= limit {
+	whole := len(s)
+	if s = CapUTF16(s, limit); len(s) == whole {
 		return s
 	}
-	s = CapRunes(s, limit)
 	if !inventory || limit == MaxNow {
 		if i := strings.LastIndex(s, "; "); i > 0 {
 			s = s[:i]
@@ -257,8 +258,9 @@ func flushSpace(b *strings.Builder, run []rune) {
 // One more thing is kept: which other text is a tag. A head with no ']' within MaxBody
 // characters is no tag, but a rewrite that shortened a later tag could bring its ']' into
 // reach and make one. So after such a head a replacement shorter than what it replaces
-// is padded with spaces before its ']', and the written-back text holds exactly the tags
-// the engine wrote (and the ones it left alone).
+// (in UTF-16 code units, as the reach is counted) is padded with spaces before its ']',
+// and the written-back text holds exactly the tags the engine wrote (and the ones it left
+// alone).
 func Replace(text string, tags []Tag, replacements []string) (string, error) {
 	if len(tags) != len(replacements) {
 		return "", fmt.Errorf("parser.Replace: %d tags but %d replacements", len(tags), len(replacements))
@@ -284,9 +286,9 @@ func Replace(text string, tags []Tag, replacements []string) (string, error) {
 		if unclosed >= 0 && unclosed < t.Start {
 			n := j - i - 1 // the spaces between the items of one inventory tag
 			for _, r := range replacements[i:j] {
-				n += utf8.RuneCountInString(r)
+				n += utf16Len(r)
 			}
-			pad = max(utf8.RuneCountInString(text[t.Start:t.End])-n, 0)
+			pad = max(utf16Len(text[t.Start:t.End])-n, 0)
 		}
 		for k, r := range replacements[i:j] {
 			if k > 0 {

@@ -348,7 +348,7 @@ func (f *liveFrame) resolveInto(ix *index, st *Live, r *Resolved) *Resolved {
 	}
 	r.Text = room(r.Text, len(s.Live.Text))
 	for i, t := range s.Live.Text {
-		r.Text[i] = TextValue{ID: t.ID, Label: t.Label, MaxLength: t.MaxLength, Value: parser.CapRunes(st.Text[t.ID], t.MaxLength)}
+		r.Text[i] = TextValue{ID: t.ID, Label: t.Label, MaxLength: t.MaxLength, Value: parser.CapUTF16(st.Text[t.ID], t.MaxLength)}
 	}
 	r.Conditions = room(r.Conditions, len(s.Live.Conditions))
 	for i, c := range s.Live.Conditions {

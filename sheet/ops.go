@@ -303,7 +303,7 @@ func opNote(op *Op) (string, error) {
 		if !sameTagName(t.ID, name) && !sameTagName(t.Label, name) {
 			continue
 		}
-		v := parser.CapRunes(value, t.MaxLength)
+		v := parser.CapUTF16(value, t.MaxLength)
 		setText(&op.Card.Live, t.ID, v)
 		if v == "" {
 			return t.Label + " cleared", nil

@@ -49,6 +49,8 @@ func TestOps(t *testing.T) {
 		{"condition unknown", nil, `[sheet: op="condition" condition="asleep"]`, "refused unknown-condition"},
 		{"note", nil, `[sheet: op="note" field="goal" value="Find Ash"]`, "Goal: Find Ash"},
 		{"note by label, cut to max", nil, `[sheet: op="note" field="Goal" value="Reach the far tower"]`, "Goal: Reach the "},
+		{"note cut to max in UTF-16 units", nil, `[sheet: op="note" field="goal" value="🔥🔥🔥🔥🔥🔥"]`, "Goal: 🔥🔥🔥🔥🔥"},
+		{"note cut drops a character it would split", nil, `[sheet: op="note" field="goal" value="a🔥🔥🔥🔥🔥"]`, "Goal: a🔥🔥🔥🔥"},
 		{"note clears", []string{`[sheet: op="note" field="goal" value="x"]`}, `[sheet: op="note" field="goal"]`, "Goal cleared"},
 		{"note unknown", nil, `[sheet: op="note" field="diary" value="x"]`, "refused unknown-field"},
 		{"state by value", nil, `[sheet: op="state" state="stance" value="guarded"]`, "Stance Guarded"},
