@@ -73,12 +73,21 @@ type Op struct {
 // *refusal.Error). A refused handler may leave op.Card in any state: it is discarded.
 type Handler func(op *Op) (now string, err error)
 
-// opSpec is one sheet op in the dispatch table: its handler, and what it reads and
-// changes (opKind).
+// opSpec is one sheet op in the dispatch table: its handler, what it reads and changes
+// (opKind), and whether its now is kept whole.
 type opSpec struct {
 	handler Handler
 	kind    opKind
+	// wholeNow keeps the op's now as its handler says it (the write-back still caps it at
+	// parser.MaxNow). Every other op is one Marinara's applyRulesetSheetOp applies, whose
+	// done() cuts its now to maxOpNow; use is planned by planRulesetUse instead and its now
+	// written from the pools paid, and advance is the seed's own op.
+	wholeNow bool
 }
+
+// maxOpNow is where Marinara's done() cuts an op's now (MAX_NOW_LENGTH, in UTF-16 code
+// units), before the tag writer's own cap.
+const maxOpNow = 120
 
 // opKind is what an op reads and changes, which decides what its working copy and its
 // Values cost: a reply's tags are mostly live-only, and copying a build or working out
@@ -102,19 +111,19 @@ const (
 
 // ops is every sheet op by name, one static table.
 var ops = map[string]opSpec{
-	"spend":     {opSpend, liveOnly},
-	"restore":   {opRestore, liveOnly},
-	"heal":      {opRestore, liveOnly},
-	"damage":    {opDamage, liveOnly},
-	"temp":      {opTemp, liveOnly},
-	"track":     {opTrack, liveOnly},
-	"condition": {opCondition, liveOnly},
-	"note":      {opNote, liveOnly},
-	"state":     {opState, liveOnly},
-	"rest":      {opRest, liveOnly},
-	"use":       {opUse, readsSheet},
-	"cast":      {opUse, readsSheet},
-	"advance":   {opAdvance, changesBuild},
+	"spend":     {handler: opSpend, kind: liveOnly},
+	"restore":   {handler: opRestore, kind: liveOnly},
+	"heal":      {handler: opRestore, kind: liveOnly},
+	"damage":    {handler: opDamage, kind: liveOnly},
+	"temp":      {handler: opTemp, kind: liveOnly},
+	"track":     {handler: opTrack, kind: liveOnly},
+	"condition": {handler: opCondition, kind: liveOnly},
+	"note":      {handler: opNote, kind: liveOnly},
+	"state":     {handler: opState, kind: liveOnly},
+	"rest":      {handler: opRest, kind: liveOnly},
+	"use":       {handler: opUse, kind: readsSheet, wholeNow: true},
+	"cast":      {handler: opUse, kind: readsSheet, wholeNow: true},
+	"advance":   {handler: opAdvance, kind: changesBuild, wholeNow: true},
 }
 
 // Apply applies one sheet request to the card(s) it names among cards, each all or
@@ -270,6 +279,9 @@ func (a *Applier) applyOne(card *Card, req parser.Tag, h opSpec, opts *Options) 
 	now, err := h.handler(op)
 	if err != nil {
 		return CardResult{Card: card.Name, Outcome: Refused(err)}
+	}
+	if !h.wholeNow {
+		now = parser.CapUTF16(now, maxOpNow)
 	}
 	out := op.Outcome
 	out.Result, out.Now, out.Reason, out.Bounds = parser.ResultOK, now, "", ""

@@ -1,6 +1,7 @@
 package sheet
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -129,5 +130,25 @@ func TestAmbiguousPool(t *testing.T) {
 	c.Build.Fields = map[string]any{"caster": true}
 	if got := summary(run(t, rs, c, `[sheet: op="spend" pool="spark" amount="1"]`)); got != "1/2" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestNoteNowCutTo120: a note's now is "Label: value", cut at 120 as Marinara's done()
+// cuts every op's now, though the value itself fits the field's maxLength of 120.
+func TestNoteNowCutTo120(t *testing.T) {
+	rs := loadRuleset(t, "../content/rulesets/low-vell.json")
+	c := newCard(rs, "Mira")
+	value := strings.Repeat("abcdefghij", 12) // 120 characters
+	tg := tag(t, `[sheet: op="note" field="errand" value="`+value+`"]`)
+	o := Apply(rs, []*Card{c}, tg, Options{Default: c.Name}).Outcome
+	if !o.OK() {
+		t.Fatalf("refused: %s", summary(o))
+	}
+	full := "Tonight's errand: " + value
+	if want := full[:120]; o.Now != want {
+		t.Errorf("now %q, want %q", o.Now, want)
+	}
+	if got := c.Live.Text["errand"]; got != value {
+		t.Errorf("stored %q, want the whole value", got)
 	}
 }

@@ -3,6 +3,8 @@ package sheet
 import (
 	"slices"
 	"testing"
+
+	"sheetkeeper/parser"
 )
 
 // TestRestSteps runs the trials rests on a worn-down card: every restore step form
@@ -38,8 +40,10 @@ func TestRestSteps(t *testing.T) {
 			t.Fatalf("%s: %s", s, summary(o))
 		}
 	}
+	// Its now names every value the rest moved, cut at 120 as Marinara's done() cuts it;
+	// the rest itself still moves them all (the stance is checked below).
 	got := summary(run(t, rs, c, `[sheet: op="rest" rest="camp"]`))
-	want := "Make camp: Stamina 5/5, Focus 1/3, 1st-circle slots 2/2, 3rd-circle slots 1/1, Last Ember 2/2, Heat 3, Harm 1/4, Strain 1/3, Stance steady"
+	want := "Make camp: Stamina 5/5, Focus 1/3, 1st-circle slots 2/2, 3rd-circle slots 1/1, Last Ember 2/2, Heat 3, Harm 1/4, Strain 1/3, Stance steady"[:120]
 	if got != want {
 		t.Fatalf("camp:\n got %q\nwant %q", got, want)
 	}
@@ -78,6 +82,44 @@ func TestRestSteps(t *testing.T) {
 	// A rest that moves nothing says its label alone; a positive by on heat moves it.
 	if got := summary(run(t, rs, c, `[sheet: op="rest" rest="nap"]`)); got != "Nap: Heat 4" {
 		t.Errorf("nap: %q", got)
+	}
+}
+
+// TestLongRestNowCutTo120: a 5e long rest on a worn-down 9th-level wizard moves nine
+// values, and its now is cut at 120 UTF-16 code units as Marinara's done() cuts it, even
+// mid-word; the write-back carries that, not the tag writer's 240.
+func TestLongRestNowCutTo120(t *testing.T) {
+	rs := loadRuleset(t, "../content/rulesets/dnd5e-srd/ruleset.json")
+	c := newCard(rs, "Mira")
+	c.Build.Fields = map[string]any{"class": "Wizard", "wizard_level": 9.0, "spellcasting_ability": "int", "caster_level": 9.0, "hp_max": 50.0}
+	for _, s := range []string{
+		`[sheet: op="damage" pool="hp" amount="20"]`,
+		`[sheet: op="spend" pool="slots_1" amount="2"]`,
+		`[sheet: op="spend" pool="slots_2" amount="2"]`,
+		`[sheet: op="spend" pool="slots_3" amount="2"]`,
+		`[sheet: op="spend" pool="slots_4" amount="1"]`,
+		`[sheet: op="spend" pool="slots_5" amount="1"]`,
+		`[sheet: op="spend" pool="hit_dice" amount="5"]`,
+		`[sheet: op="track" track="exhaustion" to="2"]`,
+		`[sheet: op="track" track="death_save_failures" to="2"]`,
+	} {
+		if o := run(t, rs, c, s); !o.OK() {
+			t.Fatalf("%s: %s", s, summary(o))
+		}
+	}
+	rest := tag(t, `[sheet: op="rest" rest="long"]`)
+	o := Apply(rs, []*Card{c}, rest, Options{Default: c.Name}).Outcome
+	full := "Long rest: Hit points 50/50, 1st-level slots 4/4, 2nd-level slots 3/3, 3rd-level slots 3/3, " +
+		"4th-level slots 3/3, 5th-level slots 1/1, Hit dice 8/9, Exhaustion 1, Death save failures 0"
+	if want := full[:120]; o.Now != want {
+		t.Errorf("now %q, want %q", o.Now, want)
+	}
+	want := `[sheet: op="rest" rest="long" result="ok" now="` + full[:120] + `"]`
+	if got := rest.WriteBack(parser.Outcome{Result: parser.ResultOK, Now: o.Now}); got != want {
+		t.Errorf("write-back %s\nwant %s", got, want)
+	}
+	if p := Evaluate(rs, c, nil).Live.Pool("hit_dice"); p.Value != 8 {
+		t.Errorf("the rest moved less than its now names: hit dice %+v", p)
 	}
 }
 
