@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,4 +45,54 @@ func pickAll(t testing.TB, rs *ruleset.Ruleset, card *sheet.Card, catalog string
 			t.Fatalf("pick %s: %+v", id, out)
 		}
 	}
+}
+
+// emberWith is the Ember Roads ruleset with edit applied to its JSON document first,
+// failing the test if it no longer parses.
+func emberWith(t testing.TB, edit func(doc map[string]any)) *ruleset.Ruleset {
+	t.Helper()
+	data, err := os.ReadFile(filepath.FromSlash(emberPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	edit(doc)
+	if data, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	rs, ps := ruleset.Parse(data)
+	if len(ps) > 0 {
+		t.Fatalf("edited %s: %v", emberPath, ps)
+	}
+	return rs
+}
+
+// knack is the knacks entry with id in Ember Roads' JSON document, for a test to edit.
+func knack(t testing.TB, doc map[string]any, id string) map[string]any {
+	t.Helper()
+	for _, c := range doc["catalogs"].([]any) {
+		if cat := c.(map[string]any); cat["id"] == "knacks" {
+			for _, e := range cat["entries"].([]any) {
+				if e := e.(map[string]any); e["id"] == id {
+					return e
+				}
+			}
+		}
+	}
+	t.Fatalf("no knack %s", id)
+	return nil
+}
+
+// knacksUnder is Ember Roads' knacks catalog, edited, and the hides of the layers turned on.
+func knacksUnder(t testing.TB, edit func(doc map[string]any), layers ...string) (*Catalog, Hides) {
+	t.Helper()
+	rs := emberWith(t, edit)
+	knacks, err := inline(rs).Find("knacks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return knacks, knacks.Hides(Layers(rs, layers))
 }

@@ -2,8 +2,10 @@ package catalog
 
 import (
 	"os"
+	"strings"
 	"testing"
 
+	"sheetkeeper/refusal"
 	"sheetkeeper/ruleset"
 )
 
@@ -64,5 +66,34 @@ func TestIndexConcurrent(t *testing.T) {
 		if c := <-done; c != first {
 			t.Fatal("two indexes of one catalog")
 		}
+	}
+}
+
+// Named never considers an entry a layer hides, as Search never lists one: Coldfire Toss
+// (Grit 1, hidden by Hard winter) renamed Road Sense leaves "Road Sense" to road-sense
+// alone, not ambiguous; without the layer the name is ambiguous. A hidden entry's id is
+// refused saying the layer, unless a shown entry answers to the name by its label.
+func TestNamedIgnoresHiddenEntryWithSameLabel(t *testing.T) {
+	rename := func(id, label string) func(map[string]any) {
+		return func(doc map[string]any) { knack(t, doc, id)["label"] = label }
+	}
+	knacks, hides := knacksUnder(t, rename("coldfire-toss", "Road Sense"), "hard_winter")
+	e, err := knacks.Named("Road Sense", nil, hides)
+	if err != nil {
+		t.Fatalf("Named: %v", err)
+	}
+	if e.ID != "road-sense" {
+		t.Fatalf("Named found %s, want road-sense", e.ID)
+	}
+	if _, err := knacks.Named("Road Sense", nil, nil); refusal.Of(err) != refusal.AmbiguousEntry || !strings.Contains(err.Error(), "coldfire-toss") {
+		t.Errorf("without the layer: %v, want ambiguous-entry naming coldfire-toss", err)
+	}
+	if _, err := knacks.Named("coldfire-toss", nil, hides); refusal.Of(err) != refusal.UnknownEntry || !strings.Contains(err.Error(), "Hard winter") {
+		t.Errorf("hidden by id: %v, want unknown-entry naming the layer", err)
+	}
+
+	knacks, hides = knacksUnder(t, rename("road-sense", "coldfire-toss"), "hard_winter")
+	if e, err := knacks.Named("coldfire-toss", nil, hides); err != nil || e.ID != "road-sense" {
+		t.Errorf("a shown label beside a hidden id: %v %v, want road-sense", e, err)
 	}
 }

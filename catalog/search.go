@@ -113,25 +113,19 @@ func textRank(e *Entry, text string, words []string) int {
 const minSummaryQuery = 3
 
 // Named finds the entry a /pick names among those the filter and hides leave: by
-// id, else by label (case and spacing ignored). A label two entries share is
-// ambiguous-entry; an entry a layer hides is unknown-entry, saying which layer.
+// id, else by label (case and spacing ignored). An entry a layer hides is never
+// considered, as Search never lists it: a shown entry answers to the name before it, and
+// a label it shares with one shown entry is that entry's alone. A name only hidden
+// entries answer to is unknown-entry, saying which layer hides it; a label two shown
+// entries share is ambiguous-entry, unless the filter keeps one.
 func (c *Catalog) Named(name string, clauses Filter, hides Hides) (*ruleset.Entry, error) {
-	want := ruleset.FoldName(name)
-	var byLabel []*Entry
-	var found *Entry
-	for i := range c.entries {
-		e := &c.entries[i]
-		if e.id == strings.TrimSpace(name) {
-			found = e
-			break
-		}
-		if e.label == want {
-			byLabel = append(byLabel, e)
-		}
-	}
+	found, byLabel, hidden := c.named(name, hides)
 	if found == nil {
 		switch len(byLabel) {
 		case 0:
+			if hidden != nil {
+				return nil, refusal.New(refusal.UnknownEntry, "%s is hidden in this campaign by the layer %s", hidden.Label, hidden.hiddenBy(hides))
+			}
 			return nil, refusal.New(refusal.UnknownEntry, "%s has no entry %q%s", c.Def.Label, name, c.nearEntries(name, hides))
 		case 1:
 			found = byLabel[0]
@@ -147,13 +141,35 @@ func (c *Catalog) Named(name string, clauses Filter, hides Hides) (*ruleset.Entr
 			found = kept[0]
 		}
 	}
-	if layer := found.hiddenBy(hides); layer != "" {
-		return nil, refusal.New(refusal.UnknownEntry, "%s is hidden in this campaign by the layer %s", found.Label, layer)
-	}
 	if !clauses.passes(found) {
 		return nil, refusal.New(refusal.UnknownEntry, "%s does not match the filter %s", found.Label, describe(c.Def, clauses))
 	}
 	return found.Entry, nil
+}
+
+// named is what name answers to among the entries hides leave shown: the entry whose id
+// it is, else (found nil) those whose label it is. hidden is an entry a layer hides that
+// name answers to, the one by id first, for the refusal when no shown one does.
+func (c *Catalog) named(name string, hides Hides) (found *Entry, byLabel []*Entry, hidden *Entry) {
+	id, want := strings.TrimSpace(name), ruleset.FoldName(name)
+	for i := range c.entries {
+		e := &c.entries[i]
+		isID := e.id == id
+		if !isID && e.label != want {
+			continue
+		}
+		if e.hiddenBy(hides) != "" {
+			if hidden == nil || isID && hidden.id != id {
+				hidden = e
+			}
+			continue
+		}
+		if isID {
+			return e, nil, nil
+		}
+		byLabel = append(byLabel, e)
+	}
+	return nil, byLabel, hidden
 }
 
 // nearEntries is the "did you mean" words for an entry name that matched nothing: the
