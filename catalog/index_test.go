@@ -97,3 +97,20 @@ func TestNamedIgnoresHiddenEntryWithSameLabel(t *testing.T) {
 		t.Errorf("a shown label beside a hidden id: %v %v, want road-sense", e, err)
 	}
 }
+
+// An entry whose filter list is empty is never hidden by a layer reading that filter, as
+// Marinara's hides() has it: Iron Stomach with no callings stays shown under a Hard winter
+// that hides every knack whose callings are not Scout; Scrap Whisper (Tinker) is hidden.
+func TestNamedKeepsEntryWithEmptyFilterShown(t *testing.T) {
+	knacks, hides := knacksUnder(t, func(doc map[string]any) {
+		layer := doc["layers"].([]any)[0].(map[string]any)
+		layer["catalogs"] = []any{map[string]any{"id": "knacks", "hide": map[string]any{"filter": "callings", "notIn": []any{"Scout"}}}}
+		knack(t, doc, "iron-stomach")["filters"].(map[string]any)["callings"] = []any{}
+	}, "hard_winter")
+	if e, err := knacks.Named("iron-stomach", nil, hides); err != nil || e.ID != "iron-stomach" {
+		t.Errorf("iron-stomach: %v %v, want it shown", e, err)
+	}
+	if _, err := knacks.Named("scrap-whisper", nil, hides); refusal.Of(err) != refusal.UnknownEntry {
+		t.Errorf("scrap-whisper: %v, want it hidden", err)
+	}
+}

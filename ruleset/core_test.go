@@ -287,3 +287,29 @@ func TestCoreBroken(t *testing.T) {
 		})
 	}
 }
+
+// HidesWords hides by equals (one word matching) or notIn (no word in the list), and never
+// an entry whose filter holds no words: Marinara's hides() treats [] as a filter not set.
+func TestHidesWords(t *testing.T) {
+	scout, zero := "Scout", 0.0
+	cases := []struct {
+		name  string
+		hide  LayerHide
+		words []string
+		want  bool
+	}{
+		{"notIn, a word in it", LayerHide{NotIn: []string{"Scout"}}, []string{"Hauler", "Scout"}, false},
+		{"notIn, no word in it", LayerHide{NotIn: []string{"Scout"}}, []string{"Hauler"}, true},
+		{"notIn, no words", LayerHide{NotIn: []string{"Scout"}}, []string{}, false},
+		{"notIn, nil words", LayerHide{NotIn: []string{"Scout"}}, nil, false},
+		{"equals, a word matching", LayerHide{Equals: &scout}, []string{"Scout"}, true},
+		{"equals, none matching", LayerHide{Equals: &scout}, []string{"Hauler"}, false},
+		{"equals, no words", LayerHide{Equals: &scout}, []string{}, false},
+		{"a number rule", LayerHide{Above: &zero}, []string{"Scout"}, false},
+	}
+	for _, c := range cases {
+		if got := c.hide.HidesWords(c.words); got != c.want {
+			t.Errorf("%s: HidesWords(%q) = %v, want %v", c.name, c.words, got, c.want)
+		}
+	}
+}

@@ -59,8 +59,13 @@ func (h *LayerHide) HidesNumber(v float64) bool {
 	return h.Above != nil && v > *h.Above || h.Below != nil && v < *h.Below
 }
 
-// HidesWords reports whether the rule hides an entry whose filter holds words.
+// HidesWords reports whether the rule hides an entry whose filter holds words. An entry
+// whose filter holds no words is never hidden, as Marinara's hides() has it: an empty
+// list says no more than a filter the entry does not set, so it is not "not in" notIn.
 func (h *LayerHide) HidesWords(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
 	if h.Equals != nil {
 		return contains(words, *h.Equals)
 	}
