@@ -380,7 +380,7 @@ func TestReplacePadsInUTF16Units(t *testing.T) {
 	tag := `[sheet: op="use" name="` + strings.Repeat("\U0001F525", 70) + `" ` + strings.Repeat("junk ", 30) + `]`
 	// The first head's ']' is 5 units out of reach; cutting 10 emoji takes 10 characters
 	// but 20 units off the write-back.
-	filler := strings.Repeat("a", MaxBody+5-(utf16Len(tag)-1))
+	filler := strings.Repeat("a", MaxBody+5-(UTF16Len(tag)-1))
 	text := "[sheet: " + filler + tag
 	m := Read(text)
 	if len(m.Tags) != 1 || m.Tags[0].Start == 0 {

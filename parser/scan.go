@@ -41,7 +41,7 @@ type unitCursor struct{ pos, units int }
 
 func (c *unitCursor) at(text string, pos int) int {
 	if pos > c.pos {
-		c.units += utf16Len(text[c.pos:pos])
+		c.units += UTF16Len(text[c.pos:pos])
 		c.pos = pos
 	}
 	return c.units

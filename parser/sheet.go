@@ -92,8 +92,8 @@ func CapUTF16(s string, n int) string {
 	return s
 }
 
-// utf16Len is the length of s as JavaScript's length counts it, in UTF-16 code units.
-func utf16Len(s string) int {
+// UTF16Len is the length of s as JavaScript's length counts it, in UTF-16 code units.
+func UTF16Len(s string) int {
 	n := 0
 	for _, r := range s {
 		n += utf16Units(r)

@@ -286,9 +286,9 @@ func Replace(text string, tags []Tag, replacements []string) (string, error) {
 		if unclosed >= 0 && unclosed < t.Start {
 			n := j - i - 1 // the spaces between the items of one inventory tag
 			for _, r := range replacements[i:j] {
-				n += utf16Len(r)
+				n += UTF16Len(r)
 			}
-			pad = max(utf16Len(text[t.Start:t.End])-n, 0)
+			pad = max(UTF16Len(text[t.Start:t.End])-n, 0)
 		}
 		for k, r := range replacements[i:j] {
 			if k > 0 {

@@ -3,7 +3,6 @@ package sheet
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"sheetkeeper/parser"
 	"sheetkeeper/refusal"
@@ -163,7 +162,7 @@ func advanceField(rs *ruleset.Ruleset, card *Card, vals *Values, adv *ruleset.Ad
 		if f.MaxLength != nil {
 			limit = *f.MaxLength
 		}
-		if utf8.RuneCountInString(*req.To) > limit {
+		if parser.UTF16Len(*req.To) > limit { // as Marinara counts a text field's maxLength
 			return "", badAmount(0, limit, "%s holds at most %d characters", f.Label, limit)
 		}
 		card.Build.Fields = put(card.Build.Fields, f.ID, any(*req.To))

@@ -1,6 +1,7 @@
 package sheet
 
 import (
+	"strings"
 	"testing"
 
 	"sheetkeeper/parser"
@@ -40,6 +41,8 @@ func TestAdvance(t *testing.T) {
 		{tag: `op="advance" field="title" to="Archmage"`, result: "ok", now: "Archmage", path: "build.fields.title", after: "Archmage"},
 		{tag: `op="advance" field="title" to="Archmage of the Seven Towers"`, result: "refused", reason: refusal.BadAmount, bounds: "0..20"},
 		{tag: `op="advance" field="title" by="1"`, result: "refused", reason: refusal.Malformed},
+		// maxLength counts UTF-16 units, as Marinara does: 11 emoji are 22 of title's 20.
+		{tag: `op="advance" field="title" to="` + strings.Repeat("\U0001F525", 11) + `"`, result: "refused", reason: refusal.BadAmount, bounds: "0..20"},
 		{tag: `op="advance" field="backstory" to="Born in the ash."`, result: "ok", now: "Born in the ash.", path: "build.fields.backstory", after: "Born in the ash."},
 		{tag: `op="advance" field="school" to="abjuration"`, result: "refused", reason: refusal.NotAllowed},
 		{tag: `op="advance" field="slots_max_1" by="1"`, result: "refused", reason: refusal.NotAllowed},
