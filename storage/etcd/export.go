@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 
@@ -130,7 +131,9 @@ func (s *store) Import(ctx context.Context, recs []storage.Record) error {
 	}
 	t.done = true
 	for k := range t.writes {
-		t.reads[k] = 0 // a mod revision of 0: the key is absent
+		if _, read := t.reads[k]; !read {
+			t.reads[k] = 0 // a mod revision of 0: the key is absent
+		}
 	}
 	cmps, ops, err := t.txn()
 	if err != nil || ops == nil {
@@ -145,6 +148,28 @@ func (s *store) Import(ctx context.Context, recs []storage.Record) error {
 	if !resp.Succeeded {
 		return storage.Errorf(storage.Conflict, "storage: import of %d records: the target already holds one of their keys (another process wrote it): nothing of them was written", len(recs))
 	}
+	return nil
+}
+
+// raiseHead raises channel ch's seq counter to at least seq, for an imported counter
+// or reply: every stored reply has raised it to its seq (PutReply does, and stored
+// counts on it), so an import of replies without their counter, or with one behind
+// them, never leaves the next command a seq already taken. The counter, whichever
+// record of a copy comes first, is the highest either says; it is compared as read (in
+// an earlier chunk, or absent), not as absent.
+func (t *tx) raiseHead(ch string, seq uint64) error {
+	hk, err := t.s.keys.inChannel(ch, kindHead)
+	if err != nil {
+		return err
+	}
+	v, found, err := t.get(hk)
+	if err != nil {
+		return err
+	}
+	if found && len(v) == 8 && binary.BigEndian.Uint64(v) >= seq {
+		return nil
+	}
+	t.set(hk, []byte(be64(seq)))
 	return nil
 }
 
@@ -185,7 +210,7 @@ func (t *tx) importRecord(r storage.Record) error {
 		if len(r.Value) != 8 {
 			return bad("value is not 8 bytes")
 		}
-		return inChannel(kindHead, "")
+		return t.raiseHead(head, binary.BigEndian.Uint64(r.Value))
 	case storage.HintRecords:
 		return inChannel(kindHint, "")
 	case storage.ShopRecords, storage.TradeRecords:
@@ -213,6 +238,9 @@ func (t *tx) importRecord(r storage.Record) error {
 				return err
 			}
 			t.set(mk, []byte(be64(uint64(rep.Seq))))
+		}
+		if err := t.raiseHead(head, uint64(rep.Seq)); err != nil {
+			return err
 		}
 		return inChannel(kindReply, rest)
 	case storage.TombstoneRecords:
