@@ -61,6 +61,9 @@ func AppendCard(dst []byte, r *storage.CardRecord) ([]byte, error) {
 			return jsonappend.Value(dst, r)
 		}
 	}
+	if r.KitSystem != "" {
+		out = jsonappend.String(append(out, `,"kitSystem":`...), r.KitSystem)
+	}
 	if r.From != "" {
 		out = jsonappend.String(append(out, `,"from":`...), r.From)
 	}

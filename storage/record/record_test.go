@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +101,7 @@ func TestEncodeMatches(t *testing.T) {
 		c := benchCard(drawText(t, "name"))
 		c.OwnerID = drawText(t, "owner")
 		c.From = drawText(t, "from")
+		c.KitSystem = drawText(t, "kit system")
 		c.UpdatedAt = drawTime(t, "updated")
 		c.Card.Build.Fields["odd"] = drawValue(t, "field")
 		c.Card.Live.Conditions = append(c.Card.Live.Conditions, drawText(t, "condition"))
@@ -211,4 +213,24 @@ func BenchmarkEncode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestAppendCardWritesEveryField: a card record with every text field set encodes as
+// json.Marshal does, so a field added to storage.CardRecord and not to AppendCard
+// fails here rather than going missing from disk behind the card memo (KitSystem did:
+// it read back "" once the process restarted).
+func TestAppendCardWritesEveryField(t *testing.T) {
+	c := benchCard("Mira")
+	c.Inventory = &inventory.Stored{}
+	v := reflect.ValueOf(c).Elem()
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.String {
+			f.SetString(v.Type().Field(i).Name)
+		}
+	}
+	got, err := Encode(c, AppendCard)
+	want, _ := json.Marshal(c)
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("AppendCard:\n got %s (%v)\nwant %s", got, err, want)
+	}
 }
