@@ -121,7 +121,7 @@ func (c *CardMemo) Remember(key string, raw []byte, rec *storage.CardRecord) {
 // roundTrips reports whether decoding r's JSON gives back r, its time in UTC (a check
 // of a few µs; decoding a ~1 KB card costs ~100).
 func roundTrips(r *storage.CardRecord) bool {
-	if r.Card == nil || !r.Card.RoundTrips() || !utf8.ValidString(r.OwnerID) || !utf8.ValidString(r.From) {
+	if r.Card == nil || !r.Card.RoundTrips() || !utf8.ValidString(r.OwnerID) || !utf8.ValidString(r.From) || !utf8.ValidString(r.KitSystem) {
 		return false
 	}
 	// A time is written in RFC 3339 and read back in UTC (as a zone-less time) only when
