@@ -564,13 +564,20 @@ func (c *Core) sheetChoices(tx storage.Tx, q *acQuery, names func(*ruleset.Sheet
 }
 
 // valueChoices offers the values /character set can take for what it names: an enum
-// field's values, a skill's or save's tiers, yes or no for a switch.
+// field's values (on a game card, less those the campaign's layers remove), a skill's or
+// save's tiers, yes or no for a switch.
 func (c *Core) valueChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 	_, l, err := c.rulesFor(tx, q)
 	if err != nil {
 		return nil, err
 	}
 	rs := l.Ruleset
+	removed := func(string) []string { return nil } // a library card's values are the ruleset's
+	if camp, err := tx.Campaign(q.a.ChannelID); err == nil {
+		if rec, err := tx.GameCard(q.a.ChannelID, strings.TrimSpace(q.get("name"))); err == nil && rec.Card != nil {
+			removed = func(id string) []string { return removedValues(rs, &cardTarget{camp: camp}, id) }
+		}
+	}
 	var out []Choice
 	tiers := func(allowed []string) {
 		for _, t := range rs.Resolution.ProficiencyTiers {
@@ -589,7 +596,11 @@ func (c *Core) valueChoices(tx storage.Tx, q *acQuery) ([]Choice, error) {
 			}
 			switch f.Type {
 			case "enum":
+				gone := removed(f.ID)
 				for _, v := range f.Values {
+					if slices.Contains(gone, v) {
+						continue // a layer of the campaign removes it: /character set refuses it
+					}
 					label := v
 					if lv, ok := f.ValueLabels[v]; ok {
 						label = lv

@@ -102,7 +102,7 @@ const maxNameRunes = 60
 func checkName(name string) (string, error) {
 	name = strings.Join(strings.Fields(name), " ")
 	switch {
-	case name == "":
+	case ruleset.FoldName(name) == "": // empty as the store keys it: blank, or a byte-order mark alone
 		return "", refusal.New(refusal.NotAllowed, "a character needs a name")
 	case utf8.RuneCountInString(name) > maxNameRunes:
 		return "", refusal.New(refusal.NotAllowed, "a name has at most %d characters", maxNameRunes)

@@ -1,10 +1,12 @@
 package bot
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
 
+	"sheetkeeper/refusal"
 	"sheetkeeper/sheet"
 	"sheetkeeper/storage"
 )
@@ -188,5 +190,53 @@ func TestCharacterEditRescales(t *testing.T) {
 		"Bram (in this game): Rank 3 → 8. 1 scaled value followed.", true)
 	if got := uses(); got != 3.0 {
 		t.Errorf("uses at rank 8: %v", got)
+	}
+}
+
+// TestBlankNamesAreRefused: a name that is only a byte-order mark is blank as the store
+// keys names, so every command taking one refuses it as missing, never "Internal error"
+// (the store found the folded name empty).
+func TestBlankNamesAreRefused(t *testing.T) {
+	m := newCmdTable(t)
+	m.ok(gmUser, "campaign create", "ruleset", "low-vell")
+	for _, tc := range [][]string{
+		{"character create", "name", "\uFEFF"},
+		{"character join", "name", "\uFEFF"},
+		{"pick", "name", "\uFEFF", "catalog", "workings", "entry", "ember-dart"},
+		{"character set", "name", "\uFEFF", "field", "rank", "value", "2"},
+		{"catalog search", "catalog", "workings", "name", "\uFEFF"},
+	} {
+		r := m.run(ana, tc[0], tc[1:]...)
+		if !r.Ephemeral || r.Content == "Internal error" {
+			t.Errorf("/%s name:<BOM>: %+v, want a refusal", tc[0], r)
+		}
+	}
+}
+
+// TestValueChoicesHonourLayerRemovals: /character set's value choices leave out what
+// the campaign's layers remove from a game card's field, as the command refuses it.
+func TestValueChoicesHonourLayerRemovals(t *testing.T) {
+	m := newCmdTable(t)
+	m.ok(gmUser, "campaign create", "ruleset", "low-vell", "layers", "harbour_law")
+	m.ok(ana, "character create", "name", "Mira")
+	m.ok(ana, "character join", "name", "Mira")
+	wantResponse(t, "refused", m.run(ana, "character set", "name", "Mira", "field", "guild", "value", "Smokejack"),
+		"Guild is one of Wickwright, Ferrylight, Beaconkeeper", true)
+	got := names(m.complete(ana, "character set", "value", "", "name", "Mira", "field", "guild"))
+	if strings.Contains(strings.ToLower(got), "smokejack") || !strings.Contains(got, "Wickwright") {
+		t.Errorf("value choices %s: want the guilds less the layer-removed Smokejack", got)
+	}
+}
+
+// TestCampaignSetChecksGMInItsUpdate: /campaign set checks its caller is a GM inside
+// its own Update, as every GM command that writes does, so a GM removed after the
+// router's check changes nothing.
+func TestCampaignSetChecksGMInItsUpdate(t *testing.T) {
+	m := newCmdTable(t)
+	m.ok(gmUser, "campaign create", "ruleset", "low-vell")
+	_, err := m.core.cmdCampaignSet(context.Background(), Command{Name: "campaign set", User: ana, ChannelID: m.ch, GuildID: "guild",
+		Options: []Option{{Name: "rules-messages", Value: "dm"}}})
+	if refusal.Of(err) != refusal.NotGM || m.campaignRecord().RulesMessages != "" {
+		t.Errorf("a non-GM's /campaign set: %v, rules-messages %q; want %s and nothing changed", err, m.campaignRecord().RulesMessages, refusal.NotGM)
 	}
 }

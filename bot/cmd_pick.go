@@ -261,7 +261,7 @@ func (c *Core) findTarget(tx storage.Tx, channelID, guild string, u User, name s
 		}
 		gameErr = err
 	}
-	if library {
+	if library && ruleset.FoldName(name) != "" { // a blank name keys no card: the store refuses to look
 		rec, err := tx.LibraryCard(u.ID, name)
 		if err == nil && rec.Card != nil {
 			rules, err := c.rules(tx, guild, rec.Card.Ruleset)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sheetkeeper/refusal"
+	"sheetkeeper/ruleset"
 	"sheetkeeper/storage"
 	"sheetkeeper/suggest"
 )
@@ -194,7 +195,7 @@ func missingOptions(spec CommandSpec, cmd Command) []string {
 			}
 			continue
 		}
-		if strings.TrimSpace(cmd.Get(o.Name)) == "" {
+		if ruleset.FoldName(cmd.Get(o.Name)) == "" { // blank as names are read: spaces, a byte-order mark
 			out = append(out, o.Name+":")
 		}
 	}

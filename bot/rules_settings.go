@@ -37,7 +37,7 @@ func (c *Core) cmdCampaignSet(ctx context.Context, cmd Command) (Response, error
 		return Response{}, refusal.New(refusal.Malformed, "rules-messages is %q: say channel or dm", clip(to))
 	}
 	err := c.store.Update(ctx, func(tx storage.Tx) error {
-		camp, err := c.campaign(tx, cmd.ChannelID)
+		camp, err := c.gmCampaign(tx, cmd) // again here: a GM removed since the router's check is refused
 		if err != nil {
 			return err
 		}
