@@ -74,8 +74,9 @@ func sameItem(a, b *Item) bool { return a == b || a.ID == b.ID && reflect.DeepEq
 
 // Put moves all of entry e into container box (nil: out, loose), unequipping it. The box
 // must hold things, not be e or inside it, keep nesting within MaxNesting, and have room:
-// its capacityLb bounds the weight of everything inside it, its holdLimit how many
-// things. A refusal changes nothing.
+// its capacityLb bounds the weight of everything inside it (however deep: each container
+// enclosing the box is weighed too), its holdLimit how many things. A refusal changes
+// nothing.
 func (c *Campaign) Put(inv []*Entry, e, box *Entry) error {
 	return c.PutIn(inv, e, box, "")
 }

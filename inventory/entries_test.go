@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"sheetkeeper/refusal"
@@ -276,5 +277,35 @@ func TestQuiver5e(t *testing.T) {
 	}
 	if err := c.Put(inv, bolt, quiver); refusal.Of(err) != refusal.NotAllowed {
 		t.Errorf("a bolt in a quiver: %v", err)
+	}
+}
+
+// TestPutWeighsEveryEnclosingContainer: a sack's capacityLb bounds the weight of
+// everything inside it (Put), so what goes into a pouch inside the sack is weighed by the
+// sack too, and the refusal names the sack.
+func TestPutWeighsEveryEnclosingContainer(t *testing.T) {
+	c := campaign(t)
+	sack := c.NewEntry("sack", c.System.CatalogItem("lr-sack"), 1) // holds 4
+	pouch := &Entry{UID: "pouch", Qty: 1, Item: &Item{ID: "pouch", Type: "lr-bag", Name: "Pouch"}}
+	m1, m2, m3 := c.NewEntry("m1", c.System.CatalogItem("lr-mail"), 1), c.NewEntry("m2", c.System.CatalogItem("lr-mail"), 1), c.NewEntry("m3", c.System.CatalogItem("lr-mail"), 1)
+	inv := []*Entry{sack, pouch, m1, m2, m3}
+	if err := c.Put(inv, m1, sack); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(inv, pouch, sack); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(inv, m2, pouch); err != nil {
+		t.Fatal(err)
+	}
+	err := c.Put(inv, m3, pouch)
+	if w := c.contentWeight(inv, sack, 0); w > 4 {
+		t.Errorf("the sack (capacity 4) now holds %g: the third mail shirt went into the pouch inside it (err %v)", w, err)
+	}
+	if refusal.Of(err) != refusal.TooHeavy || m3.Parent != "" || !strings.Contains(err.Error(), "Sack") {
+		t.Errorf("the third shirt is too heavy for the sack, and stays out: %v (in %q)", err, m3.Parent)
+	}
+	if err := c.Put(inv, m1, pouch); err != nil {
+		t.Errorf("moving a shirt from the sack into the pouch inside it weighs the same: %v", err)
 	}
 }

@@ -119,7 +119,9 @@ func spaceIn(cur *Current, x *Entry) space {
 // must allow it (its own allows rules: a compartment's, else the container's) and have
 // room: its holdLimit counts the places what is in it takes (the size of the rule each
 // matches, times how many), its capacityLb weighs it; the container's capacityLb weighs
-// its main space and its shared compartments together.
+// its main space and its shared compartments together. What goes into a pouch inside a
+// sack is inside the sack too, so every container enclosing the box must have room for
+// it as well (see roomAround).
 func (c *Campaign) PutIn(inv []*Entry, e, box *Entry, id string) error {
 	if box == nil {
 		e.Parent, e.Compartment = "", ""
@@ -135,8 +137,7 @@ func (c *Campaign) PutIn(inv []*Entry, e, box *Entry, id string) error {
 	if c.depth(inv, box)+1+c.height(inv, e) > MaxNesting {
 		return refusal.New(refusal.NotAllowed, "containers nest at most %d deep", MaxNesting)
 	}
-	whole := mainSpace(&cur)
-	sp := whole
+	sp := mainSpace(&cur)
 	if id != "" {
 		var ok bool
 		if sp, ok = compartment(&cur, id); !ok {
@@ -146,17 +147,69 @@ func (c *Campaign) PutIn(inv []*Entry, e, box *Entry, id string) error {
 	if err := c.fits(inv, e, box, &cur, sp); err != nil {
 		return err
 	}
-	if !sp.separate && sp.id != "" && whole.capacity > 0 {
-		if w := c.spaceWeight(inv, e, box, &cur, func(x space) bool { return !x.separate }); w > whole.capacity {
-			return refusal.New(refusal.TooHeavy, "too heavy: %s holds %g %s", whole.name, whole.capacity, c.System.WeightUnit(whole.capacity))
-		}
+	if err := c.roomAround(inv, e, box, &cur, sp); err != nil {
+		return err
 	}
 	e.Parent, e.Compartment, e.Equipped = box.UID, id, false
 	return nil
 }
 
+// roomAround refuses e going into space sp of box when that would overflow the box or any
+// container enclosing it: each is weighed as it would be with e in place (a copy of e
+// put there, so a refusal changes nothing and a move within one container does not count
+// twice), from the box out to MaxNesting deep, by the space the chain is in (and, for a
+// shared compartment, the container's capacity as a whole). The climb stops at a
+// weightless space, since nothing in it weighs on what is further out.
+func (c *Campaign) roomAround(inv []*Entry, e, box *Entry, cur *Current, sp space) error {
+	placed := *e
+	placed.Parent, placed.Compartment = box.UID, sp.id
+	view := make([]*Entry, 0, len(inv)+1)
+	for _, x := range inv {
+		if x != e {
+			view = append(view, x)
+		}
+	}
+	view = append(view, &placed)
+	at, holder := box, *cur
+	for depth := 0; ; depth++ {
+		if err := c.withinCapacity(view, at, &holder, sp); err != nil {
+			return err
+		}
+		if sp.weightless || at.Parent == "" || depth >= MaxNesting {
+			return nil
+		}
+		out := find(view, at.Parent)
+		if out == nil {
+			return nil
+		}
+		holder = c.Now(out)
+		sp, at = spaceIn(&holder, at), out
+	}
+}
+
+// withinCapacity refuses a container (cur, box) whose space sp weighs more than its capacityLb,
+// or, for a shared compartment, whose main space and shared compartments together weigh
+// more than the container's; a separate compartment's weight is its own.
+func (c *Campaign) withinCapacity(inv []*Entry, box *Entry, cur *Current, sp space) error {
+	if sp.capacity > 0 {
+		in := func(x space) bool { return x.id == sp.id }
+		if sp.id == "" { // the container's capacity: its main space and shared compartments
+			in = func(x space) bool { return !x.separate }
+		}
+		if w := c.load(inv, box, cur, in); w > sp.capacity {
+			return refusal.New(refusal.TooHeavy, "too heavy: %s holds %g %s", sp.name, sp.capacity, c.System.WeightUnit(sp.capacity))
+		}
+	}
+	if whole := mainSpace(cur); !sp.separate && sp.id != "" && whole.capacity > 0 {
+		if w := c.load(inv, box, cur, func(x space) bool { return !x.separate }); w > whole.capacity {
+			return refusal.New(refusal.TooHeavy, "too heavy: %s holds %g %s", whole.name, whole.capacity, c.System.WeightUnit(whole.capacity))
+		}
+	}
+	return nil
+}
+
 // fits refuses e going into space sp of box when the space does not allow it or has no
-// room.
+// places left (its weight is roomAround's).
 func (c *Campaign) fits(inv []*Entry, e, box *Entry, cur *Current, sp space) error {
 	if size := c.ruleSize(sp.allows, e); size == 0 {
 		return refusal.New(refusal.NotAllowed, "%s does not hold %s", sp.name, c.Now(e).Name)
@@ -172,24 +225,15 @@ func (c *Campaign) fits(inv []*Entry, e, box *Entry, cur *Current, sp space) err
 			return refusal.New(refusal.NoSlot, "%s holds at most %g", sp.name, sp.max)
 		}
 	}
-	if sp.capacity > 0 {
-		in := func(x space) bool { return x.id == sp.id }
-		if sp.id == "" { // the container's capacity: its main space and shared compartments
-			in = func(x space) bool { return !x.separate }
-		}
-		if w := c.spaceWeight(inv, e, box, cur, in); w > sp.capacity {
-			return refusal.New(refusal.TooHeavy, "too heavy: %s holds %g %s", sp.name, sp.capacity, c.System.WeightUnit(sp.capacity))
-		}
-	}
 	return nil
 }
 
-// spaceWeight is what the spaces of box that in picks would weigh with e in them: what is
-// in them now (but e) and e with what is inside it.
-func (c *Campaign) spaceWeight(inv []*Entry, e, box *Entry, cur *Current, in func(space) bool) float64 {
-	w := c.EntryWeight(e) + c.contentWeight(inv, e, 0)
+// load is what the spaces of box that in picks weigh: each thing in them with what is
+// inside it.
+func (c *Campaign) load(inv []*Entry, box *Entry, cur *Current, in func(space) bool) float64 {
+	var w float64
 	for _, x := range inv {
-		if x.Parent == box.UID && x != e && in(spaceIn(cur, x)) {
+		if x.Parent == box.UID && x != box && in(spaceIn(cur, x)) {
 			w += c.EntryWeight(x) + c.contentWeight(inv, x, 1)
 		}
 	}
