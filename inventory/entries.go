@@ -121,7 +121,9 @@ func (c *Campaign) heightAt(inv []*Entry, e *Entry, level int) int {
 	return h
 }
 
-// contentWeight is the weight of everything inside e, however deep.
+// contentWeight is the weight of everything inside e, however deep, as e's own spaces
+// bear it: each thing in it with what it carries (burden). A Bag of holding's contents
+// fill its own capacity, but not that of the sack it is in.
 func (c *Campaign) contentWeight(inv []*Entry, e *Entry, level int) float64 {
 	if level > MaxNesting || e.UID == "" {
 		return 0
@@ -129,7 +131,24 @@ func (c *Campaign) contentWeight(inv []*Entry, e *Entry, level int) float64 {
 	var w float64
 	for _, x := range inv {
 		if x.Parent == e.UID && x != e {
-			w += c.EntryWeight(x) + c.contentWeight(inv, x, level+1)
+			w += c.burden(inv, x, level+1)
+		}
+	}
+	return w
+}
+
+// burden is what x weighs on the container it is in: its own weight and what is inside
+// it, however deep, but for what is in a weightless space (weighsOut) — what Carried
+// counts of it, by the same rule, so a capacity and the load never disagree.
+func (c *Campaign) burden(inv []*Entry, x *Entry, level int) float64 {
+	w := c.EntryWeight(x)
+	if level > MaxNesting || x.UID == "" {
+		return w
+	}
+	cur := c.Now(x)
+	for _, y := range inv {
+		if y.Parent == x.UID && y != x && weighsOut(&cur, y) {
+			w += c.burden(inv, y, level+1)
 		}
 	}
 	return w

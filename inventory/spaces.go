@@ -228,13 +228,13 @@ func (c *Campaign) fits(inv []*Entry, e, box *Entry, cur *Current, sp space) err
 	return nil
 }
 
-// load is what the spaces of box that in picks weigh: each thing in them with what is
-// inside it.
+// load is what the spaces of box that in picks weigh: each thing in them with what it
+// carries (burden).
 func (c *Campaign) load(inv []*Entry, box *Entry, cur *Current, in func(space) bool) float64 {
 	var w float64
 	for _, x := range inv {
 		if x.Parent == box.UID && x != box && in(spaceIn(cur, x)) {
-			w += c.EntryWeight(x) + c.contentWeight(inv, x, 1)
+			w += c.burden(inv, x, 1)
 		}
 	}
 	return w

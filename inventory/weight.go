@@ -25,8 +25,9 @@ func (c *Campaign) EntryWeight(e *Entry) float64 {
 
 // Carried sums an inventory's load, entry by entry in inventory order: everything
 // counts, containers included, except what is inside a weightless container (a Bag of
-// Holding) or a weightless compartment, however deep. A container's chain is followed at most MaxNesting deep, so a
-// ring of containers (a corrupt inventory) ends.
+// Holding) or a weightless compartment, however deep (weighsOut, the rule a container's
+// capacity weighs its contents by too). A container's chain is followed at most
+// MaxNesting deep, so a ring of containers (a corrupt inventory) ends.
 func (c *Campaign) Carried(inv []*Entry, p Purse) Load {
 	byUID := make(map[string]*Entry, len(inv))
 	for _, e := range inv {
@@ -57,15 +58,20 @@ func (c *Campaign) insideWeightless(e *Entry, byUID map[string]*Entry) bool {
 		if holder == nil {
 			return false
 		}
-		// The space it is in decides, as Pack Rat's entryTotalWeight has it: the main space
-		// is weightless when the container is, a compartment when it says so itself.
-		cur := c.Now(holder)
-		if cur.Has("holds") && spaceIn(&cur, e).weightless {
+		if cur := c.Now(holder); !weighsOut(&cur, e) {
 			return true
 		}
 		e = holder
 	}
 	return false
+}
+
+// weighsOut reports whether x, inside the container cur, weighs on what carries the
+// container. The space it is in decides, as Pack Rat's entryTotalWeight has it: the main
+// space is weightless when the container is (a Bag of holding), a compartment when it
+// says so itself. Carried and a container's capacity (burden) both ask it.
+func weighsOut(cur *Current, x *Entry) bool {
+	return !cur.Has("holds") || !spaceIn(cur, x).weightless
 }
 
 // WeightUnit returns the unit an amount is in: "1 slot", "2 slots" (the system's one

@@ -81,6 +81,15 @@ func TestWeightSumsMatch(t *testing.T) {
 		if got := c.Carried(inv, nil).Items; got != want {
 			t.Fatalf("carried %v, item by item %v", got, want)
 		}
+		var burdens float64
+		for _, e := range inv {
+			if e.Parent == "" {
+				burdens += c.burden(inv, e, 0)
+			}
+		}
+		if math.Abs(burdens-want) > 1e-9*math.Max(1, want) {
+			t.Fatalf("carried %v, what the loose entries bear on a container %v", want, burdens)
+		}
 		var loose []*Entry
 		for _, e := range inv {
 			loose = append(loose, &Entry{Item: e.Item, Qty: e.Qty, GM: e.GM})
@@ -131,5 +140,26 @@ func TestEncumbrance(t *testing.T) {
 	two := 3.0
 	if !c.CanCarry(inv, nil, entry(t, c, "lr-sword"), &two) || c.CanCarry(inv, nil, entry(t, c, "lr-mail"), &two) {
 		t.Error("a 2-slot mail and a 1-slot sword fit 3; two mail shirts do not")
+	}
+}
+
+// TestCapacityWeighsWhatCarriedCounts: a Bag of holding weighs 1 however much is in it
+// (Carried), so a sack of capacity 4 takes it with two mail shirts inside and is filled
+// by 1; the bag's own capacity is filled by the shirts.
+func TestCapacityWeighsWhatCarriedCounts(t *testing.T) {
+	c := campaign(t)
+	sack := c.NewEntry("sack", c.System.CatalogItem("lr-sack"), 1) // holds 4
+	bag := &Entry{UID: "bag", Item: bagOfHolding(), Qty: 1}
+	m1, m2 := c.NewEntry("m1", c.System.CatalogItem("lr-mail"), 1), c.NewEntry("m2", c.System.CatalogItem("lr-mail"), 1)
+	m1.Parent, m2.Parent = "bag", "bag"
+	inv := []*Entry{sack, bag, m1, m2}
+	if l := c.Carried([]*Entry{bag, m1, m2}, nil); l.Items != 1 {
+		t.Fatalf("the bag and what is in it weigh %g", l.Items)
+	}
+	if err := c.Put(inv, bag, sack); err != nil {
+		t.Errorf("a bag of holding weighing 1 into a sack holding 4: %v", err)
+	}
+	if got, own := c.contentWeight(inv, sack, 0), c.contentWeight(inv, bag, 0); got != 1 || own != 4 {
+		t.Errorf("the sack holds %g (want the bag's 1), the bag %g (want its shirts' 4)", got, own)
 	}
 }
