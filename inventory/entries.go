@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"reflect"
+	"slices"
 
 	"sheetkeeper/refusal"
 )
@@ -23,12 +24,13 @@ func (c *Campaign) Stacks(e *Entry) bool {
 }
 
 // Add puts e into a character's inventory: onto a stack of the identical item in the same
-// states in the same place (loose, or the same space of the same container) when it
-// stacks, else as a row of its own. An item with a stack limit (a
-// ruleset item's `stack`) fills the stacks there are up to it and starts a row of its own
-// with the rest, as Marinara's inventory does; a row of more than the limit (an add of
-// many at once) is the caller's to split, since new rows need uids of their own. It
-// returns the inventory and the entry now holding what was added (the last filled).
+// condition (sameCopy: states, charges, fill) in the same place (loose, or the same space
+// of the same container) when it stacks, else as a row of its own. An item with a stack
+// limit (a ruleset item's `stack`) fills the stacks there are up to it and starts a row
+// of its own with the rest, as Marinara's inventory does; a row of more than the limit
+// (an add of many at once) is the caller's to split, since new rows need uids of their
+// own. It returns the inventory and the entry now holding what was added (the last
+// filled).
 func (c *Campaign) Add(inv []*Entry, e *Entry) ([]*Entry, *Entry) {
 	if !c.Stacks(e) {
 		return append(inv, e), e
@@ -39,7 +41,7 @@ func (c *Campaign) Add(inv []*Entry, e *Entry) ([]*Entry, *Entry) {
 		// The item first: working out whether a row stacks (Stacks reads it as it is now)
 		// costs far more, and a tag adding to 200 rows matches one of them.
 		if x == e || x.Parent != e.Parent || x.Compartment != e.Compartment || !sameItem(x.Item, e.Item) ||
-			!c.Stacks(x) || !reflect.DeepEqual(x.Own, e.Own) || !reflect.DeepEqual(x.GM, e.GM) {
+			!c.Stacks(x) || !sameCopy(x, e) {
 			continue
 		}
 		n := e.Qty
@@ -71,6 +73,16 @@ func (c *Campaign) StackLimit(e *Entry) int64 {
 }
 
 func sameItem(a, b *Item) bool { return a == b || a.ID == b.ID && reflect.DeepEqual(*a, *b) }
+
+// sameCopy reports whether two entries of the same item are in the same condition, so
+// one row can stand for both: the same states (their own and the GM's overrides), charges
+// left, fill and pieces taken out. A row's charges and fill are each of its copies' (a
+// stack split in a trade gives both parts the row's), so a spent wand joining a full one
+// would be refilled by it, or the full one spent.
+func sameCopy(x, e *Entry) bool {
+	return x.Charges == e.Charges && x.Fill == e.Fill && slices.Equal(x.Out, e.Out) &&
+		reflect.DeepEqual(x.Own, e.Own) && reflect.DeepEqual(x.GM, e.GM)
+}
 
 // Put moves all of entry e into container box (nil: out, loose), unequipping it. The box
 // must hold things, not be e or inside it, keep nesting within MaxNesting, and have room:

@@ -309,3 +309,31 @@ func TestPutWeighsEveryEnclosingContainer(t *testing.T) {
 		t.Errorf("moving a shirt from the sack into the pouch inside it weighs the same: %v", err)
 	}
 }
+
+// TestAddStacksOnlySameCharges: a spent wand does not join (and refill as) a row of a
+// full one, nor a half-full waterskin a row of empty ones; the same charges stack.
+func TestAddStacksOnlySameCharges(t *testing.T) {
+	c := campaign(t)
+	full := c.NewEntry("w1", c.System.CatalogItem("lr-wand"), 1)
+	spent := c.NewEntry("w2", c.System.CatalogItem("lr-wand"), 1)
+	spent.Charges = 0
+	inv, _ := c.Add(nil, full)
+	inv, _ = c.Add(inv, spent)
+	var charges, qty int64
+	for _, e := range inv {
+		charges += e.Charges
+		qty += e.Qty
+	}
+	if len(inv) == 1 {
+		t.Errorf("a full wand (3 charges) and a spent one (0) merged into one row of %d with %d charges", qty, charges)
+	}
+	if inv, at := c.Add(inv, c.NewEntry("w3", c.System.CatalogItem("lr-wand"), 1)); len(inv) != 2 || at != full || full.Qty != 2 {
+		t.Errorf("a full wand stacks on the full one: %d rows, onto %s", len(inv), at.UID)
+	}
+	skin := c.NewEntry("s1", c.System.CatalogItem("lr-skin"), 1)
+	half := c.NewEntry("s2", c.System.CatalogItem("lr-skin"), 1)
+	half.Fill = 2
+	if inv, _ := c.Add([]*Entry{skin}, half); len(inv) != 2 {
+		t.Errorf("a waterskin holding 2 pints stacks on an empty one: %d rows", len(inv))
+	}
+}
