@@ -97,11 +97,13 @@ func (c *Core) itemAction(tx storage.Tx, t *table, op string, cmd Command) (Resp
 	return c.playTag(tx, t, cmd, tag, rec.Card.Name+" cannot "+what)
 }
 
-// itemTag is the inventory tag /item <op> stands for.
+// itemTag is the inventory tag /item <op> stands for; a panel's button (requestCommand)
+// also names the entry by uid, which the tag says after the rest, as the parser reads it.
 func itemTag(op, who string, cmd Command) parser.Tag {
 	tag := parser.Tag{Kind: parser.Inventory, Op: op, Who: who, Attrs: []parser.Attr{{Key: "item", Value: strings.TrimSpace(cmd.Get("item"))}}}
 	if op == "state" {
-		return withAttrs(tag, "key", strings.TrimSpace(cmd.Get("key")), "state", strings.ToLower(strings.TrimSpace(cmd.Get("state"))))
+		tag = withAttrs(tag, "key", strings.TrimSpace(cmd.Get("key")), "state", strings.ToLower(strings.TrimSpace(cmd.Get("state"))))
+		return withUID(tag, cmd)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(cmd.Get("count")))
 	if err != nil || n < 1 {
@@ -111,7 +113,18 @@ func itemTag(op, who string, cmd Command) parser.Tag {
 	if op == "give" {
 		tag = withAttrs(tag, "to", strings.TrimSpace(cmd.Get("to")))
 	}
-	return tag
+	if op == "add" {
+		return tag // an add makes rows; it names none
+	}
+	return withUID(tag, cmd)
+}
+
+// withUID is t saying uid= when cmd names an entry by uid.
+func withUID(t parser.Tag, cmd Command) parser.Tag {
+	if uid := strings.TrimSpace(cmd.Get("uid")); uid != "" {
+		return withAttrs(t, "uid", uid)
+	}
+	return t
 }
 
 func withAttrs(t parser.Tag, kv ...string) parser.Tag {

@@ -54,11 +54,11 @@ func (it *invTag) do(rec *storage.CardRecord, h *inventory.Held) error {
 }
 
 func (it *invTag) remove(rec *storage.CardRecord, h *inventory.Held) error {
-	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
+	e, err := it.entry(h.Inv)
 	if err != nil {
 		return err
 	}
-	if _, err := it.take(h, e.Item, it.count()); err != nil {
+	if _, err := it.take(h, e, it.count()); err != nil {
 		return err
 	}
 	it.nows[rec] = it.heldWords(h, e.Item)
@@ -79,11 +79,11 @@ func (it *invTag) give(rec *storage.CardRecord, h *inventory.Held) error {
 	if dst == rec {
 		return refusal.New(refusal.NotAllowed, "%s cannot give to themselves", rec.Card.Name)
 	}
-	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
+	e, err := it.entry(h.Inv)
 	if err != nil {
 		return err
 	}
-	moved, err := it.takeOut(h, e.Item, it.count(), true)
+	moved, err := it.takeOut(h, e, it.count(), true)
 	if err != nil {
 		return err
 	}
@@ -102,29 +102,55 @@ func (it *invTag) give(rec *storage.CardRecord, h *inventory.Held) error {
 	return nil
 }
 
-// take takes n of item out of h (a remove, a use) as takeOut does, except that what was
-// inside a container taken whole stays, dropped loose where the container stood: a
-// bag thrown away does not take its contents with it.
-func (it *invTag) take(h *inventory.Held, item *inventory.Item, n int64) ([]*inventory.Entry, error) {
-	return it.takeOut(h, item, n, false)
+// take takes n of entry e's item out of h (a remove, a use) as takeOut does, except that
+// what was inside a container taken whole stays, dropped loose where the container
+// stood: a bag thrown away does not take its contents with it.
+func (it *invTag) take(h *inventory.Held, e *inventory.Entry, n int64) ([]*inventory.Entry, error) {
+	return it.takeOut(h, e, n, false)
 }
 
-// takeOut takes n of item out of h, from its last rows first, and returns what it took,
+// entry is the entry among the tag names: the first answering to its item=, or, when the
+// tag says uid= (a panel's request does: its button names the entry it was drawn for,
+// and two entries may share a name), the entry of that uid, which must answer to the
+// name too. A uid alone names nothing, so a stale or mistaken one is refused not-held,
+// never played on another row; and it is looked for only among the holdings the tag
+// opened, so it reaches no one else's entry.
+func (it *invTag) entry(among []*inventory.Entry) (*inventory.Entry, error) {
+	uid := it.attr("uid")
+	if uid == "" {
+		return it.c.FindEntry(among, it.attr("item"))
+	}
+	for _, e := range among {
+		if e.UID == uid {
+			return it.c.FindEntry([]*inventory.Entry{e}, it.attr("item"))
+		}
+	}
+	return nil, refusal.New(refusal.NotHeld, "%s (%s) is not held", it.attr("item"), uid)
+}
+
+// takeOut takes n of entry e's item out of h, from its last rows first (from e's row
+// alone when the tag names it by uid: the entry it names is the one that changes), and
+// returns what it took,
 // with what was inside a container taken whole when whole is set (a give). Less than n
 // held is refused. What of item goes along inside a container taken counts toward n, so
 // a row that would take more than is left to take is passed over for one that fits: a
 // give of two sacks is two, one of them perhaps inside the other, never a third with
 // them. Such a row always stands while any of item is left (the innermost of it fits),
 // save in a corrupt ring of containers, refused not-allowed.
-func (it *invTag) takeOut(h *inventory.Held, item *inventory.Item, n int64, whole bool) ([]*inventory.Entry, error) {
-	if held := heldCount(h, item); held < n {
+func (it *invTag) takeOut(h *inventory.Held, from *inventory.Entry, n int64, whole bool) ([]*inventory.Entry, error) {
+	item, only := from.Item, (*inventory.Entry)(nil)
+	held := heldCount(h, item)
+	if it.attr("uid") != "" {
+		only, held = from, from.Qty
+	}
+	if held < n {
 		return nil, refusal.New(refusal.Insufficient, "%s has only %d", item.Name, held)
 	}
 	want := n
 	var moved []*inventory.Entry
 	for i := len(h.Inv) - 1; i >= 0 && n > 0; i-- {
 		e := h.Inv[i]
-		if e.Item != item {
+		if e.Item != item || only != nil && e != only {
 			continue
 		}
 		if e.Qty > n {
@@ -308,9 +334,9 @@ func (it *invTag) heldWords(h *inventory.Held, item *inventory.Item) string {
 // equip equips one of an item: a stack gives one of itself to the slot. A full slot is
 // refused no-slot, saying what could come out to make room.
 func (it *invTag) equip(rec *storage.CardRecord, h *inventory.Held) error {
-	e, err := it.c.FindEntry(slices.DeleteFunc(slices.Clone(h.Inv), func(x *inventory.Entry) bool { return x.Equipped }), it.attr("item"))
+	e, err := it.entry(slices.DeleteFunc(slices.Clone(h.Inv), func(x *inventory.Entry) bool { return x.Equipped }))
 	if err != nil {
-		if _, again := it.c.FindEntry(h.Inv, it.attr("item")); again == nil {
+		if _, again := it.entry(h.Inv); again == nil {
 			return refusal.New(refusal.NotAllowed, "%s is equipped already", it.attr("item"))
 		}
 		return err
@@ -368,9 +394,9 @@ func slotUsed(c *inventory.Campaign, h *inventory.Held, slot *inventory.Slot) in
 
 func (it *invTag) unequip(rec *storage.CardRecord, h *inventory.Held) error {
 	worn := slices.DeleteFunc(slices.Clone(h.Inv), func(x *inventory.Entry) bool { return !x.Equipped })
-	e, err := it.c.FindEntry(worn, it.attr("item"))
+	e, err := it.entry(worn)
 	if err != nil {
-		if _, held := it.c.FindEntry(h.Inv, it.attr("item")); held == nil {
+		if _, held := it.entry(h.Inv); held == nil {
 			return refusal.New(refusal.NotAllowed, "%s is not equipped", it.attr("item"))
 		}
 		return err
@@ -410,7 +436,7 @@ func (it *invTag) stateNamed(name string) (*inventory.State, error) {
 // state only the GM switches (who: "gm") is switched as the GM's, since only a GM's
 // tags apply; a player's /item acts as the player, a GM's as the GM's override.
 func (it *invTag) switchState(rec *storage.CardRecord, h *inventory.Held, key string, on bool) error {
-	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
+	e, err := it.entry(h.Inv)
 	if err != nil {
 		return err
 	}

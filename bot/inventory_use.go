@@ -24,7 +24,7 @@ import (
 
 // use uses an item count times.
 func (it *invTag) use(rec *storage.CardRecord, h *inventory.Held) error {
-	e, err := it.c.FindEntry(h.Inv, it.attr("item"))
+	e, err := it.entry(h.Inv)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (it *invTag) use(rec *storage.CardRecord, h *inventory.Held) error {
 	case use != nil && (use.Consumes == nil || !*use.Consumes):
 		it.nows[rec] = name + " used" // a use that does not use it up: it stays
 	default:
-		if _, err := it.take(h, e.Item, n); err != nil {
+		if _, err := it.take(h, e, n); err != nil {
 			return err
 		}
 		it.nows[rec] = it.heldWords(h, e.Item)

@@ -24,8 +24,10 @@ import (
 // The requests that map onto /item are Pack Rat's equip ({uid, on}), setState ({uid,
 // key, on}) and changeQty ({uid, delta}); the others (setStat, setValue, openItem,
 // openCoins) have no /item action and stay listed as not done. A button names the
-// entry by uid and the action is played on the item of that name when pressed, so an
-// entry gone since the panel drew is refused not-held.
+// entry by uid, and the action is played on that entry when pressed (the tag says its
+// uid=, since two entries may share a name and a name finds the first), so an entry
+// gone since the panel drew is refused not-held. The uid is looked for only in the
+// pressing player's own character's holdings, so a forged one reaches nothing else.
 
 // panelRequestID is a panel request's button: op (equip, unequip, on, off, add,
 // remove), the entry's uid, the op's argument (a state key, a count; "" for none) and
@@ -162,7 +164,8 @@ func (c *Core) panelRequestClick(ctx context.Context, comp Component, args []str
 }
 
 // requestCommand is the /item command a request button stands for, naming the entry
-// uid by its name now.
+// uid by its name now and by its uid (an option no /item command offers, so only a
+// button sets it), so the entry acted on is that one; an add adds the catalog item.
 func requestCommand(c *inventory.Campaign, rec *storage.CardRecord, comp Component, op, uid, arg string) (Command, error) {
 	h, err := restoreHeld(c, rec)
 	if err != nil {
@@ -191,10 +194,12 @@ func requestCommand(c *inventory.Campaign, rec *storage.CardRecord, comp Compone
 		if op == "add" {
 			// More of the same: the catalog item by its id (a name may be a layer's).
 			cmd.Options[1].Value = itemID
+			return cmd, nil
 		}
 	default:
 		return Command{}, refusal.New(refusal.Malformed, "%q is not an action a panel's button plays", op)
 	}
+	cmd.Options = append(cmd.Options, Option{Name: "uid", Value: uid})
 	return cmd, nil
 }
 

@@ -96,3 +96,71 @@ func TestPanelRequestButtons(t *testing.T) {
 		t.Errorf("pressing for an entry gone: %v, want not-held", err)
 	}
 }
+
+// A request names its entry by uid, and the press acts on that entry even when others
+// share its name (a name finds the first): a state switched, a count taken, on that row
+// alone, and again on that row when the GM's Undo is redone. A uid the player's character
+// does not hold is refused not-held, changing nothing.
+func TestPanelRequestActsOnTheEntryItNames(t *testing.T) {
+	m := newCmdTable(t)
+	m.ok(pkGM, "campaign create", "ruleset", "dnd5e-srd", "system", "dnd5e-srd")
+	m.pkCard("ana", "Mira", map[string]any{"ability.str": 15.0})
+	for range 3 {
+		m.ok(pkGM, "item add", "item", "Longsword", "name", "Mira")
+	}
+	inv := m.gameRecord("Mira").Inventory
+	if len(inv.Items) != 3 {
+		t.Fatalf("three longswords, three rows: %+v", inv.Items)
+	}
+	second := inv.Items[1].UID
+	m.core.panels = func(_ context.Context, j *panel.Job) (panel.Result, error) {
+		r, err := panel.Run(j)
+		if j.Panel.ID == "combat" {
+			r.Requests = append(r.Requests,
+				panel.Request{Action: "setState", Args: map[string]any{"uid": second, "key": "twoHanded", "on": true}},
+				panel.Request{Action: "changeQty", Args: map[string]any{"uid": second, "delta": -1.0}})
+		}
+		return r, err
+	}
+	buttons := requestButtons(m.run(pkAna, "inventory"))
+	state, remove := buttons["Longsword: In both hands on"], buttons["−1 Longsword"]
+	if state == "" || remove == "" {
+		t.Fatalf("the request buttons: %v", buttons)
+	}
+
+	m.click(pkAna, state)
+	inv = m.gameRecord("Mira").Inventory
+	for i, se := range inv.Items {
+		if se.States["twoHanded"] != (se.UID == second) {
+			t.Errorf("the request was for %s; row %d (%s) has %v", second, i, se.UID, se.States)
+		}
+	}
+
+	forged := panelRequestID.encode("remove", "i99", "1", "Mira")
+	args, _ := panelRequestID.parse(forged)
+	if _, err := m.core.panelRequestClick(context.Background(), Component{CustomID: forged, User: pkAna, ChannelID: m.ch}, args); refusal.Of(err) != refusal.NotHeld {
+		t.Errorf("a button for a uid Mira does not hold: %v, want not-held", err)
+	}
+
+	uids := func() []string {
+		var out []string
+		for _, se := range m.gameRecord("Mira").Inventory.Items {
+			out = append(out, se.UID)
+		}
+		return out
+	}
+	want := []string{inv.Items[0].UID, inv.Items[2].UID}
+	got := m.click(pkAna, remove)
+	if u := uids(); !reflect.DeepEqual(u, want) {
+		t.Fatalf("removing %s left %v, want %v", second, u, want)
+	}
+	undo := got.Components[0].Buttons[0].CustomID
+	m.click(pkGM, undo)
+	if u := uids(); len(u) != 3 {
+		t.Fatalf("undone, Mira holds %v", u)
+	}
+	m.click(pkGM, redoID.encode(strings.TrimPrefix(undo, undoID.name+":")))
+	if u := uids(); !reflect.DeepEqual(u, want) {
+		t.Errorf("redone, the remove of %s left %v, want %v", second, u, want)
+	}
+}

@@ -70,10 +70,15 @@ func readInventory(body string, attrs []rawAttr) []Tag {
 	if len(items) == 0 {
 		return bad("the tag names no item")
 	}
-	var extraBuf [3]Attr
+	var extraBuf [4]Attr
 	extra, e := readItemAttrs(l, action, extraBuf[:0])
 	if e != "" {
 		return bad(e)
+	}
+	if uid, ok := l.get("uid"); ok && action != "add" && action != "buy" {
+		// Which row of the item is meant, when two share its name: a panel's request
+		// names its entry so (bot/panel_request.go), and a Redo reads it back from here.
+		extra = append(extra, Attr{"uid", cleanName(uid)})
 	}
 	if hasTo {
 		extra = append(extra, Attr{"to", cleanName(to)})
