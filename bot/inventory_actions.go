@@ -228,7 +228,8 @@ func heldFast(c *inventory.Campaign, entries []*inventory.Entry) error {
 // fitsLimits refuses, limit, entries coming into inv (of the character who, whose Local
 // values local reads) that would take a block-limited state past its limit, as
 // SetState refuses switching it on. Each entry coming with the state on counts, even one
-// that will join a stack, so a merge hides no binding.
+// that will join a stack, so a merge hides no binding; a row split off a stack within
+// inv (equip's one) comes as an arrival does.
 func fitsLimits(c *inventory.Campaign, inv, coming []*inventory.Entry, local func(string) (float64, bool), who string) error {
 	for _, sc := range c.Limits(inv, local) {
 		st := c.State(sc.Key)
@@ -333,6 +334,11 @@ func (it *invTag) heldWords(h *inventory.Held, item *inventory.Item) string {
 
 // equip equips one of an item: a stack gives one of itself to the slot. A full slot is
 // refused no-slot, saying what could come out to make room.
+//
+// The one split off keeps the stack's states, so it is a row more with each of them on:
+// it is checked as an arrival is (fitsLimits, refused limit), since the block limits
+// count rows, and an attuned pair of one row split in two would be two attunements of
+// one allowed. The GM's /item overrides, as for a give.
 func (it *invTag) equip(rec *storage.CardRecord, h *inventory.Held) error {
 	e, err := it.entry(slices.DeleteFunc(slices.Clone(h.Inv), func(x *inventory.Entry) bool { return x.Equipped }))
 	if err != nil {
@@ -344,6 +350,11 @@ func (it *invTag) equip(rec *storage.CardRecord, h *inventory.Held) error {
 	if e.Qty > 1 {
 		one := cloneEntry(e)
 		one.Qty, one.UID, one.Parent = 1, h.NewUID(), ""
+		if it.t.actor != actorGM {
+			if err := fitsLimits(it.c, h.Inv, []*inventory.Entry{one}, it.t.locals(rec), rec.Card.Name); err != nil {
+				return err
+			}
+		}
 		e.Qty--
 		h.Inv = slices.Insert(h.Inv, slices.Index(h.Inv, e)+1, one)
 		e = one

@@ -250,3 +250,53 @@ func TestRemoveContainerDropsContents(t *testing.T) {
 		}
 	}
 }
+
+// blockYardSystem limits attunement to one item, in block mode.
+const blockYardSystem = `{
+  "packrat": "system", "id": "block-yard", "name": "Block Yard",
+  "templates": [ { "id": "by-charm", "name": "Charm", "plural": "Charms", "features": { "attunement": true, "equippable": true } } ],
+  "features": [ { "key": "attunement", "label": "Attunement", "flag": "requiresAttunement" } ],
+  "states": [ { "key": "attuned", "label": "Attuned", "who": "player", "requires": "attunement",
+    "limit": { "value": "attuneSlots", "default": 1, "mode": "block", "text": "You can attune to at most {limit} items" } } ],
+  "catalog": [ { "id": "by-bead", "type": "by-charm", "name": "Bead", "cost": 1, "weight": 0 } ]
+}`
+
+// TestEquipSplitKeepsBlockLimits: equipping one of a stack splits off a row that keeps
+// the stack's states, so it is checked as an arrival is. Two beads in one attuned row
+// are one attunement of one allowed; equipping one would make two attuned rows, so it
+// is refused limit and changes nothing. Unattuned, the stack splits and equips.
+func TestEquipSplitKeepsBlockLimits(t *testing.T) {
+	m := newCmdTable(t)
+	m.runFile(pkGM, "system import", &Attachment{Name: "block.json", Data: []byte(blockYardSystem)})
+	m.ok(pkGM, "campaign create", "ruleset", "low-vell", "system", "block-yard")
+	m.ok(pkAna, "character create", "name", "Mira")
+	m.ok(pkAna, "character join", "name", "Mira")
+	m.ok(pkGM, "item add", "item", "Bead", "name", "Mira", "count", "2")
+	item := func(op string, opts ...string) error {
+		cmd := Command{Name: "item " + op, User: pkAna, ChannelID: m.ch}
+		for i := 0; i+1 < len(opts); i += 2 {
+			cmd.Options = append(cmd.Options, Option{Name: opts[i], Value: opts[i+1]})
+		}
+		_, err := itemHandler(op)(m.core, context.Background(), cmd)
+		return err
+	}
+	if err := item("state", "item", "Bead", "key", "attuned", "state", "on"); err != nil {
+		t.Fatal(err)
+	}
+	before := m.storedJSON("Mira")
+	if err := item("equip", "item", "Bead"); refusal.Of(err) != refusal.Limit {
+		t.Errorf("equipping one of an attuned pair at the limit: %v, want limit", err)
+	}
+	if after := m.storedJSON("Mira"); after != before {
+		t.Errorf("the refused equip changed the holdings:\n%s\n→\n%s", before, after)
+	}
+	if err := item("state", "item", "Bead", "key", "attuned", "state", "off"); err != nil {
+		t.Fatal(err)
+	}
+	if err := item("equip", "item", "Bead"); err != nil {
+		t.Errorf("equipping one of an unattuned pair: %v", err)
+	}
+	if s := m.storedJSON("Mira"); !strings.Contains(s, `"qty":1,"equipped":true`) {
+		t.Errorf("one bead is not equipped: %s", s)
+	}
+}
