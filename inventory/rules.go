@@ -23,6 +23,7 @@ type Rule struct {
 	Do      []Action
 	Message string
 	seen    string // SeenKey's part for the rule, worked out as it is read
+	seenOld int    // how much of seen the keys stored before it held the whole rule had
 }
 
 // Condition compares an address with a value: a number, on or off, a choice by name,
@@ -76,7 +77,7 @@ func (c *checker) readRules(path string, raw []any) []Rule {
 		} else {
 			r = c.rule(p, m)
 		}
-		r.seen = seenOf(r)
+		r.seen, r.seenOld = seenOf(r)
 		out = append(out, r)
 	}
 	return out

@@ -1,9 +1,11 @@
 package inventory
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -27,17 +29,73 @@ type World struct {
 	Seen map[string]bool
 }
 
-// SeenKey names one rule of one entry in World.Seen: the entry and the rule's when and
-// conditions, so a rule edited in its file starts afresh and rules moved about keep
-// what they saw.
+// SeenKey names one rule of one entry in World.Seen: the entry and the whole rule (its
+// when, conditions, if, actions and message), so a rule edited in its file starts afresh,
+// rules moved about (or a system imported again with them in another order) keep what
+// they saw, and two rules on the same conditions each fire as they turn true — a key of
+// the when and conditions alone was shared by them, and the first to look recorded what
+// it saw before the second looked. Rules alike in every part are told apart by seenAt.
 func SeenKey(uid string, rule Rule) string {
-	if rule.seen == "" {
-		rule.seen = seenOf(rule)
-	}
-	return uid + "/" + rule.seen
+	part, _ := seenPart(rule)
+	return uid + "/" + part
 }
 
-func seenOf(rule Rule) string { return fmt.Sprint(rule.When, rule.Test) }
+// seenAt is the SeenKey of an entry's i-th rule, with "#n" after it for the n-th earlier
+// rule just like it, so even identical rules have a key each (and the first keeps the
+// plain one).
+func seenAt(uid string, rules []Rule, i int) string {
+	part, _ := seenPart(rules[i])
+	key := uid + "/" + part
+	n := 0
+	for _, o := range rules[:i] {
+		if p, _ := seenPart(o); p == part {
+			n++
+		}
+	}
+	if n > 0 {
+		key += "#" + strconv.Itoa(n)
+	}
+	return key
+}
+
+// seenOf is a rule's part of its SeenKey, and the length of its start, the when and
+// conditions: all the part was before keys held the whole rule, so what a stored key of
+// that kind saw is still read (seenBefore) and no rule misses its turn at the first run
+// after the upgrade. The rest is JSON, as %v would write Until's pointer, not its number.
+func seenOf(rule Rule) (string, int) {
+	old := fmt.Sprint(rule.When, rule.Test)
+	rest, err := json.Marshal(struct {
+		If      []Condition
+		Do      []Action
+		Message string
+	}{rule.If, rule.Do, rule.Message})
+	if err != nil { // a number JSON cannot write: the rule's text is its own still
+		rest = []byte(fmt.Sprint(rule.If, rule.Do, rule.Message))
+	}
+	return old + "|" + string(rest), len(old)
+}
+
+// seenPart is the rule's seenOf, as worked out when it was read (a Rule made in code
+// has it worked out here).
+func seenPart(rule Rule) (string, int) {
+	if rule.seen == "" {
+		return seenOf(rule)
+	}
+	return rule.seen, rule.seenOld
+}
+
+// seenBefore is what a becomes rule saw when rules last ran: under its own key, else
+// under the key stored before keys held the whole rule (uid/when+conditions). Every
+// rule on those conditions of that entry saw the same there, so each may read it; it is
+// forgotten with its entry.
+func seenBefore(w *World, uid string, rule Rule, key string) (bool, bool) {
+	if before, ok := w.Seen[key]; ok {
+		return before, true
+	}
+	part, old := seenPart(rule)
+	before, ok := w.Seen[uid+"/"+part[:old]]
+	return before, ok
+}
 
 // Moving is a Local value rising (or, with a negative Rate, falling) Rate a second, and
 // stopping at Until when there is one.
@@ -203,9 +261,10 @@ type dueRule struct {
 func (r *Runner) dueAll(w *World, events []Event, step int) ([]dueRule, error) {
 	var out []dueRule
 	for _, e := range w.Inv {
-		for i, rule := range r.rulesOf(e) {
+		rules := r.rulesOf(e)
+		for i, rule := range rules {
 			at := ruleAt{e.UID, i}
-			fire, err := r.due(w, e, at, rule, step, events, step < MaxChain)
+			fire, err := r.due(w, e, rules, at, step, events, step < MaxChain)
 			if err != nil {
 				return nil, err
 			}
@@ -242,7 +301,8 @@ func heldAll(held []HeldBack, fired map[ruleAt]int, w *World) []HeldBack {
 // due reports whether a rule fires at this step: an event rule at the first step for
 // its event, a becomes rule as its conditions turn true (remembering what it saw when
 // record: a chain cut short leaves the rest to fire on the next run, as Pack Rat's does).
-func (r *Runner) due(w *World, e *Entry, at ruleAt, rule Rule, step int, events []Event, record bool) (bool, error) {
+func (r *Runner) due(w *World, e *Entry, rules []Rule, at ruleAt, step int, events []Event, record bool) (bool, error) {
+	rule := rules[at.i]
 	switch rule.When {
 	case "becomes":
 		now, err := r.all(w, e, rule.Test)
@@ -252,8 +312,8 @@ func (r *Runner) due(w *World, e *Entry, at ruleAt, rule Rule, step int, events 
 		// A rule never seen before (its entry new here, or the rule just edited) takes
 		// its conditions as they stand and fires only as they turn true from here:
 		// Pack Rat's "an entry with no seen is new here" (triggers.js), per entry.
-		key := SeenKey(e.UID, rule)
-		before, seen := w.Seen[key]
+		key := seenAt(e.UID, rules, at.i)
+		before, seen := seenBefore(w, e.UID, rule, key)
 		fire := now && seen && !before
 		if record {
 			if w.Seen == nil {

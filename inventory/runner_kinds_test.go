@@ -1,6 +1,7 @@
 package inventory
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -432,5 +433,50 @@ func TestMovingIsBounded(t *testing.T) {
 	c.NewRunner(nil).Tick(w, 1e12)
 	if w.Locals["drift"] != -MaxValue || len(w.Moving) != 0 {
 		t.Errorf("drift %v, moving %v", w.Locals["drift"], w.Moving)
+	}
+}
+
+// TestBecomesRulesOnOneTestEachFire: becomes fires once, as all the conditions in test
+// turn true, for each rule — two rules of one item on the same conditions (and two alike
+// in every part) each fire, and once.
+func TestBecomesRulesOnOneTestEachFire(t *testing.T) {
+	c, e := ruled(t, `[
+		{"when":"becomes","test":[{"value":"item.charges","op":"=","to":0}],"do":[{"message":"first"}]},
+		{"when":"becomes","test":[{"value":"item.charges","op":"=","to":0}],"do":[{"message":"second"}]},
+		{"when":"becomes","test":[{"value":"item.charges","op":"=","to":0}],"do":[{"message":"second"}]}]`)
+	w := &World{Inv: []*Entry{e}}
+	r := c.NewRunner(nil)
+	if _, err := r.After(w, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.Charges = 0
+	res, err := r.After(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Messages, []string{"first", "second", "second"}) {
+		t.Errorf("as charges reach 0 every rule fires; got %q", res.Messages)
+	}
+	if res, _ := r.After(w, nil); len(res.Messages) != 0 {
+		t.Errorf("and none again: %q", res.Messages)
+	}
+}
+
+// TestSeenKeptFromBeforeWholeRuleKeys: a World stored when Seen's keys were the entry
+// and the rule's when and conditions still tells each rule on those conditions what it
+// saw, so the first run after the upgrade neither misses a turn nor fires again.
+func TestSeenKeptFromBeforeWholeRuleKeys(t *testing.T) {
+	c, e := ruled(t, `[
+		{"when":"becomes","test":[{"value":"item.charges","op":"=","to":0}],"do":[{"message":"first"}]},
+		{"when":"becomes","test":[{"value":"item.charges","op":"=","to":0}],"do":[{"message":"second"}]}]`)
+	old := "p/" + fmt.Sprint(e.Item.Rules[0].When, e.Item.Rules[0].Test)
+	e.Charges = 0
+	w := &World{Inv: []*Entry{e}, Seen: map[string]bool{old: false}}
+	if res, _ := c.NewRunner(nil).After(w, nil); !slices.Equal(res.Messages, []string{"first", "second"}) {
+		t.Errorf("charges were 5 when last seen and are 0: %q", res.Messages)
+	}
+	w.Seen = map[string]bool{old: true}
+	if res, _ := c.NewRunner(nil).After(w, nil); len(res.Messages) != 0 {
+		t.Errorf("charges were 0 already: %q", res.Messages)
 	}
 }
