@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -316,8 +317,9 @@ func (m *cmdTable) undo(r Response) {
 }
 
 // TestBuyMakesTheRowsAnAddMakes: three backpacks bought are three rows of one, the
-// very rows three added make (a bag never shares a row), and Undo of the purchase puts
-// back the holdings, the purse and the stock exactly.
+// very rows three added make (a bag never shares a row; each with a uid of its own, as
+// the undone purchase's are never given again), and Undo of the purchase puts back the
+// holdings, the purse and the stock exactly, but for the uid counter.
 func TestBuyMakesTheRowsAnAddMakes(t *testing.T) {
 	m, users := shopTable(t, 2)
 	m.ok(gmUser, "coins add", "amount", "100 gp", "name", "C1")
@@ -334,14 +336,17 @@ func TestBuyMakesTheRowsAnAddMakes(t *testing.T) {
 		t.Fatalf("3 backpacks bought make %d rows, want 3: %+v", len(bought), bought)
 	}
 	m.undo(r)
-	if got := m.storedJSON("C1"); got != before {
-		t.Errorf("C1 after Undo of the purchase:\n%s\nwant\n%s", got, before)
+	if got, want := m.storedJSON("C1"), strings.TrimSuffix(before, "}")+`,"next":3}`; got != want {
+		t.Errorf("C1 after Undo of the purchase:\n%s\nwant\n%s", got, want)
 	}
 	if got := shop(); got != stocked {
 		t.Errorf("the shop after Undo of the purchase:\n%s\nwant\n%s", got, stocked)
 	}
 	m.ok(gmUser, "item add", "item", "Backpack", "count", "3", "name", "C1")
-	added := m.gameRecord("C1").Inventory.Items[items:]
+	added := slices.Clone(m.gameRecord("C1").Inventory.Items[items:])
+	for i := range added {
+		added[i].UID = bought[i].UID
+	}
 	if b, a := fmt.Sprint(bought), fmt.Sprint(added); b != a {
 		t.Errorf("3 backpacks bought make rows %s, added %s", b, a)
 	}
@@ -393,8 +398,8 @@ func TestBuyKeepsToTheStackLimit(t *testing.T) {
 	if got := m.core.OnComponent(ctx, Component{CustomID: undo.CustomID, User: gmUser, ChannelID: m.ch}); !strings.Contains(got.Content, "Undone") {
 		t.Fatalf("undo: %+v", got)
 	}
-	if got := m.holdings("Wren"); got != before {
-		t.Errorf("Wren after Undo of the purchase: %s, want %s", got, before)
+	if got, want := m.holdings("Wren"), strings.TrimSuffix(before, "}")+`,"next":3}`; got != want {
+		t.Errorf("Wren after Undo of the purchase: %s, want %s", got, want)
 	}
 	if n := stock(); n != 25 {
 		t.Errorf("the stock after Undo of the purchase: %d, want 25", n)
@@ -402,7 +407,9 @@ func TestBuyKeepsToTheStackLimit(t *testing.T) {
 	if _, err := itemAs(m, gmUser, "add", "name", "Wren", "item", "Eel Jerky", "count", "25"); err != nil {
 		t.Fatal(err)
 	}
-	if added, _, _ := strings.Cut(m.holdings("Wren"), `],`); added != bought {
+	// The undone purchase's uids are not given again: the rows added are i4 to i6.
+	added, _, _ := strings.Cut(m.holdings("Wren"), `],`)
+	if added = strings.NewReplacer(`"i4"`, `"i1"`, `"i5"`, `"i2"`, `"i6"`, `"i3"`).Replace(added); added != bought {
 		t.Errorf("25 Eel Jerky added make %s, bought %s", added, bought)
 	}
 }

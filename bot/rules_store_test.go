@@ -151,6 +151,79 @@ func TestRulesAfterAnEdit(t *testing.T) {
 	}
 }
 
+// regenSystem is a system whose Charm, as it is acquired, curses itself and adds 1 to
+// its holder's luck; a Stone does nothing.
+const regenSystem = `{
+  "packrat": "system", "id": "regen-yard", "name": "Regen Yard",
+  "templates": [ { "id": "rg-thing", "name": "Thing", "plural": "Things", "features": { "stacks": false } } ],
+  "states": [ { "key": "cursed", "label": "Cursed", "who": "gm" } ],
+  "values": [ { "name": "luck", "scope": "local", "label": "Luck", "default": 0 } ],
+  "catalog": [
+    { "id": "rg-charm", "type": "rg-thing", "name": "Charm", "cost": 1, "weight": 0,
+      "triggers": [ { "when": "acquired", "do": [{ "set": "item.state.cursed", "to": "on" }, { "add": "local.luck", "by": 1 }] } ] },
+    { "id": "rg-stone", "type": "rg-thing", "name": "Stone", "cost": 1, "weight": 0 }
+  ]
+}`
+
+// regenTable is a campaign in channel room of regenSystem on a bbolt store, with Ana's
+// Mira joined.
+func regenTable(t *testing.T) *cmdTable {
+	t.Helper()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "sheetkeeper.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	m := &cmdTable{t: t, store: st, core: New(st, Options{}), ch: "room"}
+	m.runFile(gmUser, "system import", &Attachment{Name: "regen.json", Data: []byte(regenSystem)})
+	m.ok(gmUser, "campaign create", "ruleset", "low-vell", "system", "regen-yard")
+	m.ok(ana, "character create", "name", "Mira")
+	m.ok(ana, "character join", "name", "Mira")
+	return m
+}
+
+// charms counts the charms Mira holds, and how many of them are cursed.
+func (m *cmdTable) charms() (charms, cursed int) {
+	m.t.Helper()
+	for _, se := range m.miraHolds().Items {
+		if se.ID == "rg-charm" {
+			charms++
+			if se.States["cursed"] {
+				cursed++
+			}
+		}
+	}
+	return charms, cursed
+}
+
+// TestRegeneratedReplyGivesNewUIDs: a regenerated reply that gives a different item
+// than its first text did gives it a uid never used before (the reverted stone's stays
+// out of use: a uid is never given twice), so the item is acquired and its acquired rule
+// fires.
+func TestRegeneratedReplyGivesNewUIDs(t *testing.T) {
+	ctx := context.Background()
+	m := regenTable(t)
+	defer m.core.Close()
+	m.core.OnMessage(ctx, Message{ChannelID: m.ch, GuildID: "guild", ID: "m0", Author: gmUser,
+		Content: `[inventory: action="add" item="Charm" who="Mira"]`})
+	msg := Message{ChannelID: m.ch, GuildID: "guild", ID: "m1", Author: gmUser,
+		Content: `Mira finds a pebble. [inventory: action="add" item="Stone" who="Mira"]`}
+	m.core.OnMessage(ctx, msg)
+	msg.Content = `Mira finds a second charm instead. [inventory: action="add" item="Charm" who="Mira"]`
+	m.core.OnEdit(ctx, msg)
+	t.Logf("%s", m.storedJSON("Mira"))
+	charms, cursed := m.charms()
+	if charms != 2 {
+		t.Fatalf("Mira holds %d charms, want 2", charms)
+	}
+	if cursed != 2 {
+		t.Errorf("%d of Mira's 2 charms are cursed: the regenerated reply's charm was acquired but its acquired rule never fired", cursed)
+	}
+	if l := m.miraHolds().Rules.Locals["luck"]; l != 2 {
+		t.Errorf("luck %v, want 2 (one a charm acquired)", l)
+	}
+}
+
 // TestRulesCatchUpLoadsNoRuleset: the rules catch-up as the bot starts visits every
 // campaign, but one whose cards hold nothing has no rules to run, known from the cards:
 // its ruleset is not loaded for it (the cache stays empty until a reply needs it).

@@ -93,6 +93,13 @@ func diffWithin(before, after *Stored, bs, as []StoredEntry, from int) (b, a map
 // UndoStored puts back one change on holdings cur when cur still holds everything the
 // change left (after); otherwise, or when either side is not a change DiffStored wrote,
 // it reports false and cur stays as it is. The holdings it returns are new.
+//
+// The uid counter is the one part it never puts back: it stays at the highest it
+// reached, so a uid is never given to two entries. An entry added by a reply that is
+// undone, deleted or regenerated keeps its uid out of use — what the rules remember of
+// uids (StoredRules.Had, which no revert touches: an entry put back is no new one) would
+// otherwise take the next entry given it for one already acquired, and its acquired
+// rule would never fire. So a change's counter is no part of what cur must still hold.
 func UndoStored(cur *Stored, before, after any) (*Stored, bool) {
 	b, okB := before.(map[string]any)
 	a, okA := after.(map[string]any)
@@ -108,7 +115,7 @@ func UndoStored(cur *Stored, before, after any) (*Stored, bool) {
 	out := cur.Clone()
 	if v, ok := b[changeNext]; ok {
 		n, _ := v.(float64)
-		out.Next = int64(n)
+		out.Next = max(out.Next, int64(n))
 	}
 	if v, ok := b[changePurse]; ok {
 		var p map[string]int64
@@ -127,11 +134,9 @@ func UndoStored(cur *Stored, before, after any) (*Stored, bool) {
 	return out, true
 }
 
-// holds reports whether cur holds what one side of a change says.
+// holds reports whether cur holds what one side of a change says of its entries and
+// purse (the uid counter only rises: UndoStored).
 func holds(cur *Stored, side map[string]any) bool {
-	if v, ok := side[changeNext]; ok && v != float64(cur.Next) {
-		return false
-	}
 	if v, ok := side[changePurse]; ok && !sameGeneric(v, genericJSON(nonZero(cur.Purse))) {
 		return false
 	}

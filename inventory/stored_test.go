@@ -128,7 +128,8 @@ func TestStoredRefused(t *testing.T) {
 }
 
 // TestStoredChange: a change keeps only what differs, reads back from JSON as it was,
-// and undoing it on the holdings it left gives back exactly the holdings before —
+// and undoing it on the holdings it left gives back exactly the holdings before but
+// for the uid counter, which stays where it rose to (a uid is never given twice) —
 // entries taken out return to their places; holdings changed since where the change
 // touched them are left as they are.
 func TestStoredChange(t *testing.T) {
@@ -168,7 +169,9 @@ func TestStoredChange(t *testing.T) {
 	if !ok {
 		t.Fatal("the undo was refused")
 	}
-	want, _ := json.Marshal(before)
+	wantSt := before.Clone()
+	wantSt.Next = after.Next
+	want, _ := json.Marshal(wantSt)
 	if got, _ := json.Marshal(back); string(got) != string(want) {
 		t.Errorf("undone:\n%s\nwant\n%s", got, want)
 	}
@@ -397,5 +400,37 @@ func TestKeepRefusesAPursePastWhatRestores(t *testing.T) {
 	}
 	if _, ps := c.Restore(full); len(ps) > 0 {
 		t.Errorf("the holdings kept before no longer restore: %v", ps)
+	}
+}
+
+// TestUndoKeepsTheUIDCounter: undoing changes never lowers the uid counter, so a uid
+// is never given to two entries, and undoing them newest first still puts each back
+// (the counter is no part of what a change must find as it left it).
+func TestUndoKeepsTheUIDCounter(t *testing.T) {
+	c := campaign(t)
+	h := heldOf(t, c)
+	s0, _ := c.Keep(h)
+	h.Inv = append(h.Inv, c.NewEntry(h.NewUID(), c.System.CatalogItem("lr-maul"), 1))
+	s1, _ := c.Keep(h)
+	h.Inv = append(h.Inv, c.NewEntry(h.NewUID(), c.System.CatalogItem("lr-maul"), 1))
+	s2, _ := c.Keep(h)
+	b1, a1 := DiffStored(s0, s1)
+	b2, a2 := DiffStored(s1, s2)
+	back, ok := UndoStored(s2, b2, a2)
+	if !ok {
+		t.Fatal("the newer change's undo was refused")
+	}
+	if back, ok = UndoStored(back, b1, a1); !ok {
+		t.Fatal("the older change's undo was refused")
+	}
+	if len(back.Items) != len(s0.Items) || back.Next != s2.Next {
+		t.Errorf("undone: %d entries (want %d), next %d (want %d, where it rose to)", len(back.Items), len(s0.Items), back.Next, s2.Next)
+	}
+	r, _ := c.Restore(back)
+	uid := r.NewUID()
+	for _, e := range s2.Items {
+		if e.UID == uid {
+			t.Errorf("the next entry is given %s, a uid the undone changes gave", uid)
+		}
 	}
 }
