@@ -235,6 +235,40 @@ func (t *table) revertHoldings(changes []sheet.Change) []sheet.Change {
 	return done
 }
 
+// holdingsRevert reports whether revertHoldings would put back every holdings change of
+// changes, working on copies. A regenerate asks it first and is refused as a whole when
+// not (SPEC 6: a regenerated reply starts from before the reply it replaces and can
+// never spend twice): a holdings change it cannot undo — an item the reply gave that its
+// own acquired rule, or a player, changed since — stays, and the new text applied on top
+// would give the item twice. A card gone is skipped, as revertHoldings skips it: the new
+// text can change nothing on it either.
+func (t *table) holdingsRevert(changes []sheet.Change) bool {
+	var cur map[*storage.CardRecord]*inventory.Stored
+	for i := len(changes) - 1; i >= 0; i-- {
+		ch := changes[i]
+		if ch.Path != PathHoldings {
+			continue
+		}
+		r, err := findCard(t.records, ch.Card)
+		if err != nil {
+			continue
+		}
+		st, ok := cur[r]
+		if !ok {
+			st = r.Inventory
+		}
+		back, ok := inventory.UndoStored(st, ch.Before, ch.After)
+		if !ok {
+			return false
+		}
+		if cur == nil {
+			cur = map[*storage.CardRecord]*inventory.Stored{}
+		}
+		cur[r] = back
+	}
+	return true
+}
+
 // inventoryPhrase is an inventory tag in words for its embed line: "add 3 Smoked eel",
 // "give 2 Rope to Oskar", "Drowned bell: wet on", "pay 5 bit to Oskar".
 func inventoryPhrase(t parser.Tag) string {

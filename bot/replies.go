@@ -85,6 +85,10 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 			shown, changed = continueReply(t, r, m.Content, def)
 			rules = holdingsChanged(r.Changes) > held // the earlier changes stand
 		} else {
+			if !t.holdingsRevert(r.Changes) {
+				acts = []Action{{Kind: Post, ChannelID: m.ChannelID, MessageID: m.ID, Content: heldEdit}}
+				return nil
+			}
 			shown = regenerate(t, r, m.Content, def)
 			rules = held > 0 || holdingsChanged(r.Changes) > 0 // reverted, or applied anew
 		}

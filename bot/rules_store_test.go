@@ -224,6 +224,33 @@ func TestRegeneratedReplyGivesNewUIDs(t *testing.T) {
 	}
 }
 
+// TestRegenerateRefusedWhenItsItemChanged: a regenerate whose reply gave a charm its
+// own acquired rule has cursed since cannot undo that reply's holdings change; applying
+// the new text on top would give the charm twice (SPEC 6: a regenerated reply can never
+// spend twice), so the edit is refused as a whole, saying so, and nothing changes.
+func TestRegenerateRefusedWhenItsItemChanged(t *testing.T) {
+	ctx := context.Background()
+	m := regenTable(t)
+	defer m.core.Close()
+	m.core.OnMessage(ctx, Message{ChannelID: m.ch, GuildID: "guild", ID: "m0", Author: gmUser,
+		Content: `[inventory: action="add" item="Stone" who="Mira"]`})
+	msg := Message{ChannelID: m.ch, GuildID: "guild", ID: "m1", Author: gmUser,
+		Content: `Mira finds a charm. [inventory: action="add" item="Charm" who="Mira"]`}
+	m.core.OnMessage(ctx, msg)
+	before := m.storedJSON("Mira")
+	msg.Content = `Mira finds a shining charm. [inventory: action="add" item="Charm" who="Mira"]`
+	acts := m.core.OnEdit(ctx, msg)
+	if charms, cursed := m.charms(); charms != 1 || cursed != 1 {
+		t.Errorf("Mira holds %d charms, %d cursed; want 1, 1", charms, cursed)
+	}
+	if got := m.storedJSON("Mira"); got != before {
+		t.Errorf("the refused edit changed Mira's holdings:\n%s\nwant\n%s", got, before)
+	}
+	if len(acts) != 1 || acts[0].Content != heldEdit {
+		t.Errorf("the GM is told the edit was not applied: %+v", acts)
+	}
+}
+
 // TestRulesCatchUpLoadsNoRuleset: the rules catch-up as the bot starts visits every
 // campaign, but one whose cards hold nothing has no rules to run, known from the cards:
 // its ruleset is not loaded for it (the cache stays empty until a reply needs it).

@@ -411,5 +411,9 @@ func labelOf(rs *ruleset.Ruleset, kind, id string) string {
 // earlierEdit is what the bot says when the GM edits a reply that is not the latest.
 const earlierEdit = "✎ That edit was not applied: a later reply already builds on this message, so its tags stand as first applied. Write the change in a new message, or delete the later replies first."
 
+// heldEdit is the post of a regenerate refused because the holdings its reply changed
+// have changed since where it touched them (holdingsRevert).
+const heldEdit = "✎ That edit was not applied: an item this message changed has changed since (by its own rules or by hand), so its changes cannot be undone, and the new text would give or take on top of them. Undo by hand what should go, then write the change in a new message."
+
 // noTagsLeft is the post of a regenerated reply whose new text carries no tag to apply.
 const noTagsLeft = "✎ The message no longer asks for anything: its earlier changes were undone."
