@@ -208,7 +208,31 @@ func sameEntries(x, y *inventory.Stored) bool {
 // what each change left (inventory.UndoStored), and returns what it put back: one
 // change per card, from the first undone change's after to the last one's before.
 func (t *table) revertHoldings(changes []sheet.Change) []sheet.Change {
-	var done []sheet.Change
+	back, done, _ := t.undoneHoldings(changes)
+	for r, st := range back {
+		r.Inventory = st
+		t.dirty[r] = true
+	}
+	return done
+}
+
+// holdingsRevert reports whether revertHoldings would put back every holdings change of
+// changes. A regenerate asks it first and is refused as a whole when not (SPEC 6: a
+// regenerated reply starts from before the reply it replaces and can never spend
+// twice): a holdings change it cannot undo — an item the reply gave that its own
+// acquired rule, or a player, changed since — stays, and the new text applied on top
+// would give the item twice. A card gone is skipped, as revertHoldings skips it: the new
+// text can change nothing on it either.
+func (t *table) holdingsRevert(changes []sheet.Change) bool {
+	_, _, all := t.undoneHoldings(changes)
+	return all
+}
+
+// undoneHoldings works out, changing nothing, what revertHoldings puts back: each
+// card's holdings once its changes that it still holds are undone newest first, the one
+// change per card that says so, and whether every change could be undone.
+func (t *table) undoneHoldings(changes []sheet.Change) (back map[*storage.CardRecord]*inventory.Stored, done []sheet.Change, all bool) {
+	all = true
 	at := map[*storage.CardRecord]int{}
 	for i := len(changes) - 1; i >= 0; i-- {
 		ch := changes[i]
@@ -219,12 +243,19 @@ func (t *table) revertHoldings(changes []sheet.Change) []sheet.Change {
 		if err != nil {
 			continue
 		}
-		back, ok := inventory.UndoStored(r.Inventory, ch.Before, ch.After)
+		st, ok := back[r]
 		if !ok {
+			st = r.Inventory
+		}
+		undone, ok := inventory.UndoStored(st, ch.Before, ch.After)
+		if !ok {
+			all = false
 			continue
 		}
-		r.Inventory = back
-		t.dirty[r] = true
+		if back == nil {
+			back = map[*storage.CardRecord]*inventory.Stored{}
+		}
+		back[r] = undone
 		if j, ok := at[r]; ok {
 			done[j].After = ch.Before
 			continue
@@ -232,41 +263,7 @@ func (t *table) revertHoldings(changes []sheet.Change) []sheet.Change {
 		at[r] = len(done)
 		done = append(done, sheet.Change{Card: r.Card.Name, Path: PathHoldings, Before: ch.After, After: ch.Before})
 	}
-	return done
-}
-
-// holdingsRevert reports whether revertHoldings would put back every holdings change of
-// changes, working on copies. A regenerate asks it first and is refused as a whole when
-// not (SPEC 6: a regenerated reply starts from before the reply it replaces and can
-// never spend twice): a holdings change it cannot undo — an item the reply gave that its
-// own acquired rule, or a player, changed since — stays, and the new text applied on top
-// would give the item twice. A card gone is skipped, as revertHoldings skips it: the new
-// text can change nothing on it either.
-func (t *table) holdingsRevert(changes []sheet.Change) bool {
-	var cur map[*storage.CardRecord]*inventory.Stored
-	for i := len(changes) - 1; i >= 0; i-- {
-		ch := changes[i]
-		if ch.Path != PathHoldings {
-			continue
-		}
-		r, err := findCard(t.records, ch.Card)
-		if err != nil {
-			continue
-		}
-		st, ok := cur[r]
-		if !ok {
-			st = r.Inventory
-		}
-		back, ok := inventory.UndoStored(st, ch.Before, ch.After)
-		if !ok {
-			return false
-		}
-		if cur == nil {
-			cur = map[*storage.CardRecord]*inventory.Stored{}
-		}
-		cur[r] = back
-	}
-	return true
+	return back, done, all
 }
 
 // inventoryPhrase is an inventory tag in words for its embed line: "add 3 Smoked eel",
