@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -744,5 +745,17 @@ func TestLongPostRecordsEveryPiece(t *testing.T) {
 		return true
 	}, wait) {
 		t.Fatal("the delete did not reach every piece of the post")
+	}
+}
+
+// TestRefusedAnswerSaysSo: when Discord refuses an answer's body (a 400 on the
+// interaction's callback), the bot answers the still-open interaction with a plain
+// private note instead of leaving "The application did not respond".
+func TestRefusedAnswerSaysSo(t *testing.T) {
+	h := newHarness(t)
+	h.fake.FailNext("POST", "/interactions/*/*/callback", http.StatusBadRequest, 0)
+	r, id := h.command(h.gm, "campaign", fakediscord.SubCommand("create", fakediscord.String("ruleset", "dnd5e-srd")))
+	if r.Message == nil || !strings.Contains(r.Message.Content, "Discord would not take my answer") {
+		t.Fatalf("the answer after a refused one: %+v (all: %+v)", r.Message, h.fake.InteractionResponses(id))
 	}
 }

@@ -282,9 +282,28 @@ func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, component b
 	}
 	if err := b.sess.InteractionRespond(i, &discordgo.InteractionResponse{Type: typ, Data: first}, discordgo.WithContext(ctx)); err != nil {
 		b.log.Error("discord: answering an interaction", "id", i.ID, "err", err)
+		if refusedBody(err) {
+			// Discord refused what the answer said, not the answer itself: the interaction
+			// is still open, and a plain word beats "The application did not respond".
+			plain := &discordgo.InteractionResponseData{Content: answerRefused, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()}
+			if err := b.sess.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: plain}, discordgo.WithContext(ctx)); err != nil {
+				b.log.Error("discord: answering an interaction with the refusal note", "id", i.ID, "err", err)
+			}
+		}
 		return
 	}
 	b.sendFollowUps(ctx, i, r, msgs[1:], false)
+}
+
+// answerRefused is the private answer when Discord refused the real one (a 400): the
+// operator's log has why.
+const answerRefused = "⚠ Discord would not take my answer to that, so nothing is shown; the bot's log says why. What the command did, it did."
+
+// refusedBody reports whether err is Discord refusing a request's body (400 Bad
+// Request): a limit passed, a field it will not take.
+func refusedBody(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusBadRequest
 }
 
 // followUp sends the answer of a deferred interaction. A command was deferred publicly
