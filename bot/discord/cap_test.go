@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,15 @@ func TestLongAnswerIsCappedWithItsTextAttached(t *testing.T) {
 	msgs, files = responseMessages(bot.Response{Content: long, Files: full})
 	if len(msgs) != maxMessages || len(files) != maxFiles || !strings.HasSuffix(msgs[maxMessages-1].content, "more messages are not sent)") {
 		t.Errorf("%d messages, %d files, %q", len(msgs), len(files), msgs[len(msgs)-1].content)
+	}
+	// Cards cut with the messages are said to be: answer.txt holds only the text.
+	var cards []bot.Embed
+	for i := range 30 {
+		cards = append(cards, bot.Embed{Title: fmt.Sprint("Card ", i), Description: strings.Repeat("d", 4000)})
+	}
+	msgs, _ = responseMessages(bot.Response{Content: long, Embeds: cards})
+	if last := msgs[len(msgs)-1].content; !strings.Contains(last, "the whole text is in answer.txt, and") || !strings.Contains(last, "more cards are not shown") {
+		t.Errorf("cut with cards: %q", last[max(0, len(last)-120):])
 	}
 	// Five messages or fewer are sent whole.
 	msgs, files = responseMessages(bot.Response{Content: strings.Repeat("x ", 4000)})

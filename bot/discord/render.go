@@ -55,7 +55,16 @@ func capMessages(msgs []message, content string, files []bot.File) ([]message, [
 	note := fmt.Sprintf("… (cut here: %d more messages are not sent)", len(msgs)-maxMessages)
 	if strings.TrimSpace(content) != "" && len(files) < maxFiles {
 		files = append(slices.Clip(files), bot.File{Name: answerFile, Data: []byte(content)})
-		note = "… (cut here; the whole answer is in " + answerFile + ")"
+		// The file holds the text only: cards cut with the messages are said to be.
+		cards := 0
+		for _, m := range msgs[maxMessages:] {
+			cards += len(m.embeds)
+		}
+		if cards > 0 {
+			note = fmt.Sprintf("… (cut here; the whole text is in %s, and %d more cards are not shown)", answerFile, cards)
+		} else {
+			note = "… (cut here; the whole answer is in " + answerFile + ")"
+		}
 	}
 	msgs = slices.Clone(msgs[:maxMessages])
 	last := &msgs[maxMessages-1]
