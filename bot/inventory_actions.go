@@ -128,11 +128,10 @@ func (it *invTag) entry(among []*inventory.Entry) (*inventory.Entry, error) {
 	return nil, refusal.New(refusal.NotHeld, "%s (%s) is not held", it.attr("item"), uid)
 }
 
-// takeOut takes n of entry e's item out of h, from its last rows first (from e's row
-// alone when the tag names it by uid: the entry it names is the one that changes), and
-// returns what it took,
-// with what was inside a container taken whole when whole is set (a give). Less than n
-// held is refused. What of item goes along inside a container taken counts toward n, so
+// takeOut takes n of entry from's item out of h, from its last rows first (from from's
+// row alone when the tag names it by uid: the entry it names is the one that changes),
+// and returns what it took, with what was inside a container taken whole when whole is
+// set (a give). Less than n held is refused. What of item goes along inside a container taken counts toward n, so
 // a row that would take more than is left to take is passed over for one that fits: a
 // give of two sacks is two, one of them perhaps inside the other, never a third with
 // them. Such a row always stands while any of item is left (the innermost of it fits),

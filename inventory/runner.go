@@ -1,6 +1,8 @@
 package inventory
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -27,14 +29,20 @@ type World struct {
 	// SeenKey (Pack Rat's entry.seen): kept with the rest, so after a restart a rule
 	// neither fires again for what it already saw nor misses what changed meanwhile.
 	Seen map[string]bool
+	// oldRead are the Seen keys of the kind stored before keys held the whole rule that
+	// this run read in place of a rule's own (seenBefore): dropped once it ends, so only
+	// the first run after the upgrade reads them, and a rule edited or added later starts
+	// afresh rather than read what its conditions held that day.
+	oldRead []string
 }
 
 // SeenKey names one rule of one entry in World.Seen: the entry and the whole rule (its
-// when, conditions, if, actions and message), so a rule edited in its file starts afresh,
-// rules moved about (or a system imported again with them in another order) keep what
-// they saw, and two rules on the same conditions each fire as they turn true — a key of
-// the when and conditions alone was shared by them, and the first to look recorded what
-// it saw before the second looked. Rules alike in every part are told apart by seenAt.
+// when and conditions, then a digest of its if, actions and message), so a rule edited
+// in its file starts afresh, rules moved about (or a system imported again with them in
+// another order) keep what they saw, and two rules on the same conditions each fire as
+// they turn true — a key of the when and conditions alone was shared by them, and the
+// first to look recorded what it saw before the second looked. Rules alike in every
+// part are told apart by seenAt.
 func SeenKey(uid string, rule Rule) string {
 	part, _ := seenPart(rule)
 	return uid + "/" + part
@@ -61,7 +69,8 @@ func seenAt(uid string, rules []Rule, i int) string {
 // seenOf is a rule's part of its SeenKey, and the length of its start, the when and
 // conditions: all the part was before keys held the whole rule, so what a stored key of
 // that kind saw is still read (seenBefore) and no rule misses its turn at the first run
-// after the upgrade. The rest is JSON, as %v would write Until's pointer, not its number.
+// after the upgrade. The rest is written as JSON (as %v would write Until's pointer, not
+// its number) and kept as its digest.
 func seenOf(rule Rule) (string, int) {
 	old := fmt.Sprint(rule.When, rule.Test)
 	rest, err := json.Marshal(struct {
@@ -72,7 +81,10 @@ func seenOf(rule Rule) (string, int) {
 	if err != nil { // a number JSON cannot write: the rule's text is its own still
 		rest = []byte(fmt.Sprint(rule.If, rule.Do, rule.Message))
 	}
-	return old + "|" + string(rest), len(old)
+	// The rest is kept as a digest: a key stays short (the stored holdings are bounded,
+	// and a rule's actions and message can be long) and tells rules apart all the same.
+	sum := sha256.Sum256(rest)
+	return old + "|" + hex.EncodeToString(sum[:8]), len(old)
 }
 
 // seenPart is the rule's seenOf, as worked out when it was read (a Rule made in code
@@ -93,8 +105,21 @@ func seenBefore(w *World, uid string, rule Rule, key string) (bool, bool) {
 		return before, true
 	}
 	part, old := seenPart(rule)
-	before, ok := w.Seen[uid+"/"+part[:old]]
+	oldKey := uid + "/" + part[:old]
+	before, ok := w.Seen[oldKey]
+	if ok {
+		w.oldRead = append(w.oldRead, oldKey)
+	}
 	return before, ok
+}
+
+// dropOldRead forgets the old-kind keys a run read (World.oldRead), once it is over:
+// every rule that stood on them has its own key now.
+func dropOldRead(w *World) {
+	for _, k := range w.oldRead {
+		delete(w.Seen, k)
+	}
+	w.oldRead = nil
 }
 
 // Moving is a Local value rising (or, with a negative Rate, falling) Rate a second, and
@@ -198,6 +223,7 @@ func (r *Runner) rulesOf(e *Entry) []Rule {
 func (r *Runner) After(w *World, events []Event) (Result, error) {
 	var res Result
 	forgetGone(w)
+	defer dropOldRead(w)
 	fired := map[ruleAt]int{}
 	for step := 0; ; step++ {
 		due, err := r.dueAll(w, events, step)

@@ -479,4 +479,28 @@ func TestSeenKeptFromBeforeWholeRuleKeys(t *testing.T) {
 	if res, _ := c.NewRunner(nil).After(w, nil); len(res.Messages) != 0 {
 		t.Errorf("charges were 0 already: %q", res.Messages)
 	}
+	// The old key is read by the first run alone: a rule edited afterwards (charges at 0
+	// all along) starts afresh, and does not fire on what the old key held that day.
+	if _, kept := w.Seen[old]; kept {
+		t.Errorf("the old key outlived the run that read it: %v", w.Seen)
+	}
+	w.Seen = map[string]bool{old: false} // stored before the upgrade, charges 5
+	e.Charges = 5
+	c.NewRunner(nil).After(w, nil) // the first run after it
+	e.Charges = 0
+	if res, _ := c.NewRunner(nil).After(w, nil); len(res.Messages) != 2 {
+		t.Fatalf("both fire as charges reach 0: %q", res.Messages)
+	}
+	_, edited := ruled(t, `[{"when":"becomes","test":[{"value":"item.charges","op":"=","to":0}],"do":[{"message":"edited"}]}]`)
+	edited.Charges = 0
+	w.Inv = []*Entry{edited}
+	if res, _ := c.NewRunner(nil).After(w, nil); len(res.Messages) != 0 {
+		t.Errorf("a rule edited starts afresh (its conditions as they stand), yet fired: %q", res.Messages)
+	}
+	// A key holds a digest of the rule's actions and message, not their text: short
+	// however long the message.
+	_, long := ruled(t, `[{"when":"becomes","test":[{"value":"item.charges","op":"=","to":0}],"do":[{"message":"`+strings.Repeat("a long message ", 100)+`"}]}]`)
+	if k := SeenKey(long.UID, long.Item.Rules[0]); len(k) > 80 {
+		t.Errorf("a Seen key of %d bytes: %q", len(k), k)
+	}
 }

@@ -93,8 +93,6 @@ func flagsFirst(args []string) []string {
 	return append(append(flags, "--"), others...)
 }
 
-// writeBackup copies store to a temporary file beside dest, syncs it and renames it into
-// place, so dest is always either the old file or a whole new copy.
 // notItsOwn refuses a backup destination that is one of the files the database at
 // dbPath keeps — the file itself, a journal (holding commits bbolt has not taken yet),
 // or its control socket — by name or as the same file under another.
@@ -116,6 +114,8 @@ func notItsOwn(dbPath, dest string) error {
 	return nil
 }
 
+// writeBackup copies store to a temporary file beside dest, syncs it and renames it into
+// place, so dest is always either the old file or a whole new copy.
 func writeBackup(store storage.Store, dest string) (int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-*")
 	if err != nil {
