@@ -92,7 +92,8 @@ func CapUTF16(s string, n int) string {
 	return s
 }
 
-// UTF16Len is the length of s as JavaScript's length counts it, in UTF-16 code units.
+// UTF16Len is the length of s as JavaScript's length counts it, in UTF-16 code units:
+// what Marinara's character bounds measure (the parser's caps, a package's manifest).
 func UTF16Len(s string) int {
 	n := 0
 	for _, r := range s {

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
+	"sheetkeeper/parser"
 	"sheetkeeper/strictjson"
 )
 
@@ -287,20 +287,6 @@ func explain(p strictjson.Problem) string {
 
 func index(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
 
-// jsLen is a string's length as JavaScript counts it (UTF-16 code units),
-// which is what Marinara's character bounds measure.
-func jsLen(s string) int {
-	n := 0
-	for _, r := range s {
-		if utf16.RuneLen(r) == 2 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -344,7 +330,7 @@ func checkPackagePath(ps *problems, at, p string) bool {
 		ps.add(strictjson.Unsafe, at, msg)
 		return false
 	}
-	if jsLen(p) > MaxPathLength {
+	if parser.UTF16Len(p) > MaxPathLength {
 		ps.add(strictjson.Malformed, at, "is longer than "+strconv.Itoa(MaxPathLength)+" characters")
 		return false
 	}
@@ -403,19 +389,19 @@ func (m *Manifest) validateHead(ps *problems, d decoded) (apiOK bool) {
 		"must be a 40-character lowercase hex commit")
 	check("id", idPattern.MatchString(m.ID), "must be lowercase letters and digits in words joined by single hyphens")
 	check("id", len(m.ID) <= 80, "must be at most 80 characters")
-	check("name", jsLen(m.Name) >= 1 && jsLen(m.Name) <= 120, "must be 1 to 120 characters")
+	check("name", parser.UTF16Len(m.Name) >= 1 && parser.UTF16Len(m.Name) <= 120, "must be 1 to 120 characters")
 	check("version", semverPattern.MatchString(m.Version), "must be a version like 1.2.3 or 1.2.3-beta.1")
-	check("description", jsLen(m.Description) <= 2000, "must be at most 2000 characters")
+	check("description", parser.UTF16Len(m.Description) <= 2000, "must be at most 2000 characters")
 	for _, locale := range slices.Sorted(maps.Keys(m.Localizations)) {
 		lp, l := "localizations."+locale, m.Localizations[locale]
-		if n := jsLen(locale); n < 2 || n > 35 {
+		if n := parser.UTF16Len(locale); n < 2 || n > 35 {
 			check(lp, false, "a locale is 2 to 35 characters")
 			continue
 		}
 		// An omitempty name given empty is refused; one left out is not.
-		n := jsLen(l.Name)
+		n := parser.UTF16Len(l.Name)
 		check(lp+".name", n <= 120 && (n > 0 || !d.given[lp+".name"]), "must be 1 to 120 characters")
-		check(lp+".description", jsLen(l.Description) <= 2000, "must be at most 2000 characters")
+		check(lp+".description", parser.UTF16Len(l.Description) <= 2000, "must be at most 2000 characters")
 	}
 	check("engine.min", m.Engine.Min != "", "must not be empty")
 	check("engine.maxExclusive", m.Engine.MaxExclusive != "", "must not be empty")
