@@ -131,11 +131,12 @@ func (it *invTag) entry(among []*inventory.Entry) (*inventory.Entry, error) {
 // takeOut takes n of entry from's item out of h, from its last rows first (from from's
 // row alone when the tag names it by uid: the entry it names is the one that changes),
 // and returns what it took, with what was inside a container taken whole when whole is
-// set (a give). Less than n held is refused. What of item goes along inside a container taken counts toward n, so
-// a row that would take more than is left to take is passed over for one that fits: a
-// give of two sacks is two, one of them perhaps inside the other, never a third with
-// them. Such a row always stands while any of item is left (the innermost of it fits),
-// save in a corrupt ring of containers, refused not-allowed.
+// set (a give). Less than n held is refused. What of the item goes along inside a
+// container taken counts toward n, so a row that would take more than is left to take
+// is passed over for one that fits: a give of two sacks is two, one of them perhaps
+// inside the other, never a third with them. Such a row always stands while any of the
+// item is left (the innermost of it fits), save in a corrupt ring of containers,
+// refused not-allowed.
 func (it *invTag) takeOut(h *inventory.Held, from *inventory.Entry, n int64, whole bool) ([]*inventory.Entry, error) {
 	item, only := from.Item, (*inventory.Entry)(nil)
 	held := heldCount(h, item)

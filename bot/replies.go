@@ -81,8 +81,8 @@ func (c *Core) OnEdit(ctx context.Context, m Message) []Action {
 		var shown []applied
 		changed := true
 		held := holdingsChanged(r.Changes)
-		if continues(r.Text, m.Content) {
-			shown, changed = continueReply(t, r, m.Content, def)
+		if tags := parser.Read(m.Content).Tags; continues(r.Text, m.Content, tags) {
+			shown, changed = continueReply(t, r, tags, def)
 			rules = holdingsChanged(r.Changes) > held // the earlier changes stand
 		} else {
 			if !t.holdingsRevert(r.Changes) {
@@ -166,17 +166,17 @@ func regenerate(t *table, r *storage.Reply, text, def string) []applied {
 	return t.reapply(r, text, def) // an unchanged check keeps its roll (check.go)
 }
 
-// continues reports whether an edit from old to text continues the reply: text starts
-// with old, and every tag of old reads the same in text. Added text can change how the
+// continues reports whether an edit from old to text (whose tags are tags) continues
+// the reply: text starts with old, and every tag of old reads the same in text. Added text can change how the
 // old reads — a closing backtick puts an old tag in a code span, where it is no tag — and
 // the edit then regenerates, so the card is what the new text alone would make it.
-func continues(old, text string) bool {
+func continues(old, text string, tags []parser.Tag) bool {
 	if !strings.HasPrefix(text, old) {
 		return false
 	}
 	was := parser.Read(old).Tags
 	var kept []parser.Tag
-	for _, tag := range parser.Read(text).Tags {
+	for _, tag := range tags {
 		if tag.End <= len(old) {
 			kept = append(kept, tag)
 		}
@@ -186,16 +186,15 @@ func continues(old, text string) bool {
 	})
 }
 
-// continueReply applies only the tags text adds after r's text (those ending past it),
-// joining their changes to r's. The post shows every tag, so the earlier tags' outcomes
+// continueReply applies only those of tags, the edited text's, that it adds after r's
+// text (those ending past it), joining their changes to r's. The post shows every tag, so the earlier tags' outcomes
 // are worked out again on a scratch copy of the cards as they were before r — the same
 // outcomes r's post showed, as nothing but r has changed them since (it is the latest
 // live reply) unless a player edited a value it touched. changed is false when the added
 // text asks for nothing: the post stays as it is.
-func continueReply(t *table, r *storage.Reply, text, def string) (shown []applied, changed bool) {
-	msg := parser.Read(text)
+func continueReply(t *table, r *storage.Reply, tags []parser.Tag, def string) (shown []applied, changed bool) {
 	var before, added []parser.Tag
-	for _, tag := range msg.Tags {
+	for _, tag := range tags {
 		if tag.End > len(r.Text) {
 			added = append(added, tag)
 		} else {
@@ -310,8 +309,8 @@ func (c *Core) OnDelete(ctx context.Context, d Deletion) []Action {
 
 // revertLatest reverts r, the latest live reply, then, newest first, the deleted replies
 // before it back to the previous live one that changed anything (one that changed
-// nothing holds none back, as latestLive says), and returns the edits that say so on their
-// posts, each with a Redo button (an edit of a reply whose post is not known has no
+// nothing holds none back, as latestLive says), and returns the edits that say so on
+// their posts, each with a Redo button (an edit of a reply whose post is not known has no
 // Posted: the caller drops it or shows it where it can). It is the one way a reply is
 // undone: a delete of the GM's message (by "") and the post's Undo button (by the GM
 // who pressed it) both come here, so the two can never differ.
