@@ -3,6 +3,7 @@ package parser
 import (
 	"strconv"
 	"strings"
+	"unicode/utf16"
 )
 
 // maxWho is the longest who= a sheet tag keeps (UTF-16 code units, as CapUTF16 counts),
@@ -85,7 +86,7 @@ func CapUTF16(s string, n int) string {
 	}
 	units := 0
 	for k, r := range s {
-		if units += utf16Units(r); units > n {
+		if units += utf16.RuneLen(r); units > n {
 			return s[:k]
 		}
 	}
@@ -97,18 +98,9 @@ func CapUTF16(s string, n int) string {
 func UTF16Len(s string) int {
 	n := 0
 	for _, r := range s {
-		n += utf16Units(r)
+		n += utf16.RuneLen(r)
 	}
 	return n
-}
-
-// utf16Units is how many UTF-16 code units r takes: two outside the Basic Multilingual
-// Plane, else one (an invalid byte reads as U+FFFD, one unit).
-func utf16Units(r rune) int {
-	if r > 0xFFFF {
-		return 2
-	}
-	return 1
 }
 
 // readSheet reads one sheet body into the request it makes, per op (SPEC 3.2, 5.6): who

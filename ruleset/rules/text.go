@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unicode/utf16"
 
 	"sheetkeeper/parser"
 	"sheetkeeper/strictjson"
@@ -22,13 +21,8 @@ const MaxLabel = 80
 
 // TextLen measures a string the way the schema does (JavaScript's length: UTF-16 code
 // units), so a label that fits Marinara fits here and one that does not, does not.
-func TextLen(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
+// It is parser.UTF16Len, the one count, under the name the schema's checks use.
+func TextLen(s string) int { return parser.UTF16Len(s) }
 
 // IsSheetID reports whether s is a sheet id: a lowercase letter, then lowercase letters,
 // digits and underscores, at most 40 characters.
