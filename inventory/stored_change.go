@@ -112,11 +112,7 @@ func UndoStored(cur *Stored, before, after any) (*Stored, bool) {
 	if !holds(cur, a) {
 		return nil, false
 	}
-	out := cur.Clone()
-	if v, ok := b[changeNext]; ok {
-		n, _ := v.(float64)
-		out.Next = max(out.Next, int64(n))
-	}
+	out := cur.Clone() // its counter stands: at least the change's, which only raised it
 	if v, ok := b[changePurse]; ok {
 		var p map[string]int64
 		if fromGeneric(v, &p) != nil {
