@@ -38,10 +38,10 @@ func (c *Campaign) Add(inv []*Entry, e *Entry) ([]*Entry, *Entry) {
 	limit := c.StackLimit(e)
 	var last *Entry
 	for _, x := range inv {
-		// The item first: working out whether a row stacks (Stacks reads it as it is now)
-		// costs far more, and a tag adding to 200 rows matches one of them.
+		// The item and its condition first: working out whether a row stacks (Stacks
+		// reads it as it is now) costs far more, and a tag adding to 200 rows matches one.
 		if x == e || x.Parent != e.Parent || x.Compartment != e.Compartment || !sameItem(x.Item, e.Item) ||
-			!c.Stacks(x) || !sameCopy(x, e) {
+			!sameCopy(x, e) || !c.Stacks(x) {
 			continue
 		}
 		n := e.Qty
@@ -81,7 +81,7 @@ func sameItem(a, b *Item) bool { return a == b || a.ID == b.ID && reflect.DeepEq
 // would be refilled by it, or the full one spent.
 func sameCopy(x, e *Entry) bool {
 	return x.Charges == e.Charges && x.Fill == e.Fill && slices.Equal(x.Out, e.Out) &&
-		reflect.DeepEqual(x.Own, e.Own) && reflect.DeepEqual(x.GM, e.GM)
+		sameSwitches(x.Own, e.Own) && sameSwitches(x.GM, e.GM)
 }
 
 // Put moves all of entry e into container box (nil: out, loose), unequipping it. The box
