@@ -205,7 +205,7 @@ func cutPoint(window string, tags tagSpans, off int) int {
 	case start > off: // the tag the window ends in starts in it: end before the tag
 		return cutPoint(window[:start-off], tags, off)
 	}
-	return cutAnywhere(window)
+	return cutPoint(window, nil, 0) // the tag fills the window: cut as if it were not there
 }
 
 // lastOutside is the byte offset of the last sep in window (at byte off of its text)
@@ -223,17 +223,6 @@ func lastOutside(window, sep string, tags tagSpans, off int) int {
 		}
 		w = w[:max(start-off, 0)]
 	}
-}
-
-// cutAnywhere is where to end a piece cut from window when no cut outside a tag is in it:
-// after the last line break, tag end or space in its second half, else at its end.
-func cutAnywhere(window string) int {
-	for _, sep := range separators {
-		if i := strings.LastIndex(window, sep); i >= len(window)/2 {
-			return cutAfter(i, sep)
-		}
-	}
-	return len(window)
 }
 
 // tagSpans are the byte ranges [start, end) of a text's tags, in order and apart.
