@@ -195,8 +195,8 @@ func (c *Config) validate(use []string) error {
 
 // isPort reports whether p is a port number to listen on: 0 (any) to 65535.
 func isPort(p string) bool {
-	n, err := strconv.Atoi(p)
-	return err == nil && n >= 0 && n <= 65535 && strings.Trim(p, "0123456789") == ""
+	_, err := strconv.ParseUint(p, 10, 16)
+	return err == nil
 }
 
 // maxConfigFile bounds a config file: far past any real one, and refused whole beyond

@@ -113,9 +113,11 @@ func answerControl(c net.Conn, dbPath string, store storage.Store, log *slog.Log
 		rep.Error = fmt.Sprintf("unknown op %q", req.Op)
 	case !filepath.IsAbs(req.Path):
 		rep.Error = fmt.Sprintf("backup path %q is not absolute", req.Path)
-	case notItsOwn(dbPath, req.Path) != nil:
-		rep.Error = notItsOwn(dbPath, req.Path).Error()
 	default:
+		if err := notItsOwn(dbPath, req.Path); err != nil {
+			rep.Error = err.Error()
+			break
+		}
 		_ = c.SetReadDeadline(time.Time{})
 		if rep.Bytes, err = writeBackup(store, req.Path); err != nil {
 			rep.Error = err.Error()

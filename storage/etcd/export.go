@@ -158,19 +158,11 @@ func (s *store) Import(ctx context.Context, recs []storage.Record) error {
 // record of a copy comes first, is the highest either says; it is compared as read (in
 // an earlier chunk, or absent), not as absent.
 func (t *tx) raiseHead(ch string, seq uint64) error {
-	hk, err := t.s.keys.inChannel(ch, kindHead)
-	if err != nil {
-		return err
+	h, hk, err := t.head(ch)
+	if err == nil && int64(seq) > h {
+		t.set(hk, []byte(be64(seq)))
 	}
-	v, found, err := t.get(hk)
-	if err != nil {
-		return err
-	}
-	if found && len(v) == 8 && binary.BigEndian.Uint64(v) >= seq {
-		return nil
-	}
-	t.set(hk, []byte(be64(seq)))
-	return nil
+	return err
 }
 
 // families are the key families of the records keyed as they are.
