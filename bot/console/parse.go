@@ -325,14 +325,23 @@ func attach(path, dir string) (*bot.Attachment, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no file or folder %s", given)
+	}
+	return Attach(path)
+}
+
+// Attach reads path as an upload's attachment, for the console and the CLI's ruleset
+// import alike: a folder as a file system, read through an os.Root (an os.DirFS would
+// follow links out of it; the root's finalizer closes it once the command is done with
+// the attachment), a file as its bytes, at most Discord's upload limit.
+func Attach(path string) (*bot.Attachment, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("no file or folder %s", given)
+		return nil, err
 	}
 	name := filepath.Base(path)
 	if info.IsDir() {
-		// An os.Root, not an os.DirFS, which follows links out of the folder. Its
-		// finalizer closes it once the command is done with the attachment.
 		root, err := os.OpenRoot(path)
 		if err != nil {
 			return nil, err
@@ -340,7 +349,7 @@ func attach(path, dir string) (*bot.Attachment, error) {
 		return &bot.Attachment{Name: name, Folder: root.FS()}, nil
 	}
 	if info.Size() > maxAttachment {
-		return nil, fmt.Errorf("%s is %d bytes, over Discord's 25 MB limit", given, info.Size())
+		return nil, fmt.Errorf("%s is %d bytes, over Discord's 25 MB upload limit", path, info.Size())
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

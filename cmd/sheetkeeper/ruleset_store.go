@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"sheetkeeper/bot"
+	"sheetkeeper/bot/console"
 	"sheetkeeper/storage"
 )
 
@@ -20,10 +20,6 @@ import (
 // mistakes installs, as in Discord (the picker shows them): the answer says so, and
 // when it is too long for a chat message the whole list, which the core sends as a
 // file, goes to standard error.
-
-// maxRulesetUpload bounds what import reads of a file: Discord's upload limit, which a
-// package .zip uploaded to /ruleset import is held to as well.
-const maxRulesetUpload = 25 << 20
 
 func cmdRulesetImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	c := newStoreCommand("ruleset import", "ruleset import [--guild ID] [--db FILE | --store STORE] PATH\n\nInstalls a ruleset (.json file, package folder or .zip) into the store, as /ruleset import\ndoes: local/<id> at the file's version. Every problem is printed with its JSON path.", false, stderr)
@@ -38,7 +34,7 @@ func cmdRulesetImport(args []string, _ io.Reader, stdout, stderr io.Writer) int 
 	}
 	id, version, digest := "local/"+l.ID, l.Version, l.Digest
 	release()
-	att, err := attachment(path)
+	att, err := console.Attach(path)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -68,33 +64,6 @@ func cmdRulesetImport(args []string, _ io.Reader, stdout, stderr io.Writer) int 
 		stderr.Write(f.Data)
 	}
 	return 0
-}
-
-// attachment reads path as /ruleset import receives it: a folder as a file system, a
-// file's bytes (a .zip told apart by the core).
-func attachment(path string) (*bot.Attachment, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	name := st.Name()
-	if st.IsDir() {
-		// An os.Root, not an os.DirFS, which follows links out of the folder. Its
-		// finalizer closes it once the command is done with the attachment.
-		root, err := os.OpenRoot(path)
-		if err != nil {
-			return nil, err
-		}
-		return &bot.Attachment{Name: name, Folder: root.FS()}, nil
-	}
-	if st.Size() > maxRulesetUpload {
-		return nil, fmt.Errorf("%s is %d bytes, over the %d-byte upload limit", path, st.Size(), maxRulesetUpload)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return &bot.Attachment{Name: name, Data: data}, nil
 }
 
 func cmdRulesetExport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
