@@ -204,11 +204,8 @@ func TestRegeneratedReplyGivesNewUIDs(t *testing.T) {
 	ctx := context.Background()
 	m := regenTable(t)
 	defer m.core.Close()
-	m.core.OnMessage(ctx, Message{ChannelID: m.ch, GuildID: "guild", ID: "m0", Author: gmUser,
-		Content: `[inventory: action="add" item="Charm" who="Mira"]`})
-	msg := Message{ChannelID: m.ch, GuildID: "guild", ID: "m1", Author: gmUser,
-		Content: `Mira finds a pebble. [inventory: action="add" item="Stone" who="Mira"]`}
-	m.core.OnMessage(ctx, msg)
+	m.gmMessage("m0", `[inventory: action="add" item="Charm" who="Mira"]`)
+	msg := m.gmMessage("m1", `Mira finds a pebble. [inventory: action="add" item="Stone" who="Mira"]`)
 	msg.Content = `Mira finds a second charm instead. [inventory: action="add" item="Charm" who="Mira"]`
 	m.core.OnEdit(ctx, msg)
 	t.Logf("%s", m.storedJSON("Mira"))
@@ -232,11 +229,8 @@ func TestRegenerateRefusedWhenItsItemChanged(t *testing.T) {
 	ctx := context.Background()
 	m := regenTable(t)
 	defer m.core.Close()
-	m.core.OnMessage(ctx, Message{ChannelID: m.ch, GuildID: "guild", ID: "m0", Author: gmUser,
-		Content: `[inventory: action="add" item="Stone" who="Mira"]`})
-	msg := Message{ChannelID: m.ch, GuildID: "guild", ID: "m1", Author: gmUser,
-		Content: `Mira finds a charm. [inventory: action="add" item="Charm" who="Mira"]`}
-	m.core.OnMessage(ctx, msg)
+	m.gmMessage("m0", `[inventory: action="add" item="Stone" who="Mira"]`)
+	msg := m.gmMessage("m1", `Mira finds a charm. [inventory: action="add" item="Charm" who="Mira"]`)
 	before := m.storedJSON("Mira")
 	msg.Content = `Mira finds a shining charm. [inventory: action="add" item="Charm" who="Mira"]`
 	acts := m.core.OnEdit(ctx, msg)
@@ -269,4 +263,13 @@ func TestRulesCatchUpLoadsNoRuleset(t *testing.T) {
 	if got := obs.take(); !slices.Contains(got, "rulesets 1") {
 		t.Fatalf("after the first reply: %q", got)
 	}
+}
+
+// gmMessage posts text as the GM's message id in m's channel and returns the message,
+// for an edit of it.
+func (m *cmdTable) gmMessage(id, text string) Message {
+	m.t.Helper()
+	msg := Message{ChannelID: m.ch, GuildID: "guild", ID: id, Author: gmUser, Content: text}
+	m.core.OnMessage(context.Background(), msg)
+	return msg
 }
