@@ -307,12 +307,35 @@ func leadingNumber(s string) (n, l int) {
 // Join builds a path from a parent and a key or an index.
 func Join(parent string, seg any) string {
 	switch s := seg.(type) {
-	case int:
-		return parent + "[" + fmt.Sprint(s) + "]"
-	default:
+	case string:
 		if parent == "" {
-			return fmt.Sprint(s)
+			return s
 		}
-		return parent + "." + fmt.Sprint(s)
+		return parent + "." + s
+	case int:
+		var digits [20]byte
+		return parent + "[" + string(strconv.AppendInt(digits[:0], int64(s), 10)) + "]"
+	}
+	return string(AppendSeg([]byte(parent), seg))
+}
+
+// AppendSeg appends a key or an index to the path in b, as Join does. A checker builds
+// a path for every node it looks at, problem or not (a fifth of a package's check went
+// to fmt and to the strings between), so paths are built without either.
+func AppendSeg(b []byte, seg any) []byte {
+	switch s := seg.(type) {
+	case int:
+		b = append(b, '[')
+		return append(strconv.AppendInt(b, int64(s), 10), ']')
+	case string:
+		if len(b) > 0 {
+			b = append(b, '.')
+		}
+		return append(b, s...)
+	default:
+		if len(b) > 0 {
+			b = append(b, '.')
+		}
+		return fmt.Append(b, s)
 	}
 }

@@ -25,6 +25,10 @@ type Feature struct {
 type Report struct {
 	Problems strictjson.Problems
 	Features []Feature
+	// dice is the dice texts read so far, each with whether it is ruleset dice: a
+	// bestiary writes the same few thousands of times, and reading one through the dice
+	// grammar was a sixth of checking the 5e package.
+	dice map[string]bool
 }
 
 // Add reports a problem at path.
@@ -70,10 +74,15 @@ func (r *Report) IDList(path string, ids []string, max int, what string, ok func
 
 // PathOf joins keys and indexes onto a path.
 func PathOf(base string, keys ...any) string {
-	for _, k := range keys {
-		base = strictjson.Join(base, k)
+	if len(keys) == 1 {
+		return strictjson.Join(base, keys[0])
 	}
-	return base
+	b := make([]byte, 0, len(base)+12*len(keys))
+	b = append(b, base...)
+	for _, k := range keys {
+		b = strictjson.AppendSeg(b, k)
+	}
+	return string(b)
 }
 
 // SortedKeys returns a map's keys in order, so problems come out the same every run.

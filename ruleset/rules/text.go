@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"sheetkeeper/parser"
 	"sheetkeeper/strictjson"
@@ -84,9 +85,9 @@ func (r *Report) PromptText(path, s string, max int) {
 	if n := TextLen(s); n > max {
 		r.Add(path, "is %d characters long, at most %d allowed", n, max)
 	}
-	if strings.ContainsAny(s, "\r\n\u0085\u2028\u2029") {
+	if lineBreak, control := textMarks(s, false); lineBreak {
 		r.Add(path, "must not contain line breaks")
-	} else if hasControl(s, false) {
+	} else if control {
 		r.Add(path, "must not contain control characters")
 	}
 	if strings.ContainsAny(s, "[]") {
@@ -106,7 +107,7 @@ func (r *Report) CatalogText(path, s string, max int) {
 	if n := TextLen(s); n > max {
 		r.Add(path, "is %d characters long, at most %d allowed", n, max)
 	}
-	if hasControl(s, true) || strings.ContainsAny(s, "\u2028\u2029") {
+	if lineBreak, control := textMarks(s, true); lineBreak || control {
 		r.Add(path, "must not contain line breaks or control characters")
 	}
 }
@@ -118,14 +119,31 @@ func (r *Report) MaxLen(path, s string, max int) {
 	}
 }
 
-// hasControl reports a C0 control character or DEL, and with c1 also U+0080–U+009F.
-func hasControl(s string, c1 bool) bool {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7F || c1 && r >= 0x80 && r <= 0x9F {
-			return true
+// textMarks reports whether s holds a line break (CR, LF, U+0085, U+2028, U+2029) and
+// whether it holds another control character: C0 or DEL, and with c1 U+0080–U+009F.
+// One pass, ASCII a byte at a time: every label and line of a package goes through it.
+func textMarks(s string, c1 bool) (lineBreak, control bool) {
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			switch {
+			case b == '\r' || b == '\n':
+				lineBreak = true
+			case b < 0x20 || b == 0x7F:
+				control = true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case r == 0x85 || r == 0x2028 || r == 0x2029:
+			lineBreak = true
+		case c1 && r >= 0x80 && r <= 0x9F:
+			control = true
 		}
 	}
-	return false
+	return lineBreak, control
 }
 
 // OneOf checks that v is one of the allowed words.
@@ -244,7 +262,15 @@ const MaxDiceText = 40
 // shape: one term of dice of at least two sides, then at most one constant, written
 // canonically.
 func (r *Report) Dice(path, s string) {
-	if TextLen(s) > MaxDiceText || !rulesetDice(s) {
+	ok, seen := r.dice[s]
+	if !seen {
+		ok = TextLen(s) <= MaxDiceText && rulesetDice(s)
+		if r.dice == nil {
+			r.dice = map[string]bool{}
+		}
+		r.dice[s] = ok
+	}
+	if !ok {
 		r.Add(path, "%q is not dice like 2d6 or 1d8+3", Clip(s))
 	}
 }
