@@ -306,15 +306,8 @@ func leadingNumber(s string) (n, l int) {
 
 // Join builds a path from a parent and a key or an index.
 func Join(parent string, seg any) string {
-	switch s := seg.(type) {
-	case string:
-		if parent == "" {
-			return s
-		}
-		return parent + "." + s
-	case int:
-		var digits [20]byte
-		return parent + "[" + string(strconv.AppendInt(digits[:0], int64(s), 10)) + "]"
+	if s, ok := seg.(string); ok && parent != "" {
+		return parent + "." + s // the common case, one string made
 	}
 	return string(AppendSeg([]byte(parent), seg))
 }
@@ -323,19 +316,15 @@ func Join(parent string, seg any) string {
 // a path for every node it looks at, problem or not (a fifth of a package's check went
 // to fmt and to the strings between), so paths are built without either.
 func AppendSeg(b []byte, seg any) []byte {
-	switch s := seg.(type) {
-	case int:
+	if i, ok := seg.(int); ok {
 		b = append(b, '[')
-		return append(strconv.AppendInt(b, int64(s), 10), ']')
-	case string:
-		if len(b) > 0 {
-			b = append(b, '.')
-		}
-		return append(b, s...)
-	default:
-		if len(b) > 0 {
-			b = append(b, '.')
-		}
-		return fmt.Append(b, s)
+		return append(strconv.AppendInt(b, int64(i), 10), ']')
 	}
+	if len(b) > 0 {
+		b = append(b, '.')
+	}
+	if s, ok := seg.(string); ok {
+		return append(b, s...)
+	}
+	return fmt.Append(b, seg)
 }
